@@ -1,0 +1,24 @@
+/*
+ * op_tables.h — the list of op-definition tables, one per family file.
+ * Adding a family: define `const tfc_op_table tfc_ops_<family>` in
+ * core/ops_<family>.c and add it here and to TFC_OP_TABLES.
+ */
+#ifndef TFC_CORE_OP_TABLES_H
+#define TFC_CORE_OP_TABLES_H
+
+#include "core/op_registry.h"
+
+extern const tfc_op_table tfc_ops_math;      /* elementwise, compare, logical, cast, AddN */
+extern const tfc_op_table tfc_ops_reduce;    /* reductions, ArgMax/ArgMin, MatMul */
+extern const tfc_op_table tfc_ops_nn;        /* Relu, Softmax, BiasAdd, ... */
+extern const tfc_op_table tfc_ops_array;     /* Const, Placeholder, Identity, shape and index ops */
+extern const tfc_op_table tfc_ops_state;     /* VariableV2, Assign*, IsVariableInitialized */
+extern const tfc_op_table tfc_ops_random;    /* RandomUniform, RandomStandardNormal, ... */
+extern const tfc_op_table tfc_ops_logging;   /* Print, NoOp-like control ops */
+extern const tfc_op_table tfc_ops_internal;  /* _Send, _Recv */
+
+#define TFC_OP_TABLES                                                                  \
+  &tfc_ops_math, &tfc_ops_reduce, &tfc_ops_nn, &tfc_ops_array, &tfc_ops_state,         \
+      &tfc_ops_random, &tfc_ops_logging, &tfc_ops_internal
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * step.h — services a kernel may use during one step (one Session.run).
+ *
+ * Filled in by the runtime; kernels see it through tfc_kernel_ctx.step and
+ * must not assume anything else about who runs them.
+ */
+#ifndef TFC_CORE_STEP_H
+#define TFC_CORE_STEP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/resource.h"
+
+typedef struct tfc_step {
+  int64_t step_id;
+  tfc_resource_mgr *resources;          /* variables of the session */
+  /* Writes text (e.g. from Print) where the user sees it; never NULL. */
+  void (*log)(void *log_ctx, const char *text, size_t len);
+  void *log_ctx;
+  atomic_int cancelled;                 /* set when the step is aborted */
+  void *runtime;                        /* opaque: executor/rendezvous state */
+} tfc_step;
+
+#endif

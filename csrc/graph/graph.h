@@ -1,0 +1,97 @@
+/*
+ * graph.h — the dataflow graph: nodes, data and control edges, devices, attrs.
+ *
+ * Nodes are append-only (ids are dense and stable); a node is validated
+ * against its op definition when added: inputs bound to argument lists,
+ * type attrs inferred from input dtypes, defaults filled in, and the op's
+ * shape function run, so type and shape errors surface at build time as in TF.
+ * Names are unique; name scoping and uniquifying live in the Python layer.
+ */
+#ifndef TFC_GRAPH_GRAPH_H
+#define TFC_GRAPH_GRAPH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include "base/hashmap.h"
+#include "base/status.h"
+#include "core/attr.h"
+#include "core/op_registry.h"
+
+typedef struct tfc_endpoint {
+  int node;   /* node id */
+  int index;  /* output index */
+} tfc_endpoint;
+
+typedef struct tfc_node {
+  int id;
+  char *name;
+  const tfc_op_def *def;
+  int n_inputs;              /* flattened data inputs */
+  tfc_endpoint *inputs;
+  tfc_dtype *in_types;       /* expected type of each input (ref types for Ref args) */
+  int n_control;
+  int *control_inputs;       /* node ids */
+  char *device;              /* requested device string as given ("" when none) */
+  tfc_attrs attrs;           /* complete: defaults filled in */
+  int n_outputs;
+  tfc_dtype *out_types;      /* ref types for Ref outputs */
+  tfc_shape *out_shapes;     /* static (partial) shapes */
+  char *colocate_with;       /* node name from a `_class: loc:@x` hint, or NULL */
+} tfc_node;
+
+typedef struct tfc_graph {
+  atomic_int refcount;
+  pthread_mutex_t mu;        /* guards growth while sessions read */
+  int n_nodes;
+  int cap_nodes;
+  tfc_node **nodes;
+  tfc_hashmap by_name;
+  bool finalized;
+  int producer;              /* GraphDef versions.producer to write */
+} tfc_graph;
+
+/* New empty graph with refcount 1; NULL on OOM. */
+tfc_graph *tfc_graph_new(void);
+tfc_graph *tfc_graph_ref(tfc_graph *g);
+void tfc_graph_unref(tfc_graph *g);
+
+/* Everything needed to add a node. inputs is flat; arg_sizes[i] is the number
+ * of tensors bound to input arg i (1 for a single-tensor arg). attrs are the
+ * explicitly given ones (ownership is taken: *attrs is left empty). */
+typedef struct tfc_node_request {
+  const char *op_type;
+  const char *name;
+  const char *device;          /* may be NULL */
+  int n_args;                  /* must equal the op's number of input args */
+  const int *arg_sizes;
+  const tfc_endpoint *inputs;  /* sum(arg_sizes) entries */
+  int n_control;
+  const int *control_inputs;
+  tfc_attrs *attrs;
+} tfc_node_request;
+
+/* Validates and appends a node. On error returns NULL with st set: NOT_FOUND
+ * ("Op type not registered 'X'"), INVALID_ARGUMENT for type/attr/shape
+ * problems (naming the node), ALREADY_EXISTS for a duplicate name,
+ * FAILED_PRECONDITION when the graph is finalized. */
+tfc_node *tfc_graph_add_node(tfc_graph *g, tfc_node_request *req, tfc_status *st);
+/* Node by name or NULL. */
+tfc_node *tfc_graph_find(tfc_graph *g, const char *name);
+/* Node by id (0 <= id < n_nodes). */
+static inline tfc_node *tfc_graph_node(tfc_graph *g, int id) { return g->nodes[id]; }
+/* Parses "name", "name:3" or "^name" against the graph. Returns false + st
+ * (NOT_FOUND / INVALID_ARGUMENT) when malformed or absent. */
+bool tfc_graph_parse_endpoint(tfc_graph *g, const char *s, tfc_endpoint *out, bool *is_control,
+                              tfc_status *st);
+/* Sets a node's requested device (used by import and by Python's _set_device). */
+bool tfc_node_set_device(tfc_node *n, const char *device, tfc_status *st);
+/* Adds a control edge n <- ctrl (no-op when present). */
+bool tfc_node_add_control_input(tfc_node *n, int ctrl, tfc_status *st);
+/* Re-runs the shape function after an input's shape became more specific
+ * (e.g. set_shape); returns false on error. */
+bool tfc_graph_refresh_shapes(tfc_graph *g, tfc_node *n, tfc_status *st);
+
+#endif

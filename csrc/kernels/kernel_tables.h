@@ -1,0 +1,23 @@
+/*
+ * kernel_tables.h — the list of kernel tables, one per family file
+ * (kernels/<family>.c defines `const tfc_kernel_table tfc_kernels_<family>`).
+ */
+#ifndef TFC_KERNELS_KERNEL_TABLES_H
+#define TFC_KERNELS_KERNEL_TABLES_H
+
+#include "kernels/kernel.h"
+
+extern const tfc_kernel_table tfc_kernels_elementwise;  /* math ops */
+extern const tfc_kernel_table tfc_kernels_reduce;       /* reductions, ArgMax/ArgMin */
+extern const tfc_kernel_table tfc_kernels_matmul;       /* MatMul, BatchMatMulV2 (CBLAS) */
+extern const tfc_kernel_table tfc_kernels_nn;           /* activations, softmax, BiasAdd */
+extern const tfc_kernel_table tfc_kernels_array;        /* Const, Identity, shape/index ops */
+extern const tfc_kernel_table tfc_kernels_state;        /* variables */
+extern const tfc_kernel_table tfc_kernels_random;       /* random ops */
+extern const tfc_kernel_table tfc_kernels_logging;      /* Print, NoOp */
+
+#define TFC_KERNEL_TABLES                                                               \
+  &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
+      &tfc_kernels_array, &tfc_kernels_state, &tfc_kernels_random, &tfc_kernels_logging
+
+#endif
