@@ -48,8 +48,15 @@ typedef struct tfc_kernel_ctx {
   tfc_threadpool *intra_pool;    /* may be NULL: run single-threaded */
   struct tfc_step *step;         /* per-step services (runtime/step.h) */
   const struct tfc_node *node;
-  void *async_token;             /* set by the executor for async kernels */
+  struct tfc_async_token *async_token; /* set by the executor for async kernels */
 } tfc_kernel_ctx;
+
+/* How an async kernel reports completion: tfc_kernel_async_done(ctx) calls
+ * token->done(ctx, token->arg). Owned by the executor. */
+typedef struct tfc_async_token {
+  void (*done)(tfc_kernel_ctx *ctx, void *arg);
+  void *arg;
+} tfc_async_token;
 
 typedef struct tfc_kernel_init {
   const char *node_name;

@@ -1,0 +1,74 @@
+/*
+ * executor.h — runs partitions of a subgraph as dataflow.
+ *
+ * A tfc_executor is the immutable plan of one partition: kernels looked up
+ * and constructed once, consumer lists, initial pending counts and how many
+ * times each output is used. tfc_run_step runs one step over one or more
+ * executors with fresh per-step state (pending counts, output slots), so
+ * several steps may run at once on the same executors.
+ *
+ * Scheduling: a step has one ready queue. The calling thread drains it;
+ * when more than one node is ready and an inter-op pool exists, pool
+ * workers join in. Sequential graphs therefore run inline on the caller
+ * with no thread hand-off. Async kernels (_Recv) complete through a
+ * callback that pushes their consumers onto the same queue. On the first
+ * error the step stops computing, aborts the rendezvous and drains.
+ */
+#ifndef TFC_RUNTIME_EXECUTOR_H
+#define TFC_RUNTIME_EXECUTOR_H
+
+#include <stdbool.h>
+
+#include "base/status.h"
+#include "base/threadpool.h"
+#include "core/resource.h"
+#include "core/step.h"
+#include "graph/subgraph.h"
+#include "kernels/kernel.h"
+#include "runtime/rendezvous.h"
+
+typedef struct tfc_executor tfc_executor;
+typedef struct tfc_kernel_cache tfc_kernel_cache;
+
+/* Session-wide services shared by all executors of a session. */
+typedef struct tfc_exec_env {
+  tfc_resource_mgr *resources;
+  tfc_threadpool *intra_pool;     /* may be NULL */
+  tfc_threadpool *inter_pool;     /* may be NULL: everything inline */
+  void (*log)(void *log_ctx, const char *text, size_t len);
+  void *log_ctx;
+  tfc_kernel_cache *kernel_cache; /* shares stateful kernels across plans; may be NULL */
+  const char *device_type;        /* "CPU" */
+} tfc_exec_env;
+
+/* Builds the executor for partition `part_index` of sg. Kernels are looked up
+ * and initialised here (INVALID_ARGUMENT "No OpKernel was registered ..."). */
+tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc_exec_env *env,
+                               tfc_status *st);
+void tfc_executor_free(tfc_executor *x);
+/* Number of nodes in the executor's partition. */
+int tfc_executor_size(const tfc_executor *x);
+
+typedef struct tfc_step_args {
+  const tfc_subgraph *sg;
+  int n_execs;                    /* == sg->n_parts, executor i runs partition i */
+  tfc_executor *const *execs;
+  tfc_tensor *const *feeds;       /* sg->n_feeds borrowed values */
+  tfc_tensor **fetch_out;         /* sg->n_fetches outputs (new references) */
+  tfc_rendezvous *rendezvous;     /* required when there are _Send/_Recv nodes */
+} tfc_step_args;
+
+/* Runs one step. On failure no fetch_out entry is set and st names the node. */
+bool tfc_run_step(const tfc_step_args *args, const tfc_exec_env *env, tfc_status *st);
+
+/* The rendezvous of the step a kernel runs in (for _Send/_Recv). */
+tfc_rendezvous *tfc_step_rendezvous(tfc_step *step);
+
+/* A cache of stateful kernels' state keyed by node name (TF's OpSegment). */
+tfc_kernel_cache *tfc_kernel_cache_new(void);
+void tfc_kernel_cache_free(tfc_kernel_cache *c);
+
+/* Registers the _Send/_Recv kernels (idempotent); false on OOM. */
+bool tfc_sendrecv_register(void);
+
+#endif
