@@ -1,0 +1,101 @@
+"""Runs the benchmarks for tfc and for real TensorFlow and writes BENCHMARKS.md.
+
+Usage (from the repository root): .venv/bin/python benchmarks/run.py
+tfc runs in .venv, TensorFlow (tensorflow-cpu from PyPI) in .venv-tf; each
+benchmark runs in a fresh process per framework, one after the other on the
+same machine, and the results are reported as ratios.
+"""
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TFC_PY = os.path.join(ROOT, ".venv", "bin", "python")
+TF_PY = os.path.join(ROOT, ".venv-tf", "bin", "python")
+HERE = os.path.join(ROOT, "benchmarks")
+
+
+def run_json(py, *args):
+    """Runs a benchmark script with interpreter py; returns its JSON output."""
+    out = subprocess.run([py, *args], cwd="/tmp", capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def import_cost(py, module, n=15):
+    """Median import seconds and rss of module over n fresh interpreters."""
+    runs = [run_json(py, os.path.join(HERE, "bench_import.py"), module) for _ in range(n)]
+    return statistics.median(r["seconds"] for r in runs), statistics.median(r["rss_kb"] for r in runs)
+
+
+def cpu_model():
+    """The CPU model name from /proc/cpuinfo."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def main():
+    have_tf = os.path.exists(TF_PY)
+    res = {"tfc": run_json(TFC_PY, os.path.join(HERE, "bench_core.py"), "tfc")}
+    res["tfc"]["import_s"], res["tfc"]["import_rss_kb"] = import_cost(TFC_PY, "tfc")
+    if have_tf:
+        res["tf"] = run_json(TF_PY, os.path.join(HERE, "bench_core.py"), "tf")
+        res["tf"]["import_s"], res["tf"]["import_rss_kb"] = import_cost(TF_PY, "tensorflow", n=3)
+    t, f = res["tfc"], res.get("tf", {})
+    us = lambda s: "%.2f µs" % (s * 1e6)
+    ms = lambda s: "%.1f ms" % (s * 1e3)
+    def ratio(a, b):
+        return "%.2fx" % (a / b) if a and b else "n/a"
+    rows = [
+        ("`import` over numpy (time)", ms(t["import_s"]), ms(f["import_s"]) if f else "n/a",
+         ratio(f.get("import_s"), t["import_s"]), "≤ 30 ms"),
+        ("`import` over numpy (RSS)", "%.1f MB" % (t["import_rss_kb"] / 1024),
+         "%.1f MB" % (f["import_rss_kb"] / 1024) if f else "n/a",
+         ratio(f.get("import_rss_kb"), t["import_rss_kb"]), "≤ 30 MB"),
+        ("run: fed scalar add", us(t["scalar_add_run_s"]), us(f["scalar_add_run_s"]) if f else "n/a",
+         ratio(f.get("scalar_add_run_s"), t["scalar_add_run_s"]), "≤ 3 µs"),
+        ("make_callable: scalar add", us(t["scalar_add_callable_s"]),
+         us(f["scalar_add_callable_s"]) if f else "n/a",
+         ratio(f.get("scalar_add_callable_s"), t["scalar_add_callable_s"]), "≤ 1.5 µs"),
+        ("matmul 2048² f32", ms(t["matmul_s"]) + " (%.0f GFLOP/s)" % t["matmul_gflops"],
+         ms(f["matmul_s"]) + " (%.0f GFLOP/s)" % f["matmul_gflops"] if f else "n/a",
+         ratio(f.get("matmul_s"), t["matmul_s"]),
+         "≥ 0.85 of NumPy: %.2f (NumPy %.0f GFLOP/s)" % (t["numpy_matmul_s"] / t["matmul_s"], t["numpy_matmul_gflops"])),
+        ("add 10M f32, 1 thread", ms(t["add10m_1t_s"]), ms(f["add10m_1t_s"]) if f else "n/a",
+         ratio(f.get("add10m_1t_s"), t["add10m_1t_s"]),
+         "≥ 0.8 of NumPy: %.2f" % (t["numpy_add10m_s"] / t["add10m_1t_s"])),
+        ("add 10M f32, 2 threads", ms(t["add10m_2t_s"]), ms(f["add10m_2t_s"]) if f else "n/a",
+         ratio(f.get("add10m_2t_s"), t["add10m_2t_s"]),
+         "faster than 1 thread: %.2fx" % (t["add10m_1t_s"] / t["add10m_2t_s"])),
+    ]
+    lines = [
+        "# Benchmarks",
+        "",
+        "Reproduce with `make bench` (runs `.venv/bin/python benchmarks/run.py`; TensorFlow",
+        "comes from `tensorflow-cpu` in `.venv-tf`, created by `make bench`).",
+        "Each framework runs the same script (`benchmarks/bench_core.py`) in a fresh process,",
+        "one after the other; times are the best of several repeats. \"TF/tfc\" > 1 means tfc is faster.",
+        "",
+        "Machine: %s, %d cores; Python %s." % (cpu_model(), os.cpu_count(), platform.python_version()),
+        "",
+        "| benchmark | tfc | TensorFlow | TF/tfc | target |",
+        "|---|---|---|---|---|",
+    ]
+    lines += ["| %s | %s | %s | %s | %s |" % r for r in rows]
+    lines.append("")
+    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+    print(json.dumps(res, indent=1), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
