@@ -1,0 +1,157 @@
+# Makefile — builds, tests and installs tfc.
+#
+#   make test     deps, C unit tests, layer check, install, Python tests (CI entry)
+#   make demo     deps + install, then runs examples/quickstart.py
+#   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
+#   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
+#   make bench    benchmarks/run.py
+#   make clean
+#
+# The C library build is parametrised by BUILD, OPTFLAGS and SANFLAGS so the
+# sanitizer build reuses the same rules in its own directory (see `asan`).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := test
+.DELETE_ON_ERROR:
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+PYTHON3  ?= python3
+BUILD    ?= build
+OPTFLAGS ?= -O3 -march=native
+SANFLAGS ?=
+VENV     ?= .venv
+# Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
+LIBS     := -lopenblas -lm -lpthread
+
+WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc
+LDFLAGS_LIB := $(SANFLAGS) -pthread
+
+APT_PACKAGES := libopenblas-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
+PY_PACKAGES  := numpy pytest setuptools wheel
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+LAYERS   := base core graph kernels runtime
+LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard csrc/$(l)/*.c)))
+LIB_OBJS := $(patsubst csrc/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+TEST_SRCS := $(sort $(wildcard tests/c/*.c))
+TEST_OBJS := $(patsubst tests/c/%.c,$(BUILD)/obj/tests/%.o,$(TEST_SRCS))
+DEPFILES := $(LIB_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+
+# Everything whose change requires re-installing the Python package.
+PKG_INPUTS := $(shell find csrc tfc -type f \( -name '*.c' -o -name '*.h' -o -name '*.py' \
+                -o -name '*.proto' \) 2>/dev/null) setup.py pyproject.toml
+
+.PHONY: all deps ctest ctest-build layers install test demo bench asan asan-ctest clean
+
+all: $(BUILD)/libtfccore.a
+
+# ---------------------------------------------------------------- deps
+# System packages: checked with dpkg on every run (fast); apt runs only when
+# something is missing. The venv is stamped.
+deps: $(BUILD)/stamp/venv-$(VENV)
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing; \
+	fi
+
+# Order-only on the apt check is not needed: the venv does not depend on it.
+$(VENV)/bin/python:
+	$(PYTHON3) -m venv $(VENV)
+
+$(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python
+	@mkdir -p $(@D)
+	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel" 2>/dev/null || \
+	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
+	@touch $@
+
+# ---------------------------------------------------------------- C library
+$(BUILD)/obj/%.o: csrc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -MMD -MP -c $< -o $@
+
+$(BUILD)/libtfccore.a: $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $(LIB_OBJS)
+
+# ---------------------------------------------------------------- C tests
+$(BUILD)/obj/tests/%.o: tests/c/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -Itests/c -MMD -MP -c $< -o $@
+
+$(BUILD)/ctest: $(TEST_OBJS) $(BUILD)/libtfccore.a
+	$(CC) $(LDFLAGS_LIB) -o $@ $(TEST_OBJS) $(BUILD)/libtfccore.a $(LIBS)
+
+ctest-build: $(BUILD)/ctest
+
+ctest: $(BUILD)/ctest
+	$(BUILD)/ctest $(T)
+
+# ---------------------------------------------------------------- checks
+layers:
+	$(PYTHON3) tools/check_layers.py
+
+# ---------------------------------------------------------------- Python package
+# Re-installs only when a C/Python source or the build config changed.
+$(BUILD)/stamp/install-$(VENV): $(PKG_INPUTS) $(BUILD)/stamp/venv-$(VENV)
+	@mkdir -p $(@D)
+	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps .
+	@touch $@
+
+install: deps $(BUILD)/stamp/install-$(VENV)
+
+# pytest runs from tests/ so the source tfc/ directory cannot shadow the
+# installed package (conftest.py also refuses a source-tree import).
+# Exit code 5 (no tests collected) is not a failure.
+test: deps ctest layers install
+	@cd tests && rc=0; ../$(VENV)/bin/python -m pytest -q python || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+demo: deps install
+	@if [ ! -f examples/quickstart.py ]; then \
+	  echo "demo: examples/quickstart.py is missing" >&2; exit 1; fi
+	$(VENV)/bin/python examples/quickstart.py
+
+bench: deps install
+	@if [ ! -f benchmarks/run.py ]; then \
+	  echo "bench: benchmarks/run.py is missing" >&2; exit 1; fi
+	$(VENV)/bin/python benchmarks/run.py
+
+# ---------------------------------------------------------------- sanitizers
+# Independent of the normal build: objects in build/asan, Python in .venv-asan,
+# setuptools temp files in build/asan/py (TFC_BUILD_BASE, read by setup.py).
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+ASAN_OPT   := -O1 -g
+ASAN_VARS  := BUILD=build/asan VENV=.venv-asan OPTFLAGS="$(ASAN_OPT)" SANFLAGS="$(ASAN_FLAGS)"
+
+asan:
+	$(MAKE) --no-print-directory $(ASAN_VARS) asan-ctest asan-pytest
+
+asan-ctest: $(BUILD)/ctest
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(BUILD)/ctest $(T)
+
+$(BUILD)/stamp/asan-install: $(PKG_INPUTS) $(BUILD)/stamp/venv-$(VENV)
+	@mkdir -p $(@D)
+	TFC_BUILD_BASE=$(BUILD)/py CFLAGS="$(ASAN_FLAGS) $(ASAN_OPT)" LDFLAGS="$(ASAN_FLAGS)" \
+	  $(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps .
+	@touch $@
+
+# --capture=sys: C-level stderr (the sanitizer report) must reach the terminal.
+.PHONY: asan-pytest
+asan-pytest: deps $(BUILD)/stamp/asan-install
+	@cd tests && rc=0; \
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ../$(VENV)/bin/python -m pytest -q --capture=sys python || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+# ---------------------------------------------------------------- clean
+clean:
+	rm -rf build dist *.egg-info tfc/*.so
+
+-include $(DEPFILES)

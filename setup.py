@@ -1,0 +1,110 @@
+"""Builds the tfc package and its C extension tfc._tfc.
+
+The extension is compiled from every csrc/**/*.c file. Compilation is
+parallel (TFC_BUILD_JOBS, default 2) and incremental: an object is rebuilt
+only when its source, a header it includes (tracked with -MMD), or the
+compiler command line changed. Temporary files go to TFC_BUILD_BASE
+(default build/py) so sanitizer builds can live beside normal ones.
+If CFLAGS in the environment carries an optimisation level, it replaces -O3.
+"""
+
+import glob
+import os
+import re
+import shlex
+from multiprocessing.pool import ThreadPool
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIBRARIES = ["openblas", "m", "pthread"]  # keep in sync with LIBS in the Makefile
+
+
+def _rel(paths):
+    return sorted(os.path.relpath(p, HERE) for p in paths)
+
+
+def _compile_args():
+    env_cflags = os.environ.get("CFLAGS", "")
+    opt = [] if re.search(r"(^|\s)-O", env_cflags) else ["-O3"]
+    return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-march=native"] + opt
+
+
+def _stale(obj, signature):
+    """True when obj must be rebuilt: missing, built with other flags, or older than a dependency."""
+    dep_file = obj + ".d"
+    sig_file = obj + ".cmd"
+    if not (os.path.exists(obj) and os.path.exists(dep_file) and os.path.exists(sig_file)):
+        return True
+    with open(sig_file) as f:
+        if f.read() != signature:
+            return True
+    obj_mtime = os.path.getmtime(obj)
+    with open(dep_file) as f:
+        text = f.read().replace("\\\n", " ")
+    for token in text.split():
+        if token.endswith(":"):
+            continue
+        if not os.path.exists(token) or os.path.getmtime(token) > obj_mtime:
+            return True
+    return False
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext that compiles sources in parallel and skips up-to-date objects."""
+
+    def build_extensions(self):
+        import numpy
+
+        for ext in self.extensions:
+            ext.include_dirs.append(numpy.get_include())
+        compiler = self.compiler
+        jobs = max(1, int(os.environ.get("TFC_BUILD_JOBS", "2")))
+
+        def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=0,
+                    extra_preargs=None, extra_postargs=None, depends=None):
+            macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs)
+            cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+            signature = shlex.join(list(compiler.compiler_so) + cc_args + list(extra_postargs))
+
+            def one(obj):
+                src, ext = build[obj]
+                if not _stale(obj, signature):
+                    return
+                os.makedirs(os.path.dirname(obj), exist_ok=True)
+                compiler._compile(obj, src, ext, cc_args,
+                                  list(extra_postargs) + ["-MMD", "-MF", obj + ".d"], pp_opts)
+                with open(obj + ".cmd", "w") as f:
+                    f.write(signature)
+
+            with ThreadPool(jobs) as pool:
+                pool.map(one, objects)
+            return objects
+
+        compiler.compile = compile
+        super().build_extensions()
+
+
+SOURCES = _rel(glob.glob(os.path.join(HERE, "csrc", "**", "*.c"), recursive=True))
+HEADERS = _rel(glob.glob(os.path.join(HERE, "csrc", "**", "*.h"), recursive=True))
+BUILD_BASE = os.environ.get("TFC_BUILD_BASE", os.path.join("build", "py"))
+
+setup(
+    packages=find_packages(include=["tfc", "tfc.*"]),
+    ext_modules=[
+        Extension(
+            "tfc._tfc",
+            sources=SOURCES,
+            depends=HEADERS,
+            include_dirs=["csrc"],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            libraries=LIBRARIES,
+            extra_compile_args=_compile_args(),
+            extra_link_args=["-pthread"],
+        )
+    ],
+    cmdclass={"build_ext": ParallelBuildExt},
+    options={"build": {"build_base": BUILD_BASE}},
+)
