@@ -94,6 +94,7 @@ typedef struct tfc_shape_ctx {
   int n_outputs;
   tfc_shape *out_shapes;           /* pre-set to unknown */
   tfc_status *st;
+  const char *const *in_names;     /* "x", "x:1" per input for messages; may be NULL */
 } tfc_shape_ctx;
 
 /* A family's op table (core/ops_<family>.c defines tfc_ops_<family>). */
@@ -102,9 +103,10 @@ typedef struct tfc_op_table {
   int n;
 } tfc_op_table;
 
-/* Looks up an op by name; NULL when not registered. Thread-safe; the first
- * call parses all tables (an internal parse error aborts in debug builds and
- * is reported by tfc_op_registry_check). */
+/* Looks up an op by name; NULL when not registered. Thread-safe and lock-free
+ * once loaded; the first call parses all tables (a bad spec is skipped with a
+ * line on stderr, aborts when built with -DTFC_DEBUG, and is reported by
+ * tfc_op_registry_check). Returned defs live for the whole process. */
 const tfc_op_def *tfc_op_lookup(const char *name);
 /* Number of registered ops and access by index (sorted by name). */
 int tfc_op_count(void);
@@ -114,14 +116,46 @@ bool tfc_op_registry_check(tfc_status *st);
 /* The attr def of `name` in op, or NULL. */
 const tfc_attr_def *tfc_op_find_attr(const tfc_op_def *op, const char *name);
 
+/* Registers an extra table (tests, plug-ins). The specs are parsed now and
+ * merged into the registry; a bad spec or a name that is already registered
+ * fails with INVALID_ARGUMENT / ALREADY_EXISTS and nothing is added. The table
+ * must outlive the process (op defs point at nothing in it but shape_fn).
+ * Thread-safe; ops already looked up stay valid. */
+bool tfc_op_registry_add_table(const tfc_op_table *t, tfc_status *st);
+/* Makes sure the built-in tables are parsed. false + RESOURCE_EXHAUSTED when
+ * memory ran out (a later call retries). Spec errors do not fail this call:
+ * the bad spec is skipped and reported by tfc_op_registry_check. */
+bool tfc_op_registry_load(tfc_status *st);
+
+/* Parses one spec into *out (zeroed first). false + INVALID_ARGUMENT naming the
+ * op and the reason, or RESOURCE_EXHAUSTED; *out is then left cleared. */
+bool tfc_op_spec_parse(const tfc_op_spec *spec, tfc_op_def *out, tfc_status *st);
+/* Frees everything a parsed tfc_op_def owns and zeroes it. */
+void tfc_op_def_clear(tfc_op_def *def);
+
+/* TF's C++ DataTypeString ("float", "int32", "half", "float_ref"), as used in
+ * op-definition error messages and node summaries; "invalid" if unknown. */
+const char *tfc_op_dtype_string(tfc_dtype t);
+/* Appends TF's summary of a node, "{{node NAME}} = Op[attr=value, ...](in0, in1)",
+ * to buf. in_names may be NULL (then inputs are omitted). NUL-terminates
+ * within bufsize; never allocates. */
+void tfc_op_summarize_node(const tfc_op_def *def, const char *node_name, const tfc_attrs *attrs,
+                           int n_inputs, const char *const *in_names, char *buf, int bufsize);
+
+/* Writes TF's summary of an op definition, "Op<name=AddV2; signature=x:T, y:T
+ * -> z:T; attr=T:type,allowed=[DT_FLOAT, ...]; is_commutative=true>", into buf
+ * (truncated to bufsize, NUL-terminated; never allocates). */
+void tfc_op_summarize_def(const tfc_op_def *def, char *buf, int bufsize);
+
 /* Shape-function helpers for op files. */
 bool tfc_shape_fn_unchanged(tfc_shape_ctx *ctx);      /* out[0] = in[0] */
 bool tfc_shape_fn_broadcast(tfc_shape_ctx *ctx);      /* out[0] = broadcast(in[0], in[1]) */
 bool tfc_shape_fn_scalar(tfc_shape_ctx *ctx);         /* every output is a scalar */
 bool tfc_shape_fn_none(tfc_shape_ctx *ctx);           /* no outputs / leave unknown */
 /* Reads a known 1-D int32/int64 constant input i as a partial shape (-1 entries
- * are unknown dims). Returns false when the value is not known at build time;
- * then *out is the unknown shape (rank from the input's static shape if any). */
+ * are unknown dims; a scalar -1 constant means unknown rank and also returns
+ * true). Returns false when the value is not known at build time; then *out
+ * is the unknown shape (rank from the input's static shape if any). */
 bool tfc_shape_from_const_input(tfc_shape_ctx *ctx, int i, tfc_shape *out);
 /* Fails ctx with INVALID_ARGUMENT: "<message> for '{{node <name>}} = <Op>[...]'" (TF's form). */
 bool tfc_shape_fail(tfc_shape_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
