@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #include "base/hashmap.h"
 #include "base/status.h"
@@ -29,7 +30,7 @@ typedef struct tfc_var {
 
 typedef struct tfc_resource_mgr {
   pthread_mutex_t mu;
-  tfc_hashmap vars;     /* "container|shared_name" -> tfc_var* */
+  tfc_hashmap vars;     /* "container\0name" -> tfc_var* ("" = "localhost") */
 } tfc_resource_mgr;
 
 /* New empty manager; NULL on OOM. */
@@ -50,5 +51,27 @@ void tfc_var_unref(tfc_var *v);
 tfc_tensor *tfc_var_read(tfc_var *v);
 /* Replaces the value with t (takes the caller's reference). */
 void tfc_var_set(tfc_var *v, tfc_tensor *t);
+
+/* The container used when a node's `container` attr is empty (TF's default). */
+#define TFC_RESOURCE_DEFAULT_CONTAINER "localhost"
+
+/* A new reference to an existing variable, or NULL when (container, name)
+ * is not present. Never creates. */
+tfc_var *tfc_resource_lookup(tfc_resource_mgr *m, const char *container, const char *name);
+/* Removes (container, name) from the manager, dropping the manager's
+ * reference; returns false when it was not present. */
+bool tfc_resource_remove(tfc_resource_mgr *m, const char *container, const char *name);
+/* Drops every variable of one container (Session.reset(containers)); "" is
+ * the default container. Returns the number of variables dropped. */
+int tfc_resource_mgr_clear_container(tfc_resource_mgr *m, const char *container);
+/* Number of variables held (all containers). */
+int tfc_resource_mgr_count(tfc_resource_mgr *m);
+/* Caller holds v->mu. True when v->value may be written in place: it is set,
+ * nobody but the variable and `known_refs` references that the caller
+ * accounts for (e.g. the executor's read of a Ref input it handed to the
+ * kernel) holds the tensor, its buffer has no other user, and the buffer is
+ * tfc's own memory (not borrowed from e.g. a NumPy feed). With known_refs 0
+ * this is tfc_tensor_is_exclusive(v->value). */
+bool tfc_var_value_writable(const tfc_var *v, int known_refs);
 
 #endif

@@ -581,17 +581,18 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
     total_slots += a->execs[p]->n_slots;
   }
   /* one block: parts, queue, pending counts, slots */
-  size_t sz = sizeof(xstate) * (size_t)a->n_execs + sizeof(item) * (size_t)(total + 1) +
-              sizeof(atomic_int) * (size_t)(total + 1) + sizeof(slot) * (size_t)(total_slots + 1);
-  char *block = tfc_calloc(1, sz);
+#define ALIGN16(x) (((x) + 15) & ~(size_t)15)
+  size_t sz_parts = ALIGN16(sizeof(xstate) * (size_t)a->n_execs);
+  size_t sz_queue = ALIGN16(sizeof(item) * (size_t)(total + 1));
+  size_t sz_pend = ALIGN16(sizeof(atomic_int) * (size_t)(total + 1));
+  size_t sz_slots = ALIGN16(sizeof(slot) * (size_t)(total_slots + 1));
+#undef ALIGN16
+  char *block = tfc_calloc(1, sz_parts + sz_queue + sz_pend + sz_slots);
   if (!block) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory starting a step");
   s.parts = (xstate *)block;
-  char *cur = block + sizeof(xstate) * (size_t)a->n_execs;
-  s.queue = (item *)cur;
-  cur += sizeof(item) * (size_t)(total + 1);
-  atomic_int *pend = (atomic_int *)cur;
-  cur += sizeof(atomic_int) * (size_t)(total + 1);
-  slot *slots = (slot *)cur;
+  s.queue = (item *)(block + sz_parts);
+  atomic_int *pend = (atomic_int *)(block + sz_parts + sz_queue);
+  slot *slots = (slot *)(block + sz_parts + sz_queue + sz_pend);
   pthread_mutex_init(&s.mu, NULL);
   pthread_cond_init(&s.cv, NULL);
   for (int p = 0; p < a->n_execs; p++) {
@@ -672,6 +673,10 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
       tfc_var_unref(xs->slots[k].v);
     }
   }
+  /* temporary variables live for one step only */
+  char tmp_container[64];
+  snprintf(tmp_container, sizeof tmp_container, "_tmp_step_%lld", (long long)s.base.step_id);
+  tfc_resource_mgr_clear_container(env->resources, tmp_container);
   pthread_cond_destroy(&s.cv);
   pthread_mutex_destroy(&s.mu);
   tfc_free(block);

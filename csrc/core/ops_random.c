@@ -1,0 +1,45 @@
+/*
+ * ops_random.c — op definitions for TF's stateful random ops:
+ * RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt and
+ * RandomShuffle (random_ops.cc). All are stateful: each run draws new values
+ * from a generator seeded by the `seed` / `seed2` attrs.
+ */
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+/* TF's RandomShape: the output shape is the value of the 1-D shape input. */
+static bool shape_random(tfc_shape_ctx *ctx) {
+  const tfc_shape *s = &ctx->in_shapes[0];
+  if (s->rank >= 0 && s->rank != 1)
+    return tfc_shape_fail(ctx, "Shape must be rank 1 but is rank %d", s->rank);
+  tfc_shape out;
+  tfc_shape_from_const_input(ctx, 0, &out);
+  ctx->out_shapes[0] = out;
+  return true;
+}
+
+/* RandomUniformInt: minval and maxval are scalars; then RandomShape. */
+static bool shape_random_int(tfc_shape_ctx *ctx) {
+  for (int i = 1; i <= 2; i++) {
+    const tfc_shape *s = &ctx->in_shapes[i];
+    if (s->rank >= 0 && s->rank != 0)
+      return tfc_shape_fail(ctx, "Shape must be rank 0 but is rank %d", s->rank);
+  }
+  return shape_random(ctx);
+}
+
+#define SEED_ATTRS "seed: int = 0; seed2: int = 0; "
+#define REAL_ATTRS SEED_ATTRS "dtype: {half, bfloat16, float, double}; T: {int32, int64}"
+
+static const tfc_op_spec specs[] = {
+    {"RandomUniform", "shape: T", "output: dtype", REAL_ATTRS, TFC_OP_STATEFUL, shape_random},
+    {"RandomStandardNormal", "shape: T", "output: dtype", REAL_ATTRS, TFC_OP_STATEFUL,
+     shape_random},
+    {"TruncatedNormal", "shape: T", "output: dtype", REAL_ATTRS, TFC_OP_STATEFUL, shape_random},
+    {"RandomUniformInt", "shape: T; minval: Tout; maxval: Tout", "output: Tout",
+     SEED_ATTRS "Tout: {int32, int64}; T: {int32, int64}", TFC_OP_STATEFUL, shape_random_int},
+    {"RandomShuffle", "value: T", "output: T", SEED_ATTRS "T: type", TFC_OP_STATEFUL,
+     tfc_shape_fn_unchanged},
+};
+
+const tfc_op_table tfc_ops_random = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -1,0 +1,167 @@
+/*
+ * ops_state.c — op definitions for TF 1.x ref variables and the dense
+ * training updates that act on them: VariableV2/Variable, TemporaryVariable,
+ * DestroyTemporaryVariable, Assign, AssignAdd, AssignSub,
+ * IsVariableInitialized, CountUpTo and ApplyGradientDescent / ApplyMomentum /
+ * ApplyAdam / ApplyAdagrad / ApplyRMSProp.
+ *
+ * Names, argument order, attrs and defaults are TensorFlow's (state_ops.cc,
+ * training_ops.cc), and so are the shape functions and their messages.
+ */
+#include <stdio.h>
+
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+/* Writes a shape like TF's InferenceContext::DebugString: "[2,?]", "?". */
+static void shape_str(const tfc_shape *s, char *buf, size_t cap) {
+  if (s->rank < 0) {
+    snprintf(buf, cap, "?");
+    return;
+  }
+  size_t len = 0;
+  buf[0] = '\0';
+  len += (size_t)snprintf(buf + len, cap - len, "[");
+  for (int i = 0; i < s->rank && len < cap; i++) {
+    if (s->dims[i] < 0) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
+    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+  }
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+/* Merges ctx input shapes a and b into *out like TF's InferenceContext::Merge,
+ * failing ctx with TF's wording when they conflict. */
+static bool merge_inputs(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b,
+                         tfc_shape *out) {
+  if (a->rank < 0) {
+    *out = *b;
+    return true;
+  }
+  if (b->rank < 0) {
+    *out = *a;
+    return true;
+  }
+  if (a->rank != b->rank)
+    return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", a->rank, b->rank);
+  tfc_shape r = *a;
+  for (int i = 0; i < a->rank; i++) {
+    int64_t x = a->dims[i], y = b->dims[i];
+    if (x >= 0 && y >= 0 && x != y) {
+      char sa[160], sb[160];
+      shape_str(a, sa, sizeof sa);
+      shape_str(b, sb, sizeof sb);
+      return tfc_shape_fail(ctx,
+                            "Dimension %d in both shapes must be equal, but are %lld and %lld. "
+                            "Shapes are %s and %s.",
+                            i, (long long)x, (long long)y, sa, sb);
+    }
+    r.dims[i] = x >= 0 ? x : y;
+  }
+  *out = r;
+  return true;
+}
+
+/* Fails ctx unless input i has rank `rank` (or unknown rank). */
+static bool with_rank(tfc_shape_ctx *ctx, int i, int rank) {
+  const tfc_shape *s = &ctx->in_shapes[i];
+  if (s->rank >= 0 && s->rank != rank)
+    return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", rank, s->rank);
+  return true;
+}
+
+/* VariableV2 / Variable / TemporaryVariable: the output has the `shape` attr. */
+static bool shape_explicit(tfc_shape_ctx *ctx) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, "shape");
+  ctx->out_shapes[0] = (v && v->kind == TFC_ATTR_SHAPE) ? v->v.shape : tfc_shape_unknown();
+  return true;
+}
+
+/* Assign: with validate_shape the two inputs must merge; output is value's shape. */
+static bool shape_assign(tfc_shape_ctx *ctx) {
+  const tfc_attr_value *vs = tfc_attrs_find(ctx->attrs, "validate_shape");
+  bool validate = !(vs && vs->kind == TFC_ATTR_B && !vs->v.b);
+  if (validate) {
+    tfc_shape unused;
+    if (!merge_inputs(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &unused)) return false;
+  }
+  ctx->out_shapes[0] = ctx->in_shapes[1];
+  return true;
+}
+
+/* AssignAdd / AssignSub: both inputs merge and the output is the merge. */
+static bool shape_merge_both(tfc_shape_ctx *ctx) {
+  return merge_inputs(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &ctx->out_shapes[0]);
+}
+
+/* CountUpTo: the variable is a scalar, and so is the output. */
+static bool shape_count_up_to(tfc_shape_ctx *ctx) {
+  if (!with_rank(ctx, 0, 0)) return false;
+  ctx->out_shapes[0] = tfc_shape_scalar();
+  return true;
+}
+
+/* Shared by the Apply* ops: inputs flagged 'm' merge with the variable's
+ * shape (input 0), inputs flagged 's' must be scalars; output is the merge. */
+static bool shape_apply(tfc_shape_ctx *ctx, const char *pattern) {
+  tfc_shape s = ctx->in_shapes[0];
+  for (int i = 1; pattern[i] != '\0' && i < ctx->n_inputs; i++) {
+    if (pattern[i] == 's') {
+      if (!with_rank(ctx, i, 0)) return false;
+    } else if (!merge_inputs(ctx, &s, &ctx->in_shapes[i], &s)) {
+      return false;
+    }
+  }
+  ctx->out_shapes[0] = s;
+  return true;
+}
+
+/* Inputs: var, alpha, delta. */
+static bool shape_apply_gd(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vsm"); }
+/* Inputs: var, accum, lr, grad, momentum. */
+static bool shape_apply_momentum(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmsms"); }
+/* Inputs: var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad. */
+static bool shape_apply_adam(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmssssssm"); }
+/* Inputs: var, accum, lr, grad. */
+static bool shape_apply_adagrad(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmsm"); }
+/* Inputs: var, ms, mom, lr, rho, momentum, epsilon, grad. */
+static bool shape_apply_rmsprop(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmssssm"); }
+
+#define VAR_ATTRS "shape: shape; dtype: type; container: string = ''; shared_name: string = ''"
+
+static const tfc_op_spec specs[] = {
+    {"VariableV2", "", "ref: Ref(dtype)", VAR_ATTRS, TFC_OP_STATEFUL, shape_explicit},
+    {"Variable", "", "ref: Ref(dtype)", VAR_ATTRS, TFC_OP_STATEFUL, shape_explicit},
+    {"TemporaryVariable", "", "ref: Ref(dtype)", "shape: shape; dtype: type; var_name: string = ''",
+     TFC_OP_STATEFUL, shape_explicit},
+    {"DestroyTemporaryVariable", "ref: Ref(T)", "value: T", "T: type; var_name: string", 0,
+     tfc_shape_fn_unchanged},
+    {"Assign", "ref: Ref(T); value: T", "output_ref: Ref(T)",
+     "T: type; validate_shape: bool = true; use_locking: bool = true", TFC_OP_ALLOWS_UNINIT,
+     shape_assign},
+    {"AssignAdd", "ref: Ref(T); value: T", "output_ref: Ref(T)",
+     "T: numbertype; use_locking: bool = false", 0, shape_merge_both},
+    {"AssignSub", "ref: Ref(T); value: T", "output_ref: Ref(T)",
+     "T: numbertype; use_locking: bool = false", 0, shape_merge_both},
+    {"IsVariableInitialized", "ref: Ref(dtype)", "is_initialized: bool", "dtype: type",
+     TFC_OP_ALLOWS_UNINIT, tfc_shape_fn_scalar},
+    {"CountUpTo", "ref: Ref(T)", "output: T", "limit: int; T: {int32, int64}", 0,
+     shape_count_up_to},
+    {"ApplyGradientDescent", "var: Ref(T); alpha: T; delta: T", "out: Ref(T)",
+     "T: numbertype; use_locking: bool = false", 0, shape_apply_gd},
+    {"ApplyMomentum", "var: Ref(T); accum: Ref(T); lr: T; grad: T; momentum: T", "out: Ref(T)",
+     "T: numbertype; use_locking: bool = false; use_nesterov: bool = false", 0,
+     shape_apply_momentum},
+    {"ApplyAdam",
+     "var: Ref(T); m: Ref(T); v: Ref(T); beta1_power: T; beta2_power: T; lr: T; beta1: T; "
+     "beta2: T; epsilon: T; grad: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false; use_nesterov: bool = false", 0,
+     shape_apply_adam},
+    {"ApplyAdagrad", "var: Ref(T); accum: Ref(T); lr: T; grad: T", "out: Ref(T)",
+     "T: numbertype; use_locking: bool = false; update_slots: bool = true", 0,
+     shape_apply_adagrad},
+    {"ApplyRMSProp",
+     "var: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; grad: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_rmsprop},
+};
+
+const tfc_op_table tfc_ops_state = {specs, (int)(sizeof specs / sizeof specs[0])};

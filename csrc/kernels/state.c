@@ -1,0 +1,762 @@
+/*
+ * state.c — CPU kernels for TF 1.x ref variables and the dense training
+ * updates that act on them (ops in core/ops_state.c).
+ *
+ * A VariableV2 kernel finds or creates its tfc_var in the session's resource
+ * manager and hands it on as a ref output. Ops with Ref inputs get the
+ * variable in ctx->ref_inputs[i] and update it under v->mu, following the
+ * copy-on-write rule of core/resource.h: a value is written in place only
+ * when nobody else can observe it, otherwise a new tensor replaces it.
+ *
+ * The executor passes, for each Ref input, ctx->inputs[i] = a reference it
+ * holds to the value it read (or NULL). Those references are accounted for
+ * when deciding whether a value is exclusive (known_refs below); if the
+ * executor stops holding them nothing breaks, in-place updates just stop.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "core/dtype.h"
+#include "kernels/kernel.h"
+#include "kernels/kernel_tables.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Writes a shape like TF's TensorShape::DebugString ("[2,3]", "[]"). */
+static void shape_text(int rank, const int64_t *dims, char *buf, size_t cap) {
+  size_t len = (size_t)snprintf(buf, cap, "[");
+  for (int i = 0; i < rank && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)dims[i]);
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+/* The TF debug string of a tensor's shape into buf. */
+static void tensor_shape_text(const tfc_tensor *t, char *buf, size_t cap) {
+  shape_text(t->rank, t->dims, buf, cap);
+}
+
+/* The variable behind Ref input i, failing ctx when the executor gave none. */
+static tfc_var *ref_input(tfc_kernel_ctx *ctx, int i) {
+  tfc_var *v = ctx->ref_inputs ? ctx->ref_inputs[i] : NULL;
+  if (v == NULL)
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "%s: input %d must be a variable reference",
+                    ctx->op_type, i);
+  return v;
+}
+
+/* References to v->value that the executor holds on this kernel's behalf:
+ * one per Ref input of v whose input value is the current value. */
+static int known_refs(const tfc_kernel_ctx *ctx, const tfc_var *v) {
+  int n = 0;
+  if (v->value == NULL || ctx->ref_inputs == NULL) return 0;
+  for (int i = 0; i < ctx->n_inputs; i++)
+    if (ctx->ref_inputs[i] == v && ctx->inputs[i] == v->value) n++;
+  return n;
+}
+
+/* Fails ctx with TF's message for reading an uninitialized variable. */
+static void fail_uninitialized(tfc_kernel_ctx *ctx, const tfc_var *v) {
+  tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION, "Attempting to use uninitialized value %s",
+                  v->name ? v->name : ctx->node_name);
+}
+
+/* Caller holds v->mu and v->value is set. Ensures v->value may be written in
+ * place, replacing it by a private copy when others can observe it. The old
+ * value is dropped (the caller's readers keep theirs). false + ctx on OOM. */
+static bool make_writable(tfc_kernel_ctx *ctx, tfc_var *v) {
+  if (tfc_var_value_writable(v, known_refs(ctx, v))) return true;
+  tfc_tensor *copy = tfc_tensor_copy(v->value, ctx->st);
+  if (copy == NULL) return false;
+  tfc_tensor *old = v->value;
+  v->value = copy;
+  tfc_tensor_unref(old);
+  return true;
+}
+
+/* Locks the distinct variables of vars[0..n) in address order (so two
+ * kernels sharing variables cannot deadlock); unlock_vars undoes it. */
+static void lock_vars(tfc_var **vars, int n) {
+  tfc_var *sorted[8];
+  int m = 0;
+  for (int i = 0; i < n && m < 8; i++) {
+    bool dup = false;
+    for (int j = 0; j < m; j++) dup |= sorted[j] == vars[i];
+    if (!dup) sorted[m++] = vars[i];
+  }
+  for (int i = 1; i < m; i++)
+    for (int j = i; j > 0 && (uintptr_t)sorted[j] < (uintptr_t)sorted[j - 1]; j--) {
+      tfc_var *t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  for (int i = 0; i < m; i++) pthread_mutex_lock(&sorted[i]->mu);
+}
+
+/* Unlocks what lock_vars locked. */
+static void unlock_vars(tfc_var **vars, int n) {
+  for (int i = 0; i < n; i++) {
+    bool dup = false;
+    for (int j = 0; j < i; j++) dup |= vars[j] == vars[i];
+    if (!dup) pthread_mutex_unlock(&vars[i]->mu);
+  }
+}
+
+/* ------------------------------------------------------------ VariableV2 */
+
+typedef struct var_state {
+  tfc_dtype dtype;
+  tfc_shape shape;     /* declared; unknown rank kept as such */
+  char *container;
+  char *name;          /* shared_name, or the node name when empty */
+} var_state;
+
+/* Frees a var_state (also TemporaryVariable's). */
+static void var_destroy(void *p) {
+  var_state *s = p;
+  if (s == NULL) return;
+  tfc_free(s->container);
+  tfc_free(s->name);
+  tfc_free(s);
+}
+
+/* Reads the dtype and shape attrs; a shape with known rank must be fully
+ * defined (TF converts it to a concrete TensorShape at kernel creation). */
+static bool read_dtype_shape(const tfc_kernel_init *ki, var_state *s) {
+  if (!tfc_attrs_get_type(ki->attrs, "dtype", &s->dtype, ki->st)) return false;
+  if (!tfc_attrs_get_shape(ki->attrs, "shape", &s->shape, ki->st)) return false;
+  s->dtype = tfc_dtype_base(s->dtype);
+  if (s->shape.rank >= 0 && !tfc_shape_is_fully_defined(&s->shape)) {
+    char buf[160];
+    size_t len = (size_t)snprintf(buf, sizeof buf, "[");
+    for (int i = 0; i < s->shape.rank && len < sizeof buf; i++) {
+      if (s->shape.dims[i] < 0) len += (size_t)snprintf(buf + len, sizeof buf - len, "%s?", i ? "," : "");
+      else len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", i ? "," : "",
+                                   (long long)s->shape.dims[i]);
+    }
+    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, "]");
+    return tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "Shape %s is not fully defined", buf);
+  }
+  return true;
+}
+
+/* Copies a string attr into a fresh C string ("" when absent). NULL on OOM. */
+static char *string_attr(const tfc_kernel_init *ki, const char *name) {
+  const tfc_attr_value *v = tfc_attrs_find(ki->attrs, name);
+  if (v == NULL || v->kind != TFC_ATTR_S || v->v.s.len == 0) return tfc_strdup("");
+  return tfc_strndup(v->v.s.data, v->v.s.len);
+}
+
+/* VariableV2 init: parses dtype, shape, container and shared_name. */
+static bool variable_init(const tfc_kernel_init *ki, void **state) {
+  var_state *s = tfc_calloc(1, sizeof *s);
+  if (s == NULL) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (!read_dtype_shape(ki, s)) {
+    var_destroy(s);
+    return false;
+  }
+  s->container = string_attr(ki, "container");
+  s->name = string_attr(ki, "shared_name");
+  if (s->name != NULL && s->name[0] == '\0') {
+    tfc_free(s->name);
+    s->name = tfc_strdup(ki->node_name);
+  }
+  if (s->container == NULL || s->name == NULL) {
+    var_destroy(s);
+    return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *state = s;
+  return true;
+}
+
+/* VariableV2 compute: output 0 is a reference to the (possibly new) variable. */
+static void variable_compute(tfc_kernel_ctx *ctx) {
+  var_state *s = ctx->state;
+  if (ctx->step == NULL || ctx->step->resources == NULL) {
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "No resource manager for variable %s", s->name);
+    return;
+  }
+  tfc_var *v = tfc_resource_var(ctx->step->resources, s->container, s->name, s->dtype, &s->shape,
+                                ctx->st);
+  if (v == NULL) return;
+  ctx->ref_outputs[0] = v;
+}
+
+/* ------------------------------------------------- TemporaryVariable pair */
+
+/* The per-step container holding temporary variables of step `id`. */
+static void tmp_container(const tfc_kernel_ctx *ctx, char *buf, size_t cap) {
+  snprintf(buf, cap, "_tmp_step_%lld", (long long)(ctx->step ? ctx->step->step_id : 0));
+}
+
+/* TemporaryVariable init: dtype, fully defined shape, var_name (or node name). */
+static bool tmpvar_init(const tfc_kernel_init *ki, void **state) {
+  var_state *s = tfc_calloc(1, sizeof *s);
+  if (s == NULL) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (!read_dtype_shape(ki, s)) {
+    var_destroy(s);
+    return false;
+  }
+  if (s->shape.rank < 0) s->shape = tfc_shape_scalar();
+  s->name = string_attr(ki, "var_name");
+  if (s->name != NULL && s->name[0] == '\0') {
+    tfc_free(s->name);
+    s->name = tfc_strdup(ki->node_name);
+  }
+  if (s->name == NULL) {
+    var_destroy(s);
+    return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *state = s;
+  return true;
+}
+
+/* TemporaryVariable compute: a zero-filled variable living in this step's
+ * temporary container until DestroyTemporaryVariable removes it. */
+static void tmpvar_compute(tfc_kernel_ctx *ctx) {
+  var_state *s = ctx->state;
+  if (ctx->step == NULL || ctx->step->resources == NULL) {
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "No per-step resource manager.");
+    return;
+  }
+  char cont[64];
+  tmp_container(ctx, cont, sizeof cont);
+  tfc_var *v = tfc_resource_var(ctx->step->resources, cont, s->name, s->dtype, &s->shape, ctx->st);
+  if (v == NULL) return;
+  tfc_tensor *t = tfc_tensor_zeros(s->dtype, s->shape.rank, s->shape.dims, ctx->st);
+  if (t == NULL) {
+    tfc_var_unref(v);
+    return;
+  }
+  tfc_var_set(v, t);
+  ctx->ref_outputs[0] = v;
+}
+
+/* DestroyTemporaryVariable: outputs the value and removes the variable. */
+static void destroy_tmpvar_compute(tfc_kernel_ctx *ctx) {
+  tfc_var *v = ref_input(ctx, 0);
+  if (v == NULL) return;
+  const tfc_string *name = NULL;
+  if (!tfc_attrs_get_string(ctx->attrs, "var_name", &name, ctx->st)) return;
+  tfc_tensor *t = tfc_var_read(v);
+  if (t == NULL) {
+    fail_uninitialized(ctx, v);
+    return;
+  }
+  char cont[64];
+  tmp_container(ctx, cont, sizeof cont);
+  char *cname = tfc_strndup(name->data ? name->data : "", name->len);
+  if (cname == NULL) {
+    tfc_tensor_unref(t);
+    tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  bool removed = ctx->step && ctx->step->resources &&
+                 tfc_resource_remove(ctx->step->resources, cont, cname[0] ? cname : v->name);
+  tfc_free(cname);
+  if (!removed) {
+    tfc_tensor_unref(t);
+    tfc_kernel_fail(ctx, TFC_CODE_NOT_FOUND, "Temporary variable %s not found", v->name);
+    return;
+  }
+  tfc_kernel_set_output(ctx, 0, t);
+}
+
+/* ------------------------------------------------------------------ Assign */
+
+/* Assign: v = value, checking shapes when validate_shape (TF's rule: the
+ * lhs shape is the current value's, else the declared one, [] if unknown).
+ * Copies into the existing buffer when it is private and of the same shape;
+ * otherwise the variable takes a reference to the value. */
+static void assign_compute(tfc_kernel_ctx *ctx) {
+  tfc_var *v = ref_input(ctx, 0);
+  tfc_tensor *rhs = ctx->inputs[1];
+  if (v == NULL) return;
+  bool validate = true;
+  const tfc_attr_value *av = tfc_attrs_find(ctx->attrs, "validate_shape");
+  if (av && av->kind == TFC_ATTR_B) validate = av->v.b;
+  if (rhs->dtype != v->dtype) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Assign: value has type %s, variable %s is %s",
+                    tfc_dtype_name(rhs->dtype), v->name, tfc_dtype_name(v->dtype));
+    return;
+  }
+  tfc_tensor *old = NULL;
+  pthread_mutex_lock(&v->mu);
+  if (validate) {
+    int lrank = 0;
+    const int64_t *ldims = NULL;
+    if (v->value) {
+      lrank = v->value->rank;
+      ldims = v->value->dims;
+    } else if (v->shape.rank >= 0) {
+      lrank = v->shape.rank;
+      ldims = v->shape.dims;
+    }
+    bool same = lrank == rhs->rank;
+    for (int i = 0; same && i < lrank; i++) same = ldims[i] == rhs->dims[i];
+    if (!same) {
+      char ls[160], rs[160];
+      shape_text(lrank, ldims, ls, sizeof ls);
+      tensor_shape_text(rhs, rs, sizeof rs);
+      pthread_mutex_unlock(&v->mu);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                      "Assign requires shapes of both tensors to match. lhs shape= %s rhs shape= %s",
+                      ls, rs);
+      return;
+    }
+  }
+  if (v->value != rhs) {
+    if (v->value && rhs->dtype != TFC_DTYPE_STRING && tfc_tensor_same_shape(v->value, rhs) &&
+        tfc_var_value_writable(v, known_refs(ctx, v))) {
+      if (rhs->nelems > 0) memcpy(v->value->data, rhs->data, tfc_tensor_nbytes(rhs));
+    } else {
+      old = v->value;
+      v->value = tfc_tensor_ref(rhs);
+    }
+  }
+  pthread_mutex_unlock(&v->mu);
+  tfc_tensor_unref(old);
+  ctx->ref_outputs[0] = tfc_var_ref(v);
+}
+
+/* ------------------------------------------------- AssignAdd / AssignSub */
+
+typedef struct add_job {
+  tfc_dtype dtype;
+  bool sub;
+  void *dst;
+  const void *a, *b;
+} add_job;
+
+#define ADD_LOOP(T)                                                      \
+  do {                                                                   \
+    T *d = (T *)j->dst;                                                  \
+    const T *x = (const T *)j->a, *y = (const T *)j->b;                  \
+    if (j->sub)                                                          \
+      for (int64_t i = lo; i < hi; i++) d[i] = x[i] - y[i];              \
+    else                                                                 \
+      for (int64_t i = lo; i < hi; i++) d[i] = x[i] + y[i];              \
+  } while (0)
+
+/* Signed integers wrap like TF's (two's complement) without C's UB. */
+#define ADD_LOOP_WRAP(T, U)                                              \
+  do {                                                                   \
+    T *d = (T *)j->dst;                                                  \
+    const T *x = (const T *)j->a, *y = (const T *)j->b;                  \
+    if (j->sub)                                                          \
+      for (int64_t i = lo; i < hi; i++) d[i] = (T)(U)((U)x[i] - (U)y[i]); \
+    else                                                                 \
+      for (int64_t i = lo; i < hi; i++) d[i] = (T)(U)((U)x[i] + (U)y[i]); \
+  } while (0)
+
+/* dst[lo..hi) = a +/- b elementwise for the job's dtype (complex types are
+ * handled as twice as many reals by the caller's range). */
+static void add_range(void *arg, int64_t lo, int64_t hi) {
+  const add_job *j = arg;
+  switch (j->dtype) {
+    case TFC_DTYPE_FLOAT: case TFC_DTYPE_COMPLEX64: ADD_LOOP(float); break;
+    case TFC_DTYPE_DOUBLE: case TFC_DTYPE_COMPLEX128: ADD_LOOP(double); break;
+    case TFC_DTYPE_INT32: case TFC_DTYPE_QINT32: ADD_LOOP_WRAP(int32_t, uint32_t); break;
+    case TFC_DTYPE_INT64: ADD_LOOP_WRAP(int64_t, uint64_t); break;
+    case TFC_DTYPE_INT16: case TFC_DTYPE_QINT16: ADD_LOOP_WRAP(int16_t, uint16_t); break;
+    case TFC_DTYPE_INT8: case TFC_DTYPE_QINT8: ADD_LOOP_WRAP(int8_t, uint8_t); break;
+    case TFC_DTYPE_UINT8: case TFC_DTYPE_QUINT8: ADD_LOOP_WRAP(uint8_t, uint8_t); break;
+    case TFC_DTYPE_UINT16: case TFC_DTYPE_QUINT16: ADD_LOOP_WRAP(uint16_t, uint16_t); break;
+    case TFC_DTYPE_UINT32: ADD_LOOP(uint32_t); break;
+    case TFC_DTYPE_UINT64: ADD_LOOP(uint64_t); break;
+    case TFC_DTYPE_HALF: {
+      uint16_t *d = j->dst;
+      const uint16_t *x = j->a, *y = j->b;
+      for (int64_t i = lo; i < hi; i++) {
+        float fx = tfc_half_to_float(x[i]), fy = tfc_half_to_float(y[i]);
+        d[i] = tfc_float_to_half(j->sub ? fx - fy : fx + fy);
+      }
+      break;
+    }
+    case TFC_DTYPE_BFLOAT16: {
+      uint16_t *d = j->dst;
+      const uint16_t *x = j->a, *y = j->b;
+      for (int64_t i = lo; i < hi; i++) {
+        float fx = tfc_bfloat16_to_float(x[i]), fy = tfc_bfloat16_to_float(y[i]);
+        d[i] = tfc_float_to_bfloat16(j->sub ? fx - fy : fx + fy);
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+/* True when add_range supports dtype. */
+static bool add_supported(tfc_dtype t) {
+  switch (t) {
+    case TFC_DTYPE_FLOAT: case TFC_DTYPE_DOUBLE: case TFC_DTYPE_INT32: case TFC_DTYPE_UINT8:
+    case TFC_DTYPE_INT16: case TFC_DTYPE_INT8: case TFC_DTYPE_COMPLEX64: case TFC_DTYPE_INT64:
+    case TFC_DTYPE_QINT8: case TFC_DTYPE_QUINT8: case TFC_DTYPE_QINT32: case TFC_DTYPE_BFLOAT16:
+    case TFC_DTYPE_QINT16: case TFC_DTYPE_QUINT16: case TFC_DTYPE_UINT16:
+    case TFC_DTYPE_COMPLEX128: case TFC_DTYPE_HALF: case TFC_DTYPE_UINT32: case TFC_DTYPE_UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/* AssignAdd / AssignSub: v = v +/- value, in place when v's value is private. */
+static void assign_update_compute(tfc_kernel_ctx *ctx, bool sub) {
+  tfc_var *v = ref_input(ctx, 0);
+  tfc_tensor *rhs = ctx->inputs[1];
+  if (v == NULL) return;
+  if (!add_supported(rhs->dtype) || rhs->dtype != v->dtype) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: unsupported type %s for variable %s",
+                    ctx->op_type, tfc_dtype_name(rhs->dtype), v->name);
+    return;
+  }
+  tfc_tensor *old = NULL;
+  pthread_mutex_lock(&v->mu);
+  tfc_tensor *cur = v->value;
+  if (cur == NULL) {
+    pthread_mutex_unlock(&v->mu);
+    fail_uninitialized(ctx, v);
+    return;
+  }
+  if (!tfc_tensor_same_shape(cur, rhs)) {
+    pthread_mutex_unlock(&v->mu);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Parameters and update must be the same size");
+    return;
+  }
+  tfc_tensor *dst = cur;
+  if (!tfc_var_value_writable(v, known_refs(ctx, v))) {
+    dst = tfc_tensor_new(cur->dtype, cur->rank, cur->dims, ctx->st);
+    if (dst == NULL) {
+      pthread_mutex_unlock(&v->mu);
+      return;
+    }
+  }
+  int64_t n = cur->nelems;
+  if (cur->dtype == TFC_DTYPE_COMPLEX64 || cur->dtype == TFC_DTYPE_COMPLEX128) n *= 2;
+  add_job job = {cur->dtype, sub, dst->data, cur->data, rhs->data};
+  tfc_kernel_parallel_for(ctx, n, 1 << 15, add_range, &job);
+  if (dst != cur) {
+    old = cur;
+    v->value = dst;
+  }
+  pthread_mutex_unlock(&v->mu);
+  tfc_tensor_unref(old);
+  ctx->ref_outputs[0] = tfc_var_ref(v);
+}
+
+/* AssignAdd compute. */
+static void assign_add_compute(tfc_kernel_ctx *ctx) { assign_update_compute(ctx, false); }
+/* AssignSub compute. */
+static void assign_sub_compute(tfc_kernel_ctx *ctx) { assign_update_compute(ctx, true); }
+
+/* --------------------------------------------------- IsVariableInitialized */
+
+/* Outputs a bool scalar: whether the variable has a value. */
+static void is_initialized_compute(tfc_kernel_ctx *ctx) {
+  tfc_var *v = ctx->ref_inputs ? ctx->ref_inputs[0] : NULL;
+  bool init;
+  if (v != NULL) {
+    pthread_mutex_lock(&v->mu);
+    init = v->value != NULL;
+    pthread_mutex_unlock(&v->mu);
+  } else {
+    init = ctx->inputs[0] != NULL;
+  }
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_BOOL, 0, NULL);
+  if (out) *(bool *)out->data = init;
+}
+
+/* --------------------------------------------------------------- CountUpTo */
+
+/* Outputs the scalar variable's value and increments it; OUT_OF_RANGE once
+ * the value has reached `limit`. */
+static void count_up_to_compute(tfc_kernel_ctx *ctx) {
+  tfc_var *v = ref_input(ctx, 0);
+  if (v == NULL) return;
+  int64_t limit;
+  if (!tfc_attrs_get_int(ctx->attrs, "limit", &limit, ctx->st)) return;
+  pthread_mutex_lock(&v->mu);
+  tfc_tensor *cur = v->value;
+  if (cur == NULL) {
+    pthread_mutex_unlock(&v->mu);
+    fail_uninitialized(ctx, v);
+    return;
+  }
+  if (cur->rank != 0) {
+    char s[160];
+    tensor_shape_text(cur, s, sizeof s);
+    pthread_mutex_unlock(&v->mu);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input is not a scalar: %s", s);
+    return;
+  }
+  int64_t before = tfc_tensor_get_int64(cur, 0);
+  if (before >= limit) {
+    pthread_mutex_unlock(&v->mu);
+    tfc_kernel_fail(ctx, TFC_CODE_OUT_OF_RANGE, "Reached limit of %lld", (long long)limit);
+    return;
+  }
+  if (!make_writable(ctx, v)) {
+    pthread_mutex_unlock(&v->mu);
+    return;
+  }
+  if (v->dtype == TFC_DTYPE_INT32) *(int32_t *)v->value->data = (int32_t)(before + 1);
+  else *(int64_t *)v->value->data = before + 1;
+  pthread_mutex_unlock(&v->mu);
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, v->dtype, 0, NULL);
+  if (out == NULL) return;
+  if (v->dtype == TFC_DTYPE_INT32) *(int32_t *)out->data = (int32_t)before;
+  else *(int64_t *)out->data = before;
+}
+
+/* --------------------------------------------------- dense training updates */
+
+/* Which update an apply_job performs. */
+typedef enum apply_kind { APPLY_GD, APPLY_MOMENTUM, APPLY_ADAM, APPLY_ADAGRAD, APPLY_RMSPROP } apply_kind;
+
+typedef struct apply_job {
+  apply_kind kind;
+  tfc_dtype dtype;
+  void *var, *s1, *s2;   /* variable and up to two slots (accum / m, v / ms, mom) */
+  const void *grad;
+  double c[8];           /* scalar hyper-parameters, in the op's input order */
+  bool flag;             /* use_nesterov / update_slots */
+} apply_job;
+
+/* Per-element update rules in TF's evaluation order, for one real type. */
+#define DEFINE_APPLY(T, SUF, SQRT)                                                     \
+  static inline void gd_##SUF(T *var, T g, T alpha) { *var -= g * alpha; }             \
+  static inline void momentum_##SUF(T *var, T *accum, T g, T lr, T mom, bool nesterov) { \
+    *accum = *accum * mom + g;                                                         \
+    if (nesterov) *var -= g * lr + *accum * mom * lr;                                  \
+    else *var -= *accum * lr;                                                          \
+  }                                                                                    \
+  static inline void adam_##SUF(T *var, T *m, T *v, T g, T alpha, T beta1, T beta2,    \
+                                T eps, bool nesterov) {                                \
+    *m += (g - *m) * ((T)1 - beta1);                                                   \
+    *v += (g * g - *v) * ((T)1 - beta2);                                               \
+    if (nesterov) *var -= ((g * ((T)1 - beta1) + beta1 * *m) * alpha) / (SQRT(*v) + eps); \
+    else *var -= (*m * alpha) / (SQRT(*v) + eps);                                      \
+  }                                                                                    \
+  static inline void adagrad_##SUF(T *var, T *accum, T g, T lr, bool update_slots) {   \
+    if (update_slots) *accum += g * g;                                                 \
+    *var -= g * lr * ((T)1 / SQRT(*accum));                                            \
+  }                                                                                    \
+  static inline void rmsprop_##SUF(T *var, T *ms, T *mom, T g, T lr, T rho, T momentum, \
+                                   T eps) {                                            \
+    *ms += (g * g - *ms) * ((T)1 - rho);                                               \
+    *mom = *mom * momentum + (g * lr) / SQRT(*ms + eps);                               \
+    *var -= *mom;                                                                      \
+  }                                                                                    \
+  /* Applies j's update to elements [lo, hi) of arrays of T. */                        \
+  static void apply_range_##SUF(const apply_job *j, int64_t lo, int64_t hi) {          \
+    T *var = j->var, *s1 = j->s1, *s2 = j->s2;                                         \
+    const T *g = j->grad;                                                              \
+    const T c0 = (T)j->c[0], c1 = (T)j->c[1], c2 = (T)j->c[2], c3 = (T)j->c[3];        \
+    switch (j->kind) {                                                                 \
+      case APPLY_GD:                                                                   \
+        for (int64_t i = lo; i < hi; i++) gd_##SUF(&var[i], g[i], c0);                 \
+        break;                                                                         \
+      case APPLY_MOMENTUM:                                                             \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          momentum_##SUF(&var[i], &s1[i], g[i], c0, c1, j->flag);                      \
+        break;                                                                         \
+      case APPLY_ADAM:                                                                 \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          adam_##SUF(&var[i], &s1[i], &s2[i], g[i], c0, c1, c2, c3, j->flag);          \
+        break;                                                                         \
+      case APPLY_ADAGRAD:                                                              \
+        for (int64_t i = lo; i < hi; i++) adagrad_##SUF(&var[i], &s1[i], g[i], c0, j->flag); \
+        break;                                                                         \
+      case APPLY_RMSPROP:                                                              \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          rmsprop_##SUF(&var[i], &s1[i], &s2[i], g[i], c0, c1, c2, c3);                \
+        break;                                                                         \
+    }                                                                                  \
+  }
+
+DEFINE_APPLY(float, f32, sqrtf)
+DEFINE_APPLY(double, f64, sqrt)
+
+/* 16-bit floats: each element is widened to float, updated, and rounded back. */
+static void apply_range_f16(const apply_job *j, int64_t lo, int64_t hi, bool bf16) {
+  uint16_t *var = j->var, *s1 = j->s1, *s2 = j->s2;
+  const uint16_t *g = j->grad;
+  for (int64_t i = lo; i < hi; i++) {
+    float fv = bf16 ? tfc_bfloat16_to_float(var[i]) : tfc_half_to_float(var[i]);
+    float f1 = 0, f2 = 0;
+    if (s1) f1 = bf16 ? tfc_bfloat16_to_float(s1[i]) : tfc_half_to_float(s1[i]);
+    if (s2) f2 = bf16 ? tfc_bfloat16_to_float(s2[i]) : tfc_half_to_float(s2[i]);
+    float fg = bf16 ? tfc_bfloat16_to_float(g[i]) : tfc_half_to_float(g[i]);
+    apply_job one = *j;
+    one.var = &fv;
+    one.s1 = &f1;
+    one.s2 = &f2;
+    one.grad = &fg;
+    apply_range_f32(&one, 0, 1);
+    var[i] = bf16 ? tfc_float_to_bfloat16(fv) : tfc_float_to_half(fv);
+    if (s1) s1[i] = bf16 ? tfc_float_to_bfloat16(f1) : tfc_float_to_half(f1);
+    if (s2) s2[i] = bf16 ? tfc_float_to_bfloat16(f2) : tfc_float_to_half(f2);
+  }
+}
+
+/* parallel_for body: dispatches on the job's dtype. */
+static void apply_range(void *arg, int64_t lo, int64_t hi) {
+  const apply_job *j = arg;
+  switch (j->dtype) {
+    case TFC_DTYPE_FLOAT: apply_range_f32(j, lo, hi); break;
+    case TFC_DTYPE_DOUBLE: apply_range_f64(j, lo, hi); break;
+    case TFC_DTYPE_HALF: apply_range_f16(j, lo, hi, false); break;
+    case TFC_DTYPE_BFLOAT16: apply_range_f16(j, lo, hi, true); break;
+    default: break;
+  }
+}
+
+/* Describes one Apply* op: which inputs are variables, which are scalars. */
+typedef struct apply_spec {
+  apply_kind kind;
+  int n_vars;                 /* inputs 0..n_vars-1 are Ref */
+  int n_scalars;              /* then n_scalars scalar inputs */
+  int grad_index;             /* input index of the gradient */
+  const char *var_names[3];   /* for shape messages: "var", "accum", ... */
+  const char *scalar_names[6];
+  const char *flag_attr;      /* "use_nesterov" / "update_slots" / NULL */
+  bool flag_default;
+} apply_spec;
+
+static const apply_spec spec_gd = {APPLY_GD, 1, 1, 2, {"var"}, {"alpha"}, NULL, false};
+static const apply_spec spec_momentum = {APPLY_MOMENTUM, 2, 2, 3, {"var", "accum"},
+                                         {"lr", "momentum"}, "use_nesterov", false};
+static const apply_spec spec_adam = {APPLY_ADAM, 3, 6, 9, {"var", "m", "v"},
+                                     {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"},
+                                     "use_nesterov", false};
+static const apply_spec spec_adagrad = {APPLY_ADAGRAD, 2, 1, 3, {"var", "accum"}, {"lr"},
+                                        "update_slots", true};
+static const apply_spec spec_rmsprop = {APPLY_RMSPROP, 3, 4, 7, {"var", "ms", "mom"},
+                                        {"lr", "rho", "momentum", "epsilon"}, NULL, false};
+
+/* Input index of scalar k (momentum's scalars are lr at 2 and momentum at 4). */
+static int scalar_index(const apply_spec *sp, int k) {
+  if (sp->kind == APPLY_MOMENTUM) return k == 0 ? 2 : 4;
+  return sp->n_vars + k;
+}
+
+/* True for TF's IsLegacyScalar: rank 0, or rank 1 with one element. */
+static bool legacy_scalar(const tfc_tensor *t) {
+  return t->rank == 0 || (t->rank == 1 && t->dims[0] == 1);
+}
+
+/* Shared compute of the Apply* kernels: checks like TF's training_ops (same
+ * order and wording), makes each variable private, then updates in place. */
+static void apply_compute(tfc_kernel_ctx *ctx, const apply_spec *sp) {
+  tfc_var *vars[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < sp->n_vars; i++)
+    if ((vars[i] = ref_input(ctx, i)) == NULL) return;
+  const tfc_tensor *grad = ctx->inputs[sp->grad_index];
+  tfc_dtype dt = vars[0]->dtype;
+  char a[160], b[160];
+  lock_vars(vars, sp->n_vars);
+  for (int i = 0; i < sp->n_vars; i++) {
+    if (vars[i]->value == NULL) {
+      unlock_vars(vars, sp->n_vars);
+      fail_uninitialized(ctx, vars[i]);
+      return;
+    }
+  }
+  const tfc_tensor *var0 = vars[0]->value;
+  double c[8] = {0};
+  for (int k = 0; k < sp->n_scalars; k++) {
+    const tfc_tensor *s = ctx->inputs[scalar_index(sp, k)];
+    if (!legacy_scalar(s)) {
+      tensor_shape_text(s, a, sizeof a);
+      unlock_vars(vars, sp->n_vars);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s is not a scalar: %s", sp->scalar_names[k],
+                      a);
+      return;
+    }
+    c[k] = tfc_tensor_get_double(s, 0);
+  }
+  for (int i = 1; i <= sp->n_vars; i++) {
+    const tfc_tensor *other = i < sp->n_vars ? vars[i]->value : grad;
+    const char *oname = i < sp->n_vars ? sp->var_names[i] : "grad";
+    if (sp->kind == APPLY_GD) oname = "delta";
+    if (!tfc_tensor_same_shape(var0, other)) {
+      tensor_shape_text(var0, a, sizeof a);
+      tensor_shape_text(other, b, sizeof b);
+      unlock_vars(vars, sp->n_vars);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "var and %s do not have the same shape%s %s",
+                      oname, a, b);
+      return;
+    }
+  }
+  for (int i = 0; i < sp->n_vars; i++) {
+    if (vars[i]->value->dtype != dt || !make_writable(ctx, vars[i])) {
+      unlock_vars(vars, sp->n_vars);
+      if (tfc_kernel_ok(ctx))
+        tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: variables must all be %s",
+                        ctx->op_type, tfc_dtype_name(dt));
+      return;
+    }
+  }
+  apply_job job = {.kind = sp->kind, .dtype = dt, .grad = grad->data, .flag = sp->flag_default};
+  job.var = vars[0]->value->data;
+  job.s1 = sp->n_vars > 1 ? vars[1]->value->data : NULL;
+  job.s2 = sp->n_vars > 2 ? vars[2]->value->data : NULL;
+  if (sp->flag_attr) {
+    const tfc_attr_value *f = tfc_attrs_find(ctx->attrs, sp->flag_attr);
+    if (f && f->kind == TFC_ATTR_B) job.flag = f->v.b;
+  }
+  memcpy(job.c, c, sizeof c);
+  if (sp->kind == APPLY_ADAM) {
+    /* alpha = lr * sqrt(1 - beta2_power) / (1 - beta1_power), computed in T. */
+    if (dt == TFC_DTYPE_DOUBLE) {
+      job.c[0] = c[2] * sqrt(1.0 - c[1]) / (1.0 - c[0]);
+    } else {
+      float b1p = (float)c[0], b2p = (float)c[1], lr = (float)c[2];
+      job.c[0] = (double)(lr * sqrtf(1.0f - b2p) / (1.0f - b1p));
+    }
+    job.c[1] = c[3];
+    job.c[2] = c[4];
+    job.c[3] = c[5];
+  }
+  if (var0->nelems > 0) tfc_kernel_parallel_for(ctx, var0->nelems, 1 << 14, apply_range, &job);
+  unlock_vars(vars, sp->n_vars);
+  ctx->ref_outputs[0] = tfc_var_ref(vars[0]);
+}
+
+/* ApplyGradientDescent: var -= alpha * delta. */
+static void apply_gd_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_gd); }
+/* ApplyMomentum: accum = accum * momentum + grad; var -= accum * lr (or Nesterov). */
+static void apply_momentum_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_momentum); }
+/* ApplyAdam: TF's Adam update with bias-corrected step size. */
+static void apply_adam_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_adam); }
+/* ApplyAdagrad: accum += grad^2; var -= lr * grad / sqrt(accum). */
+static void apply_adagrad_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_adagrad); }
+/* ApplyRMSProp: ms, mom and var updated as in TF's ApplyRMSProp. */
+static void apply_rmsprop_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_rmsprop); }
+
+/* ------------------------------------------------------------------ table */
+
+static const tfc_dtype real_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
+                                       TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
+static const tfc_dtype count_types[] = {TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
+
+static const tfc_kernel_def defs[] = {
+    {"VariableV2", "CPU", NULL, NULL, variable_init, variable_compute, var_destroy, 0},
+    {"Variable", "CPU", NULL, NULL, variable_init, variable_compute, var_destroy, 0},
+    {"TemporaryVariable", "CPU", NULL, NULL, tmpvar_init, tmpvar_compute, var_destroy, 0},
+    {"DestroyTemporaryVariable", "CPU", NULL, NULL, NULL, destroy_tmpvar_compute, NULL, 0},
+    {"Assign", "CPU", NULL, NULL, NULL, assign_compute, NULL, 0},
+    {"AssignAdd", "CPU", NULL, NULL, NULL, assign_add_compute, NULL, 0},
+    {"AssignSub", "CPU", NULL, NULL, NULL, assign_sub_compute, NULL, 0},
+    {"IsVariableInitialized", "CPU", NULL, NULL, NULL, is_initialized_compute, NULL, 0},
+    {"CountUpTo", "CPU", "T", count_types, NULL, count_up_to_compute, NULL, 0},
+    {"ApplyGradientDescent", "CPU", "T", real_types, NULL, apply_gd_compute, NULL, 0},
+    {"ApplyMomentum", "CPU", "T", real_types, NULL, apply_momentum_compute, NULL, 0},
+    {"ApplyAdam", "CPU", "T", real_types, NULL, apply_adam_compute, NULL, 0},
+    {"ApplyAdagrad", "CPU", "T", real_types, NULL, apply_adagrad_compute, NULL, 0},
+    {"ApplyRMSProp", "CPU", "T", real_types, NULL, apply_rmsprop_compute, NULL, 0},
+};
+
+const tfc_kernel_table tfc_kernels_state = {defs, (int)(sizeof defs / sizeof defs[0])};
