@@ -70,6 +70,7 @@ struct tfc_executor {
   int n_roots;
   int *roots;
   int part_index;
+  bool has_temp_vars;     /* a TemporaryVariable runs here: clear its container per step */
 };
 
 /* Frees an executor and the kernel states it owns. */
@@ -229,8 +230,10 @@ tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc
     const tfc_fetch_loc *loc = &sg->fetches[f];
     if (loc->feed < 0 && loc->part == part_index) x->nodes[loc->snode].out_uses[loc->index]++;
   }
-  for (int i = 0; i < part->n; i++)
+  for (int i = 0; i < part->n; i++) {
     if (x->nodes[i].pending == 0) x->roots[x->n_roots++] = i;
+    if (strcmp(part->nodes[i].def->name, "TemporaryVariable") == 0) x->has_temp_vars = true;
+  }
   for (int i = 0; i < part->n; i++)
     if (!init_kernel(x, &x->nodes[i], env, st)) {
       tfc_executor_free(x);
@@ -674,9 +677,13 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
     }
   }
   /* temporary variables live for one step only */
-  char tmp_container[64];
-  snprintf(tmp_container, sizeof tmp_container, "_tmp_step_%lld", (long long)s.base.step_id);
-  tfc_resource_mgr_clear_container(env->resources, tmp_container);
+  bool temps = false;
+  for (int p = 0; p < a->n_execs; p++) temps = temps || a->execs[p]->has_temp_vars;
+  if (temps) {
+    char tmp_container[64];
+    snprintf(tmp_container, sizeof tmp_container, "_tmp_step_%lld", (long long)s.base.step_id);
+    tfc_resource_mgr_clear_container(env->resources, tmp_container);
+  }
   pthread_cond_destroy(&s.cv);
   pthread_mutex_destroy(&s.mu);
   tfc_free(block);
