@@ -312,8 +312,15 @@ static void assign_compute(tfc_kernel_ctx *ctx) {
         tfc_var_value_writable(v, known_refs(ctx, v))) {
       if (rhs->nelems > 0) memcpy(v->value->data, rhs->data, tfc_tensor_nbytes(rhs));
     } else {
+      /* memory borrowed from the caller (a fed NumPy array) is copied: the
+       * variable must not change when the caller later writes to its array */
+      tfc_tensor *nv = (rhs->buf && rhs->buf->release) ? tfc_tensor_copy(rhs, ctx->st) : tfc_tensor_ref(rhs);
+      if (!nv) {
+        pthread_mutex_unlock(&v->mu);
+        return;
+      }
       old = v->value;
-      v->value = tfc_tensor_ref(rhs);
+      v->value = nv;
     }
   }
   pthread_mutex_unlock(&v->mu);
