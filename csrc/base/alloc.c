@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static _Atomic int64_t g_fail_countdown;
 
@@ -79,7 +80,14 @@ void *tfc_aligned_alloc(size_t size) {
   size_t rounded = size ? (size + TFC_ALIGN - 1) & ~(size_t)(TFC_ALIGN - 1) : TFC_ALIGN;
   if (inject_failure()) return NULL;
   void *p = NULL;
-  if (posix_memalign(&p, TFC_ALIGN, rounded) != 0) return NULL;
+  /* Large blocks: 2 MiB alignment plus a transparent-huge-page hint, so a
+   * fresh output costs few page faults (as NumPy does for large arrays). */
+  const size_t huge = (size_t)2 << 20;
+  bool big = rounded >= ((size_t)4 << 20);
+  if (posix_memalign(&p, big ? huge : TFC_ALIGN, rounded) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+  if (big) madvise(p, rounded & ~(huge - 1), MADV_HUGEPAGE);
+#endif
   return p;
 }
 
