@@ -8,6 +8,8 @@
 #include "graph/device_name.h"
 #include "graph/graph.h"
 #include "harness.h"
+#include "kernels/kernel.h"
+#include "runtime/executor.h"
 #include "runtime/rendezvous.h"
 #include "runtime/session.h"
 
@@ -194,4 +196,22 @@ TFC_TEST(session_soft_placement_and_errors) {
   tfc_tensor_unref(out);
   tfc_session_free(s);
   tfc_graph_unref(g);
+}
+
+TFC_TEST(every_op_has_a_cpu_kernel) {
+  tfc_status st;
+  tfc_status_clear(&st);
+  CHECK(tfc_op_registry_check(&st));
+  CHECK(tfc_sendrecv_register());
+  int missing = 0;
+  for (int i = 0; i < tfc_op_count(); i++) {
+    const tfc_op_def *d = tfc_op_at(i);
+    if (!tfc_kernel_exists(d->name, "CPU")) {
+      fprintf(stderr, "op %s has no CPU kernel\n", d->name);
+      missing++;
+    }
+  }
+  CHECK_EQ_INT(missing, 0);
+  /* and every kernel belongs to a registered op */
+  for (int i = 0; i < tfc_kernel_count(); i++) CHECK(tfc_op_lookup(tfc_kernel_at(i)->op) != NULL);
 }
