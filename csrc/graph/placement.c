@@ -81,7 +81,8 @@ bool tfc_place_nodes(tfc_graph *g, const bool *needed, const tfc_device_set *ds,
     for (int k = 0; k < node->n_inputs; k++)
       if (tfc_dtype_is_ref(node->in_types[k])) uf_union(parent, node->inputs[k].node, i);
     if (node->colocate_with) {
-      tfc_node *other = tfc_graph_find(g, node->colocate_with);
+      /* the caller holds g->mu (plans are built under it): look up directly */
+      tfc_node *other = tfc_hashmap_get(&g->by_name, node->colocate_with, strlen(node->colocate_with), NULL);
       if (other) uf_union(parent, other->id, i);
     }
   }

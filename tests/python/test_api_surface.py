@@ -1,0 +1,200 @@
+"""The TF 1.15 public surface: names, signatures, dtypes, shapes, aliases, and the
+import-time / graph-construction budgets."""
+import faulthandler
+import inspect
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import tfc as tf
+
+
+@pytest.fixture(autouse=True)
+def _watchdog():
+  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
+  faulthandler.dump_traceback_later(120, exit=True)
+  yield
+  faulthandler.cancel_dump_traceback_later()
+
+
+TOP_LEVEL = """
+Graph Operation Tensor Session InteractiveSession Variable DType TensorShape Dimension
+DeviceSpec GraphKeys ConfigProto GPUOptions GraphOptions OptimizerOptions RunOptions RunMetadata
+VariableScope AUTO_REUSE newaxis
+get_default_graph reset_default_graph get_default_session name_scope control_dependencies device
+colocate_with container add_to_collection add_to_collections get_collection get_collection_ref
+get_all_collection_keys convert_to_tensor register_tensor_conversion_function constant
+placeholder placeholder_with_default set_random_seed get_seed
+add subtract multiply divide truediv floordiv mod pow negative abs square sqrt rsqrt exp log tanh
+sigmoid sign maximum minimum equal not_equal less less_equal greater greater_equal logical_and
+logical_or logical_not logical_xor cast to_float to_int32 to_int64 add_n matmul reduce_sum
+reduce_mean reduce_max reduce_min reduce_prod reduce_all reduce_any argmax argmin reshape squeeze
+expand_dims transpose concat stack pack unstack unpack split slice strided_slice tile pad gather
+one_hot fill zeros ones zeros_like ones_like range shape size rank where identity no_op group
+tuple stop_gradient random_uniform random_normal truncated_normal random_shuffle Print
+zeros_initializer ones_initializer constant_initializer random_uniform_initializer
+random_normal_initializer truncated_normal_initializer glorot_uniform_initializer
+glorot_normal_initializer variance_scaling_initializer get_variable variable_scope
+get_variable_scope global_variables local_variables trainable_variables
+global_variables_initializer initialize_all_variables variables_initializer
+local_variables_initializer report_uninitialized_variables is_variable_initialized assign
+assign_add assign_sub float16 float32 float64 int8 int16 int32 int64 uint8 uint16 string bool
+complex64 complex128 as_dtype errors train nn math linalg logging compat dtypes
+""".split()
+
+SIGNATURES = {
+    "constant": ["value", "dtype", "shape", "name", "verify_shape"],
+    "placeholder": ["dtype", "shape", "name"],
+    "Variable": ["initial_value", "trainable", "collections", "validate_shape", "caching_device",
+                 "name", "variable_def", "dtype", "expected_shape", "import_scope",
+                 "constraint"],
+    "Session": ["target", "graph", "config"],
+    "reduce_sum": ["input_tensor", "axis", "keepdims", "name", "reduction_indices",
+                   "keep_dims"],
+    "argmax": ["input", "axis", "name", "dimension", "output_type"],
+    "matmul": ["a", "b", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b", "a_is_sparse",
+               "b_is_sparse", "name"],
+    "squeeze": ["input", "axis", "name", "squeeze_dims"],
+    "expand_dims": ["input", "axis", "name", "dim"],
+    "transpose": ["a", "perm", "name", "conjugate"],
+    "concat": ["values", "axis", "name"],
+    "stack": ["values", "axis", "name"],
+    "unstack": ["value", "num", "axis", "name"],
+    "pad": ["tensor", "paddings", "mode", "name", "constant_values"],
+    "one_hot": ["indices", "depth", "on_value", "off_value", "axis", "dtype", "name"],
+    "Print": ["input_", "data", "message", "first_n", "summarize", "name"],
+    "random_uniform": ["shape", "minval", "maxval", "dtype", "seed", "name"],
+    "random_normal": ["shape", "mean", "stddev", "dtype", "seed", "name"],
+    "get_variable": ["name", "shape", "dtype", "initializer", "regularizer", "trainable",
+                     "collections", "caching_device", "partitioner", "validate_shape",
+                     "use_resource", "custom_getter", "constraint"],
+    "where": ["condition", "x", "y", "name"],
+    "range": ["start", "limit", "delta", "dtype", "name"],
+    "cast": ["x", "dtype", "name"],
+}
+
+
+@pytest.mark.parametrize("name", TOP_LEVEL)
+def test_top_level_names(name):
+  assert hasattr(tf, name), name
+
+
+@pytest.mark.parametrize("name,params", sorted(SIGNATURES.items()))
+def test_signatures(name, params):
+  sig = inspect.signature(getattr(tf, name))
+  got = [p for p in sig.parameters if p != "self"]
+  assert got[:len(params)] == params
+
+
+def test_namespaces_and_aliases():
+  assert tf.compat.v1 is tf
+  assert tf.math.add is tf.add and tf.math.reduce_sum is tf.reduce_sum
+  assert tf.linalg.matmul is tf.matmul
+  for n in ("relu", "relu6", "softmax", "log_softmax", "sigmoid", "tanh", "bias_add", "l2_loss"):
+    assert callable(getattr(tf.nn, n))
+  assert tf.train.ClusterSpec and tf.train.replica_device_setter
+  assert tf.__version__.startswith("1.15")
+  assert tf.newaxis is None
+  assert tf.GraphKeys.GLOBAL_VARIABLES == "variables"
+  assert tf.GraphKeys.TRAINABLE_VARIABLES == "trainable_variables"
+  assert tf.GraphKeys.LOCAL_VARIABLES == "local_variables"
+  tf.logging.set_verbosity(tf.logging.INFO)
+  assert tf.logging.get_verbosity() == tf.logging.INFO
+  tf.logging.info("hello %s", "tfc")
+  tf.logging.set_verbosity(tf.logging.WARN)
+
+
+def test_dtypes():
+  assert tf.float32.as_datatype_enum == 1 and tf.string.as_datatype_enum == 7
+  assert repr(tf.float32) == "tf.float32" and str(tf.float32) == "<dtype: 'float32'>"
+  assert tf.as_dtype("float") is tf.float32 and tf.as_dtype("double") is tf.float64
+  assert tf.as_dtype(np.int64) is tf.int64 and tf.as_dtype(np.dtype("bool")) is tf.bool
+  assert tf.as_dtype(float) is tf.float32 and tf.as_dtype(3) is tf.int32
+  assert tf.as_dtype(np.dtype("<U3")) is tf.string
+  ref = tf.as_dtype(101)
+  assert ref.name == "float32_ref" and ref.base_dtype is tf.float32 and ref._is_ref_dtype
+  assert tf.float32._as_ref is ref
+  assert tf.float32 == "float32" and tf.float32 == np.float32 and tf.float32 == 1
+  assert tf.float32 != tf.float64 and not (tf.float32 == "nonsense") and tf.float32 != None  # noqa: E711
+  assert tf.float32.as_numpy_dtype is np.float32
+  assert tf.int32.max == 2 ** 31 - 1 and tf.int32.min == -2 ** 31 and tf.uint8.max == 255
+  assert tf.float32.max == np.finfo(np.float32).max
+  assert tf.float16.is_floating and tf.int8.is_integer and not tf.bool.is_integer
+  assert tf.uint16.is_unsigned and tf.complex64.is_complex and tf.complex64.real_dtype is tf.float32
+  assert tf.float64.size == 8
+  assert len({tf.float32, tf.as_dtype("float32"), tf.float64}) == 2
+  with pytest.raises(TypeError):
+    tf.as_dtype("nonsense")
+  with pytest.raises(TypeError):
+    tf.as_dtype(str)
+
+
+def test_tensor_shape_and_dimension():
+  s = tf.TensorShape([2, None])
+  assert str(s) == "(2, ?)"
+  assert repr(s) == "TensorShape([Dimension(2), Dimension(None)])"
+  assert str(tf.TensorShape(None)) == "<unknown>" and str(tf.TensorShape([3])) == "(3,)"
+  assert str(tf.TensorShape([])) == "()"
+  assert s.as_list() == [2, None] and s.ndims == 2 and len(s) == 2
+  assert s[0] == 2 and isinstance(s[0], tf.Dimension) and s[1].value is None
+  assert [d.value for d in s] == [2, None] and [d.value for d in s.dims] == [2, None]
+  assert s[1:].as_list() == [None]
+  assert s.merge_with([None, 4]).as_list() == [2, 4]
+  with pytest.raises(ValueError, match="are not compatible"):
+    tf.TensorShape([2]).merge_with([3])
+  assert s.is_compatible_with([2, 3]) and not s.is_compatible_with([3, 3])
+  assert not s.is_compatible_with([2, 3, 4])
+  assert tf.TensorShape(None).is_compatible_with([1, 2])
+  assert not s.is_fully_defined() and tf.TensorShape([1, 2]).is_fully_defined()
+  assert s.concatenate([5]).as_list() == [2, None, 5]
+  assert tf.TensorShape([2, 3]).num_elements() == 6 and s.num_elements() is None
+  assert tf.TensorShape([2, 3]) == tf.TensorShape([2, 3])
+  with pytest.raises(ValueError):
+    len(tf.TensorShape(None))
+  with pytest.raises(ValueError):
+    tf.TensorShape(None).as_list()
+  assert str(tf.Dimension(None)) == "?" and repr(tf.Dimension(3)) == "Dimension(3)"
+  assert (tf.Dimension(3) + 4).value == 7 and (tf.Dimension(None) + 1).value is None
+  assert tf.Dimension(3) == 3 and (tf.Dimension(None) == 3) is None
+  assert tf.dimension_value(tf.Dimension(5)) == 5 and tf.dimension_value(5) == 5
+  assert tf.TensorShape([2, 3]).with_rank(2).as_list() == [2, 3]
+  with pytest.raises(ValueError):
+    tf.TensorShape([2, 3]).with_rank(3)
+
+
+def test_import_time_budget():
+  code = ("import time, numpy; t = time.perf_counter(); import tfc; "
+          "print(time.perf_counter() - t)")
+  best = min(float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                  text=True, check=True).stdout) for _ in range(5))
+  assert best < 0.030, "import tfc took %.1f ms over numpy" % (best * 1e3)
+
+
+def test_import_starts_no_threads():
+  code = "import threading, numpy; n = threading.active_count(); import tfc; " \
+         "print(threading.active_count() - n)"
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       check=True).stdout
+  assert out.strip() == "0"
+
+
+def test_graph_construction_speed():
+  g = tf.Graph()
+  with g.as_default():
+    start = time.perf_counter()
+    x = tf.placeholder(tf.float32, [None, 64])
+    h = x
+    for i in range(50):
+      with tf.variable_scope("layer%d" % i):
+        w = tf.get_variable("w", [64, 64])
+        b = tf.get_variable("b", [64], initializer=tf.zeros_initializer())
+        h = tf.nn.relu(tf.matmul(h, w) + b)
+    tf.reduce_mean(tf.square(h))
+    elapsed = time.perf_counter() - start
+  n_ops = len(g.get_operations())
+  assert n_ops > 700
+  # about 10 us per op on the reference machine; generous bound for loaded CI hosts
+  assert elapsed < 0.25, "%d ops took %.1f ms" % (n_ops, elapsed * 1e3)

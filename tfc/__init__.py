@@ -1,0 +1,118 @@
+"""tfc: TensorFlow 1.x's graph/session API in C.  Use it as `import tfc as tf`."""
+# pylint: disable=g-bad-import-order,redefined-builtin,wildcard-import
+from tfc import _tfc  # noqa: F401  (the C extension)
+
+from tfc import dtypes
+from tfc import errors
+from tfc.dtypes import (DType, as_dtype, float16, half, float32, float64, double, bfloat16,  # noqa: F401
+                        int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool,
+                        string, complex64, complex128, qint8, quint8, qint16, quint16, qint32,
+                        resource, variant, QUANTIZED_DTYPES)
+from tfc.framework import ops as _ops
+from tfc.framework.ops import (Graph, Operation, Tensor, GraphKeys, get_default_graph,  # noqa: F401
+                               reset_default_graph, name_scope, control_dependencies, device,
+                               colocate_with, container, add_to_collection, add_to_collections,
+                               get_collection, get_collection_ref, get_all_collection_keys,
+                               convert_to_tensor, convert_n_to_tensor,
+                               convert_to_tensor_or_indexed_slices,
+                               register_tensor_conversion_function, get_default_session,
+                               init_scope, executing_eagerly, enable_eager_execution,
+                               disable_eager_execution, get_name_scope)
+from tfc.framework.tensor_shape import (TensorShape, Dimension, dimension_value,  # noqa: F401
+                                        dimension_at_index)
+from tfc.framework.device import DeviceSpec  # noqa: F401
+from tfc.framework.constant_op import constant  # noqa: F401
+from tfc.framework.random_seed import set_random_seed, get_seed  # noqa: F401
+from tfc.framework import op_def_library as _op_def_library  # noqa: F401
+
+from tfc.ops.math_ops import (add, subtract, sub, multiply, mul, divide, truediv, div,  # noqa: F401
+                              floordiv, floor_div, mod, floormod, truncatemod, truncatediv,
+                              realdiv, pow, negative, neg, abs, square, sqrt, rsqrt, exp, log,
+                              log1p, tanh, sigmoid, sign, reciprocal, floor, ceil, round, sin,
+                              cos, is_nan, is_inf, is_finite, maximum, minimum,
+                              squared_difference, equal, not_equal, less, less_equal, greater,
+                              greater_equal, logical_and, logical_or, logical_not, logical_xor,
+                              cast, saturate_cast, to_float, to_double, to_int32, to_int64,
+                              to_bfloat16, add_n, accumulate_n, matmul, reduce_sum, reduce_mean,
+                              reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any,
+                              reduce_logsumexp, count_nonzero, argmax, argmin, range,
+                              scalar_mul, conj, div_no_nan, clip_by_value)
+from tfc.ops.array_ops import (placeholder, placeholder_with_default, zeros, ones,  # noqa: F401
+                               zeros_like, ones_like, fill, shape, shape_n, size, rank,
+                               identity, stop_gradient, reshape, squeeze, expand_dims,
+                               transpose, matrix_transpose, concat, stack, pack, parallel_stack,
+                               unstack, unpack, split, slice, strided_slice, tile, pad, gather,
+                               one_hot, where, reverse, boolean_mask, newaxis,
+                               invert_permutation, check_numerics, identity_n,
+                               broadcast_to, unique, select)
+from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,  # noqa: F401
+                                random_shuffle, multinomial)
+from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
+                               count_up_to, scatter_update, scatter_add, scatter_sub)
+from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
+from tfc.ops.logging_ops import Print  # noqa: F401
+from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
+                               local_variables, trainable_variables, model_variables,
+                               moving_average_variables, variables_initializer,
+                               initialize_variables, global_variables_initializer,
+                               initialize_all_variables, local_variables_initializer,
+                               initialize_local_variables, report_uninitialized_variables,
+                               assert_variables_initialized)
+from tfc.ops.variable_scope import (variable_scope, variable_op_scope, VariableScope,  # noqa: F401
+                                    get_variable, get_local_variable, get_variable_scope,
+                                    no_regularizer, AUTO_REUSE)
+from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_initializer,  # noqa: F401
+                              random_uniform_initializer, random_normal_initializer,
+                              truncated_normal_initializer, variance_scaling_initializer,
+                              glorot_uniform_initializer, glorot_normal_initializer,
+                              he_normal, he_uniform, lecun_normal, lecun_uniform)
+from tfc.client.session import Session, InteractiveSession  # noqa: F401
+from tfc.protos import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions,  # noqa: F401
+                        RPCOptions, RunOptions, RunMetadata, SessionLog)
+
+from tfc import nn  # noqa: F401
+from tfc import math  # noqa: F401
+from tfc import linalg  # noqa: F401
+from tfc import random  # noqa: F401
+from tfc import initializers  # noqa: F401
+from tfc import logging  # noqa: F401
+from tfc import train  # noqa: F401
+from tfc import compat  # noqa: F401
+
+__version__ = "1.15.0"
+VERSION = __version__
+GIT_VERSION = "tfc"
+COMPILER_VERSION = "tfc"
+__tfc_version__ = "0.1.0"
+
+def is_tensor(x):
+  return isinstance(x, Tensor)
+
+
+def disable_v2_behavior():
+  """No-op: tfc always has TF 1.x behaviour."""
+
+
+def enable_v2_behavior():
+  raise NotImplementedError("tfc implements the TF 1.x API only")
+
+
+def disable_resource_variables():
+  """No-op: tfc variables are ref variables."""
+
+
+def enable_resource_variables():
+  raise NotImplementedError("tfc has ref variables only")
+
+
+def resource_variables_enabled():
+  return False
+
+
+def disable_v2_tensorshape():
+  """No-op: tfc TensorShapes have TF 1.x (Dimension) behaviour."""
+
+
+def get_logger():
+  return logging.get_logger()
+

@@ -1,0 +1,12 @@
+"""tf.math namespace."""
+from tfc.ops.math_ops import (add, subtract, multiply, divide, truediv, floordiv, floormod,  # noqa: F401
+                              mod, pow, negative, abs, square, sqrt, rsqrt, exp, log, log1p,
+                              tanh, sigmoid, sign, maximum, minimum, equal, not_equal, less,
+                              less_equal, greater, greater_equal, logical_and, logical_or,
+                              logical_not, logical_xor, add_n, reduce_sum, reduce_mean,
+                              reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any,
+                              reduce_logsumexp, argmax, argmin, reciprocal, floor, ceil, round,
+                              sin, cos, is_nan, is_inf, is_finite, squared_difference,
+                              realdiv, truncatediv, truncatemod, count_nonzero, div_no_nan,
+                              scalar_mul, conj, cast, accumulate_n)
+from tfc.ops.nn_ops import softplus  # noqa: F401

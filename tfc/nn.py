@@ -1,0 +1,7 @@
+"""tf.nn namespace."""
+from tfc.ops.nn_ops import (relu, relu6, elu, selu, softplus, softsign, leaky_relu, sigmoid, tanh,  # noqa: F401
+                            softmax, log_softmax, bias_add, l2_loss, xw_plus_b, moments,
+                            softmax_cross_entropy_with_logits,
+                            softmax_cross_entropy_with_logits_v2,
+                            sparse_softmax_cross_entropy_with_logits,
+                            sigmoid_cross_entropy_with_logits)

@@ -1,0 +1,1 @@
+"""Op wrappers grouped by family (TF 1.15 layout)."""

@@ -1,0 +1,614 @@
+"""Array op wrappers (TF 1.15 names and default op names), placeholders and
+Tensor.__getitem__ (strided slicing)."""
+import builtins as _builtins
+import sys as _sys
+
+import numpy as np
+
+from tfc import dtypes as _dtypes
+from tfc.framework import constant_op as _constant_op
+from tfc.framework import ops as _ops
+from tfc.framework import tensor_shape as _ts
+from tfc.framework.op_def_library import _apply_op, _has_op
+
+_Tensor = _ops.Tensor
+newaxis = None
+
+
+def _deprecated_argument_lookup(new_name, new_value, old_name, old_value):
+  if old_value is not None:
+    if new_value is not None:
+      raise ValueError("Cannot specify both '%s' and '%s'" % (old_name, new_name))
+    return old_value
+  return new_value
+
+
+# -- sources -----------------------------------------------------------------------------
+
+
+def placeholder(dtype, shape=None, name=None):
+  """A placeholder that must be fed (TF 1.15 `tf.placeholder`)."""
+  attrs = {"dtype": _dtypes.as_dtype(dtype).base_dtype}
+  if shape is not None:
+    attrs["shape"] = _ts.as_shape(shape)._as_tuple_or_none()
+  else:
+    attrs["shape"] = None
+  return _apply_op("Placeholder", name, [], attrs).outputs[0]
+
+
+def placeholder_with_default(input, shape, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("PlaceholderWithDefault", name, [input],
+                   {"shape": _ts.as_shape(shape)._as_tuple_or_none()}).outputs[0]
+
+
+def _constant_if_small(value, shape, dtype, name):
+  try:
+    if np.prod(shape) < 1000:
+      return _constant_op.constant(value, shape=shape, dtype=dtype, name=name)
+  except TypeError:
+    pass
+  return None
+
+
+def _shape_to_tensor(shape):
+  if isinstance(shape, _Tensor):
+    return shape
+  try:
+    s = _ts.TensorShape(shape) if not isinstance(shape, _ts.TensorShape) else shape
+    return _constant_op._tensor_shape_conversion(s)
+  except (TypeError, ValueError):
+    return _ops.convert_to_tensor(shape, dtype=_dtypes.int32)
+
+
+def _filled(value_fn, default_name, shape, dtype, name):
+  dtype = _dtypes.as_dtype(dtype).base_dtype
+  with _ops.name_scope(name, default_name, [shape]) as name:
+    value = value_fn(dtype)
+    if not isinstance(shape, _Tensor):
+      try:
+        if isinstance(shape, _ts.TensorShape):
+          dims = shape.as_list()
+        else:
+          dims = shape
+        if isinstance(dims, (list, tuple)) and not any(isinstance(d, _Tensor) for d in dims):
+          dims = [_ts.dimension_value(d) for d in dims]
+          out = _constant_if_small(value, dims, dtype, name)
+          if out is not None:
+            return out
+        elif isinstance(dims, (int, np.integer)):
+          out = _constant_if_small(value, [dims], dtype, name)
+          if out is not None:
+            return out
+        shape = _constant_op._tensor_shape_conversion(_ts.TensorShape(shape))
+      except (TypeError, ValueError):
+        shape = _ops.convert_to_tensor(shape, dtype=_dtypes.int32)
+    if shape._rank() == 0:
+      shape = reshape(shape, [-1])
+    return fill(shape, _constant_op.constant(value, dtype=dtype), name=name)
+
+
+def _zero(dtype):
+  if dtype == _dtypes.bool:
+    return False
+  if dtype == _dtypes.string:
+    return ""
+  return 0
+
+
+def _one(dtype):
+  return True if dtype == _dtypes.bool else 1
+
+
+def zeros(shape, dtype=_dtypes.float32, name=None):
+  return _filled(_zero, "zeros", shape, dtype, name)
+
+
+def ones(shape, dtype=_dtypes.float32, name=None):
+  return _filled(_one, "ones", shape, dtype, name)
+
+
+def fill(dims, value, name=None):
+  return _apply_op("Fill", name, [dims, value]).outputs[0]
+
+
+def shape_internal(input, name=None, optimize=True, out_type=_dtypes.int32):  # pylint: disable=redefined-builtin
+  with _ops.name_scope(name, "Shape", [input]) as name:
+    if not isinstance(input, _Tensor):
+      input = _ops.convert_to_tensor(input)
+    s = input.get_shape()
+    if optimize and s.is_fully_defined():
+      return _constant_op.constant(s.as_list(), out_type, name=name)
+    return _apply_op("Shape", name, [input], {"out_type": out_type}).outputs[0]
+
+
+def shape(input, name=None, out_type=_dtypes.int32):  # pylint: disable=redefined-builtin
+  return shape_internal(input, name, optimize=True, out_type=out_type)
+
+
+def shape_n(input, out_type=_dtypes.int32, name=None):  # pylint: disable=redefined-builtin
+  return list(_apply_op("ShapeN", name, [list(input)], {"out_type": out_type}).outputs)
+
+
+def size(input, name=None, out_type=_dtypes.int32):  # pylint: disable=redefined-builtin
+  with _ops.name_scope(name, "Size", [input]) as name:
+    if not isinstance(input, _Tensor):
+      input = _ops.convert_to_tensor(input)
+    n = input.get_shape().num_elements()
+    if n is not None:
+      return _constant_op.constant(n, out_type, name=name)
+    return _apply_op("Size", name, [input], {"out_type": out_type}).outputs[0]
+
+
+def rank(input, name=None):  # pylint: disable=redefined-builtin
+  with _ops.name_scope(name, "Rank", [input]) as name:
+    if not isinstance(input, _Tensor):
+      input = _ops.convert_to_tensor(input)
+    r = input._rank()
+    if r is not None:
+      return _constant_op.constant(r, _dtypes.int32, name=name)
+    return _apply_op("Rank", name, [input]).outputs[0]
+
+
+def zeros_like(tensor, dtype=None, name=None, optimize=True):
+  with _ops.name_scope(name, "zeros_like", [tensor]) as name:
+    tensor = _ops.convert_to_tensor(tensor, name="tensor")
+    if optimize and tensor.shape.is_fully_defined() and tensor.dtype != _dtypes.variant:
+      return zeros(tensor.shape, dtype=dtype or tensor.dtype.base_dtype, name=name)
+    if dtype is not None and _dtypes.as_dtype(dtype) != tensor.dtype.base_dtype:
+      return zeros(shape_internal(tensor, optimize=optimize), dtype=dtype, name=name)
+    return _apply_op("ZerosLike", name, [tensor]).outputs[0]
+
+
+def ones_like(tensor, dtype=None, name=None, optimize=True):
+  with _ops.name_scope(name, "ones_like", [tensor]) as name:
+    tensor = _ops.convert_to_tensor(tensor, name="tensor")
+    ones_shape = shape_internal(tensor, optimize=optimize)
+    if dtype is None:
+      dtype = tensor.dtype.base_dtype
+    ret = ones(ones_shape, dtype=dtype, name=name)
+    ret.set_shape(tensor.get_shape())
+    return ret
+
+
+# -- shape manipulation -----------------------------------------------------------------------
+
+
+def identity(input, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("Identity", name, [input]).outputs[0]
+
+
+def stop_gradient(input, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("StopGradient", name, [input]).outputs[0]
+
+
+def reshape(tensor, shape, name=None):
+  return _apply_op("Reshape", name, [tensor, shape]).outputs[0]
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):  # pylint: disable=redefined-builtin
+  axis = _deprecated_argument_lookup("axis", axis, "squeeze_dims", squeeze_dims)
+  if np.isscalar(axis):
+    axis = [axis]
+  return _apply_op("Squeeze", name, [input],
+                   {"squeeze_dims": [] if axis is None else [int(a) for a in axis]}).outputs[0]
+
+
+def expand_dims(input, axis=None, name=None, dim=None):  # pylint: disable=redefined-builtin
+  axis = _deprecated_argument_lookup("axis", axis, "dim", dim)
+  if axis is None:
+    raise ValueError("Must specify an axis argument to tf.expand_dims()")
+  return _apply_op("ExpandDims", name, [input, axis]).outputs[0]
+
+
+def transpose(a, perm=None, name="transpose", conjugate=False):
+  with _ops.name_scope(name, "transpose", [a]) as name:
+    op_type = "ConjugateTranspose" if conjugate else "Transpose"
+    if perm is None:
+      a = _ops.convert_to_tensor(a, name="a")
+      r = a._rank()
+      if not r:
+        rk = _apply_op("Rank", None, [a]).outputs[0]
+        perm = (rk - 1) - _apply_op("Range", None, [0, rk, 1]).outputs[0]
+      else:
+        perm = np.arange(r - 1, -1, -1, dtype=np.int32)
+      ret = _apply_op(op_type, name, [a, perm]).outputs[0]
+      in_shape = a._shape
+      if in_shape is not None and ret._shape is not None and None in ret._shape:
+        ret.set_shape(list(in_shape[::-1]))
+      return ret
+    return _apply_op(op_type, name, [a, perm]).outputs[0]
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+  with _ops.name_scope(name, values=[a]):
+    a = _ops.convert_to_tensor(a, name="a")
+    r = a._rank()
+    if r is None:
+      raise ValueError("matrix_transpose requires a known rank")
+    if r < 2:
+      raise ValueError("Argument 'a' should be a (batch) matrix, with rank >= 2.  Found: %s"
+                       % a.get_shape())
+    perm = list(_builtins.range(r - 2)) + [r - 1, r - 2]
+    return transpose(a, perm=perm, conjugate=conjugate)
+
+
+def _is_intlike(x):
+  return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def concat(values, axis, name="concat"):
+  # TF 0.11 argument order: concat(concat_dim, values).
+  if _is_intlike(values) and isinstance(axis, (list, tuple)):
+    values, axis = axis, values
+  if not isinstance(values, (list, tuple)):
+    values = [values]
+  if len(values) == 1:
+    with _ops.name_scope(name):
+      ax = _ops.convert_to_tensor(axis, name="concat_dim", dtype=_dtypes.int32)
+      ax.get_shape().assert_is_compatible_with(_ts.TensorShape([]))
+      return identity(values[0], name=name)
+  return _apply_op("ConcatV2", name, [list(values), axis]).outputs[0]
+
+
+def stack(values, axis=0, name="stack"):
+  if axis == 0:
+    try:
+      return _ops.convert_to_tensor(values, name=name)
+    except (TypeError, ValueError):
+      pass
+  value_shape = _ops.convert_to_tensor(values[0], name=name)._shape
+  if value_shape is not None:
+    expanded = len(value_shape) + 1
+    if axis < -expanded or axis >= expanded:
+      raise ValueError("axis = %d not in [%d, %d)" % (axis, -expanded, expanded))
+  return _apply_op("Pack", name, [list(values)], {"axis": axis}).outputs[0]
+
+
+def pack(values, axis=0, name="pack"):
+  return stack(values, axis=axis, name=name)
+
+
+def parallel_stack(values, name="parallel_stack"):
+  return stack(values, name=name)
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+  if num is None:
+    value = _ops.convert_to_tensor(value)
+    value_shape = value.get_shape()
+    if value_shape.ndims is not None:
+      if axis < -value_shape.ndims or axis >= value_shape.ndims:
+        raise ValueError("axis = %d not in [%d, %d)" % (axis, -value_shape.ndims,
+                                                        value_shape.ndims))
+      num = value_shape.dims[axis].value
+  if num is None:
+    raise ValueError("Cannot infer num from shape %s" % value_shape)
+  return list(_apply_op("Unpack", name, [value], {"num": int(num), "axis": axis}).outputs)
+
+
+def unpack(value, num=None, axis=0, name="unpack"):
+  return unstack(value, num=num, axis=axis, name=name)
+
+
+def _is_tensor_like(x):
+  return isinstance(x, (_Tensor, np.ndarray, list, tuple)) or hasattr(x, "_as_graph_element")
+
+
+def split(value, num_or_size_splits=None, axis=0, num=None, name="split", **kwargs):
+  """Splits a tensor; also accepts TF 0.11's split(split_dim, num_split, value)."""
+  if "split_dim" in kwargs or "num_split" in kwargs:
+    axis = kwargs.pop("split_dim", axis)
+    num_or_size_splits = kwargs.pop("num_split", num_or_size_splits)
+    value = kwargs.pop("value", value)
+  if kwargs:
+    raise TypeError("split() got unexpected keyword arguments: %s" % ", ".join(kwargs))
+  # TF 0.11 positional order: split(split_dim, num_split, value).
+  if _is_intlike(value) and not isinstance(axis, bool) and _is_tensor_like(axis):
+    value, axis = axis, value
+  if isinstance(num_or_size_splits, (int, np.integer, _ts.Dimension)) and \
+     not isinstance(num_or_size_splits, bool):
+    n = int(num_or_size_splits) if not isinstance(num_or_size_splits, _ts.Dimension) \
+        else num_or_size_splits.value
+    return list(_apply_op("Split", name, {"split_dim": axis, "value": value},
+                          {"num_split": n}).outputs)
+  size_splits = _ops.convert_to_tensor(num_or_size_splits)
+  if size_splits._rank() == 0:
+    raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument to "
+                     "split. Argument provided: %s" % (num_or_size_splits,))
+  if num is None:
+    s = size_splits._shape
+    if s:
+      num = s[0]
+    if num is None:
+      raise ValueError("Cannot infer num from shape %s" % (num_or_size_splits,))
+  return list(_apply_op("SplitV", name, {"value": value, "size_splits": size_splits,
+                                         "split_dim": axis}, {"num_split": int(num)}).outputs)
+
+
+def slice(input_, begin, size, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("Slice", name, [input_, begin, size]).outputs[0]
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+  if strides is None:
+    strides = ones_like(begin)
+  return _apply_op("StridedSlice", name, [input_, begin, end, strides],
+                   {"begin_mask": begin_mask, "end_mask": end_mask,
+                    "ellipsis_mask": ellipsis_mask, "new_axis_mask": new_axis_mask,
+                    "shrink_axis_mask": shrink_axis_mask}).outputs[0]
+
+
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), "
+                     "tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices")
+_SUPPORTED_SLICE_DTYPES = (3, 103, 9, 109)
+
+
+def _check_index(idx):
+  if isinstance(idx, (int, np.integer, _ts.Dimension)) and not isinstance(idx, bool):
+    return
+  dtype = getattr(idx, "dtype", None)
+  if dtype is None:
+    raise TypeError(_SLICE_TYPE_ERROR + ", got {!r}".format(idx))
+  try:
+    enum = _dtypes.as_dtype(dtype)._type_enum
+  except TypeError:
+    enum = None
+  shp = getattr(idx, "shape", None)
+  if enum not in _SUPPORTED_SLICE_DTYPES or (shp is not None and len(shp) == 1):
+    raise TypeError(_SLICE_TYPE_ERROR + ", got {!r}".format(idx))
+
+
+def _slice_helper(tensor, slice_spec, var=None):
+  if isinstance(slice_spec, bool) or \
+     (isinstance(slice_spec, _Tensor) and slice_spec.dtype == _dtypes.bool) or \
+     (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == bool):
+    return boolean_mask(tensor=tensor, mask=slice_spec)
+  if not isinstance(slice_spec, (list, tuple)):
+    slice_spec = [slice_spec]
+  begin, end, strides = [], [], []
+  index = 0
+  new_axis_mask, shrink_axis_mask = 0, 0
+  begin_mask, end_mask = 0, 0
+  ellipsis_mask = 0
+  for s in slice_spec:
+    if isinstance(s, _builtins.slice):
+      if s.start is not None and (isinstance(s.start, _Tensor) or s.start != _sys.maxsize):
+        _check_index(s.start)
+        begin.append(s.start)
+      else:
+        begin.append(0)
+        begin_mask |= (1 << index)
+      if s.stop is not None and (isinstance(s.stop, _Tensor) or s.stop != _sys.maxsize):
+        _check_index(s.stop)
+        end.append(s.stop)
+      else:
+        end.append(0)
+        end_mask |= (1 << index)
+      if s.step is not None:
+        _check_index(s.step)
+        strides.append(s.step)
+      else:
+        strides.append(1)
+    elif s is Ellipsis:
+      begin.append(0)
+      end.append(0)
+      strides.append(1)
+      ellipsis_mask |= (1 << index)
+    elif s is None:
+      begin.append(0)
+      end.append(0)
+      strides.append(1)
+      new_axis_mask |= (1 << index)
+    else:
+      _check_index(s)
+      begin.append(s)
+      end.append(s + 1)
+      strides.append(1)
+      shrink_axis_mask |= (1 << index)
+    index += 1
+
+  with _ops.name_scope(None, "strided_slice", [tensor] + begin + end + strides) as name:
+    if begin:
+      packed_begin, packed_end, packed_strides = stack(begin), stack(end), stack(strides)
+      if (packed_begin.dtype == _dtypes.int64 or packed_end.dtype == _dtypes.int64 or
+          packed_strides.dtype == _dtypes.int64):
+        from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+        packed_begin = math_ops.cast(packed_begin, _dtypes.int64)
+        packed_end = math_ops.cast(packed_end, _dtypes.int64)
+        packed_strides = math_ops.cast(packed_strides, _dtypes.int64)
+    else:
+      var_empty = _constant_op.constant([], dtype=_dtypes.int32)
+      packed_begin = packed_end = packed_strides = var_empty
+    return strided_slice(tensor, packed_begin, packed_end, packed_strides,
+                         begin_mask=begin_mask, end_mask=end_mask,
+                         shrink_axis_mask=shrink_axis_mask, new_axis_mask=new_axis_mask,
+                         ellipsis_mask=ellipsis_mask, var=var, name=name)
+
+
+_ops.Tensor.__getitem__ = _slice_helper
+
+
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
+  with _ops.name_scope(name, values=[tensor, mask]):
+    tensor = _ops.convert_to_tensor(tensor, name="tensor")
+    mask = _ops.convert_to_tensor(mask, name="mask")
+    shape_mask = mask.get_shape()
+    ndims_mask = shape_mask.ndims
+    if ndims_mask is None:
+      raise ValueError("Number of mask dimensions must be specified, even if some dimensions"
+                       " are None.  E.g. shape=[None] is ok, but shape=None is not.")
+    if ndims_mask == 0:
+      raise ValueError("mask cannot be scalar.")
+    axis = 0 if axis is None else axis
+    static = tensor.get_shape()
+    if static.ndims is not None:
+      static[axis:axis + ndims_mask].assert_is_compatible_with(shape_mask)
+    leading_size = _apply_op("Prod", None, [shape(tensor)[axis:axis + ndims_mask], [0]]
+                             ).outputs[0]
+    tensor = reshape(tensor, concat([shape(tensor)[:axis], [leading_size],
+                                     shape(tensor)[axis + ndims_mask:]], 0))
+    if static.ndims is not None:
+      first_dim = static[axis:axis + ndims_mask].num_elements()
+      tensor.set_shape(_ts.as_shape(static[:axis]).concatenate([first_dim]).concatenate(
+          static[axis + ndims_mask:]))
+    mask = reshape(mask, [-1])
+    indices = squeeze(where(mask), axis=[1])
+    return gather(tensor, indices, axis=axis)
+
+
+def tile(input, multiples, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("Tile", name, [input, multiples]).outputs[0]
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+  mode = mode.upper()
+  if mode == "CONSTANT":
+    if not isinstance(constant_values, _Tensor) and constant_values == 0:
+      return _apply_op("Pad", name, [tensor, paddings]).outputs[0]
+    return _apply_op("PadV2", name, [tensor, paddings, constant_values]).outputs[0]
+  if mode in ("REFLECT", "SYMMETRIC"):
+    return _apply_op("MirrorPad", name, [tensor, paddings], {"mode": mode}).outputs[0]
+  raise ValueError("Unknown padding mode: %s" % mode)
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+  if axis is None:
+    axis = batch_dims
+  if _has_op("GatherV2"):
+    attrs = {"batch_dims": batch_dims} if batch_dims else None
+    return _apply_op("GatherV2", name, [params, indices, axis], attrs).outputs[0]
+  return _apply_op("Gather", name, [params, indices]).outputs[0]
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+  with _ops.name_scope(name, "one_hot", [indices, depth, on_value, off_value, axis,
+                                         dtype]) as name:
+    on_exists = on_value is not None
+    off_exists = off_value is not None
+    on_dtype = _ops.convert_to_tensor(on_value).dtype.base_dtype if on_exists else None
+    off_dtype = _ops.convert_to_tensor(off_value).dtype.base_dtype if off_exists else None
+    if on_exists or off_exists:
+      if dtype is not None:
+        dtype = _dtypes.as_dtype(dtype)
+        if on_exists and on_dtype != dtype:
+          raise TypeError("dtype {0} of on_value does not match dtype parameter {1}"
+                          .format(on_dtype, dtype))
+        if off_exists and off_dtype != dtype:
+          raise TypeError("dtype {0} of off_value does not match dtype parameter {1}"
+                          .format(off_dtype, dtype))
+      else:
+        dtype = on_dtype if on_exists else off_dtype
+      if on_exists and off_exists and on_dtype != off_dtype:
+        raise TypeError("dtype {0} of on_value does not match dtype {1} of off_value"
+                        .format(on_dtype, off_dtype))
+    if dtype is None:
+      dtype = _dtypes.float32
+    if not on_exists:
+      on_value = _ops.convert_to_tensor(1, dtype, name="on_value")
+    if not off_exists:
+      off_value = _ops.convert_to_tensor(0, dtype, name="off_value")
+    attrs = {"axis": -1 if axis is None else axis}
+    return _apply_op("OneHot", name, [indices, depth, on_value, off_value], attrs).outputs[0]
+
+
+def where(condition, x=None, y=None, name=None):
+  if x is None and y is None:
+    with _ops.name_scope(name, "Where", [condition]) as name:
+      condition = _ops.convert_to_tensor(condition, preferred_dtype=_dtypes.bool,
+                                         name="condition")
+      return _apply_op("Where", name, [condition]).outputs[0]
+  if x is not None and y is not None:
+    return _apply_op("Select", name, [condition, x, y]).outputs[0]
+  raise ValueError("x and y must both be non-None or both be None.")
+
+
+def reverse(tensor, axis, name=None):
+  return _apply_op("ReverseV2", name, [tensor, axis]).outputs[0]
+
+
+def _autopacking_helper(list_or_tuple, dtype, name, graph=None):
+  """Packs a (nested) list containing Tensors into one Tensor (op type Pack)."""
+  if dtype is None:
+    dtype = _dtype_from_nested(list_or_tuple)
+  g = graph or _ops.get_default_graph()
+  old, scope = g._enter_name_scope(name)
+  try:
+    must_pack = False
+    converted = []
+    for i, elem in enumerate(list_or_tuple):
+      if isinstance(elem, _Tensor):
+        if dtype is not None and elem.dtype.base_dtype != dtype:
+          raise TypeError("Cannot convert a list containing a tensor of dtype %s to %s "
+                          "(Tensor is: %r)" % (elem.dtype, dtype, elem))
+        converted.append(elem)
+        must_pack = True
+      elif isinstance(elem, (list, tuple)):
+        c = _autopacking_helper(elem, dtype, str(i), g)
+        if isinstance(c, _Tensor):
+          must_pack = True
+        converted.append(c)
+      elif not isinstance(elem, (int, float, bool, str, bytes, complex, np.generic, np.ndarray)) \
+          and _ops._conversion_func_for(type(elem)) is not None:
+        converted.append(_ops.convert_to_tensor(elem, dtype=dtype))
+        must_pack = True
+      else:
+        converted.append(elem)
+    if must_pack:
+      tensors = []
+      for i, elem in enumerate(converted):
+        if isinstance(elem, _Tensor):
+          tensors.append(elem)
+        else:
+          tensors.append(_constant_op._constant_in_graph(g, elem, dtype, None, str(i), False))
+      return _apply_op("Pack", scope, [tensors], {"axis": 0}, graph=g).outputs[0]
+    return converted
+  finally:
+    g._name_stack = old
+
+
+def _dtype_from_nested(list_or_tuple):
+  for elem in list_or_tuple:
+    if isinstance(elem, _Tensor):
+      return elem.dtype.base_dtype
+    if isinstance(elem, (list, tuple)):
+      d = _dtype_from_nested(elem)
+      if d is not None:
+        return d
+    else:
+      d = getattr(elem, "dtype", None)
+      if isinstance(d, _dtypes.DType):
+        return d.base_dtype
+  return None
+
+
+def invert_permutation(x, name=None):
+  return _apply_op("InvertPermutation", name, [x]).outputs[0]
+
+
+def check_numerics(tensor, message, name=None):
+  return _apply_op("CheckNumerics", name, [tensor], {"message": message}).outputs[0]
+
+
+def identity_n(input, name=None):  # pylint: disable=redefined-builtin
+  return list(_apply_op("IdentityN", name, [list(input)]).outputs)
+
+
+def broadcast_to(input, shape, name=None):  # pylint: disable=redefined-builtin
+  return _apply_op("BroadcastTo", name, [input, shape]).outputs[0]
+
+
+_UniqueOutput = None
+
+
+def unique(x, out_idx=_dtypes.int32, name=None):
+  global _UniqueOutput
+  if _UniqueOutput is None:
+    import collections  # pylint: disable=g-import-not-at-top
+    _UniqueOutput = collections.namedtuple("Unique", ["y", "idx"])
+  op = _apply_op("Unique", name, [x], {"out_idx": _dtypes.as_dtype(out_idx)})
+  return _UniqueOutput(*op.outputs)
+
+
+def select(condition, x, y, name=None):
+  return _apply_op("Select", name, [condition, x, y]).outputs[0]

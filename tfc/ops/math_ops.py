@@ -1,0 +1,486 @@
+"""Math op wrappers (TF 1.15 names, default op names and name scopes) and the
+Tensor operator overloads."""
+import builtins as _builtins
+
+import numpy as np
+
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework import constant_op as _constant_op
+from tfc.framework.op_def_library import _apply_op, _has_op
+
+_Tensor = _ops.Tensor
+_DT = _dtypes._INTERN
+
+
+def _out(op):
+  return op.outputs[0]
+
+
+def _unary(op_type):
+  def fn(x, name=None):
+    return _apply_op(op_type, name, [x]).outputs[0]
+  return fn
+
+
+def _binary(op_type):
+  def fn(x, y, name=None):
+    return _apply_op(op_type, name, [x, y]).outputs[0]
+  return fn
+
+
+def _deprecated_argument_lookup(new_name, new_value, old_name, old_value):
+  if old_value is not None:
+    if new_value is not None:
+      raise ValueError("Cannot specify both '%s' and '%s'" % (old_name, new_name))
+    return old_value
+  return new_value
+
+
+# -- elementwise ------------------------------------------------------------------
+
+add = _binary("Add")
+subtract = _binary("Sub")
+sub = subtract
+multiply = _binary("Mul")
+mul = multiply
+realdiv = _binary("RealDiv")
+truncatediv = _binary("TruncateDiv")
+floor_div = _binary("FloorDiv")
+floormod = _binary("FloorMod")
+mod = floormod
+truncatemod = _binary("TruncateMod")
+maximum = _binary("Maximum")
+minimum = _binary("Minimum")
+squared_difference = _binary("SquaredDifference")
+equal = _binary("Equal")
+not_equal = _binary("NotEqual")
+less = _binary("Less")
+less_equal = _binary("LessEqual")
+greater = _binary("Greater")
+greater_equal = _binary("GreaterEqual")
+logical_and = _binary("LogicalAnd")
+logical_or = _binary("LogicalOr")
+logical_not = _unary("LogicalNot")
+negative = _unary("Neg")
+neg = negative
+square = _unary("Square")
+sqrt = _unary("Sqrt")
+rsqrt = _unary("Rsqrt")
+exp = _unary("Exp")
+log = _unary("Log")
+log1p = _unary("Log1p")
+tanh = _unary("Tanh")
+sign = _unary("Sign")
+reciprocal = _unary("Reciprocal")
+floor = _unary("Floor")
+ceil = _unary("Ceil")
+round = _unary("Round")  # pylint: disable=redefined-builtin
+sin = _unary("Sin")
+cos = _unary("Cos")
+is_nan = _unary("IsNan")
+is_inf = _unary("IsInf")
+is_finite = _unary("IsFinite")
+
+
+def abs(x, name=None):  # pylint: disable=redefined-builtin
+  with _ops.name_scope(name, "Abs", [x]) as name:
+    return _apply_op("Abs", name, [x]).outputs[0]
+
+
+def sigmoid(x, name=None):
+  with _ops.name_scope(name, "Sigmoid", [x]) as name:
+    return _apply_op("Sigmoid", name, [x]).outputs[0]
+
+
+def pow(x, y, name=None):  # pylint: disable=redefined-builtin
+  with _ops.name_scope(name, "Pow", [x]) as name:
+    return _apply_op("Pow", name, [x, y]).outputs[0]
+
+
+def logical_xor(x, y, name="LogicalXor"):
+  return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+_TRUEDIV_TABLE = {
+    4: 1, 6: 1, 17: 1, 5: 1,   # uint8, int8, uint16, int16 -> float32
+    3: 2, 9: 2,                # int32, int64 -> float64
+    19: None, 1: None, 2: None, 14: None, 8: None, 18: None,
+}
+
+
+def _truediv_python3(x, y, name=None):
+  with _ops.name_scope(name, "truediv", [x, y]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    y = _ops.convert_to_tensor(y, name="y")
+    x_dtype = x.dtype.base_dtype
+    y_dtype = y.dtype.base_dtype
+    if x_dtype != y_dtype:
+      raise TypeError("x and y must have the same dtype, got %r != %r" % (x_dtype, y_dtype))
+    try:
+      dtype = _TRUEDIV_TABLE[x_dtype._type_enum]
+    except KeyError:
+      raise TypeError("Invalid dtype %r in __truediv__" % x_dtype)
+    if dtype is not None:
+      x = cast(x, _DT[dtype])
+      y = cast(y, _DT[dtype])
+    return _apply_op("RealDiv", name, [x, y]).outputs[0]
+
+
+def _div_python2(x, y, name=None):
+  with _ops.name_scope(name, "div", [x, y]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    y = _ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+    x_dtype = x.dtype.base_dtype
+    y_dtype = y.dtype.base_dtype
+    if x_dtype != y_dtype:
+      raise TypeError("x and y must have the same dtype, got %r != %r" % (x_dtype, y_dtype))
+    if x_dtype.is_floating or x_dtype.is_complex:
+      return _apply_op("RealDiv", name, [x, y]).outputs[0]
+    return _apply_op("FloorDiv", name, [x, y]).outputs[0]
+
+
+def truediv(x, y, name=None):
+  return _truediv_python3(x, y, name)
+
+
+def div(x, y, name=None):
+  return _div_python2(x, y, name)
+
+
+def div_no_nan(x, y, name=None):
+  with _ops.name_scope(name, "div_no_nan", [x, y]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    y = _ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+    return _apply_op("DivNoNan", name, [x, y]).outputs[0]
+
+
+def divide(x, y, name=None):
+  if name is not None:
+    with _ops.name_scope(name, "truediv", [x, y]) as scope:
+      x = _ops.convert_to_tensor(x, name="x")
+      return _truediv_python3(x, y, scope)
+  if not isinstance(x, _Tensor):
+    x = _ops.convert_to_tensor(x)
+  return x / y
+
+
+def floordiv(x, y, name=None):
+  with _ops.name_scope(name, "floordiv", [x, y]) as name:
+    return _apply_op("FloorDiv", name, [x, y]).outputs[0]
+
+
+def cast(x, dtype, name=None):
+  """Casts `x` to `dtype`; returns `x` itself when it already has that dtype."""
+  base_type = _dtypes.as_dtype(dtype).base_dtype
+  if isinstance(x, _Tensor) and x.dtype.base_dtype == base_type:
+    return x
+  with _ops.name_scope(name, "Cast", [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    if x.dtype.base_dtype != base_type:
+      x = _apply_op("Cast", name, [x], {"DstT": base_type}).outputs[0]
+    return x
+
+
+def saturate_cast(value, dtype, name=None):
+  with _ops.name_scope(name, "saturate_cast", [value]) as name:
+    value = _ops.convert_to_tensor(value, name="value")
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    if value.dtype.min < dtype.min:
+      value = maximum(value, _ops.convert_to_tensor(dtype.min, dtype=value.dtype, name="min"))
+    if value.dtype.max > dtype.max:
+      value = minimum(value, _ops.convert_to_tensor(dtype.max, dtype=value.dtype, name="max"))
+    return cast(value, dtype, name=name)
+
+
+def to_float(x, name="ToFloat"):
+  return cast(x, _dtypes.float32, name=name)
+
+
+def to_double(x, name="ToDouble"):
+  return cast(x, _dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+  return cast(x, _dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+  return cast(x, _dtypes.int64, name=name)
+
+
+def to_bfloat16(x, name="ToBFloat16"):
+  return cast(x, _dtypes.bfloat16, name=name)
+
+
+def add_n(inputs, name=None):
+  if not inputs or not isinstance(inputs, (list, tuple)):
+    raise ValueError("inputs must be a list of at least one "
+                     "Tensor/IndexedSlices with the same dtype and shape")
+  inputs = [_ops.convert_to_tensor(x) if not isinstance(x, _Tensor) else x for x in inputs]
+  if len(inputs) == 1:
+    if name:
+      from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+      return array_ops.identity(inputs[0], name=name)
+    return inputs[0]
+  return _apply_op("AddN", name, [inputs]).outputs[0]
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+  return add_n(inputs, name=name)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, name=None):
+  """Matrix product of `a` and `b` (MatMul for rank 2, BatchMatMul above)."""
+  with _ops.name_scope(name, "MatMul", [a, b]) as name:
+    if transpose_a and adjoint_a:
+      raise ValueError("Only one of transpose_a and adjoint_a can be True.")
+    if transpose_b and adjoint_b:
+      raise ValueError("Only one of transpose_b and adjoint_b can be True.")
+    if not isinstance(a, _Tensor):
+      a = _ops.convert_to_tensor(a, name="a")
+    if not isinstance(b, _Tensor):
+      b = _ops.convert_to_tensor(b, name="b")
+    ra = a._rank()
+    rb = b._rank()
+    if (ra is not None and ra > 2) or (rb is not None and rb > 2):
+      op_type = "BatchMatMulV2" if _has_op("BatchMatMulV2") else "BatchMatMul"
+      return _apply_op(op_type, name, [a, b], {"adj_x": _builtins.bool(adjoint_a or transpose_a),
+                                               "adj_y": _builtins.bool(adjoint_b or transpose_b)}
+                       ).outputs[0]
+    return _apply_op("MatMul", name, [a, b],
+                     {"transpose_a": _builtins.bool(transpose_a or adjoint_a),
+                      "transpose_b": _builtins.bool(transpose_b or adjoint_b)}).outputs[0]
+
+
+# -- reductions -----------------------------------------------------------------------
+
+
+def _reduction_dims(x, axis):
+  if axis is not None:
+    return axis
+  r = x._rank() if isinstance(x, _Tensor) else None
+  if r is not None:
+    return _constant_op.constant(np.arange(r, dtype=np.int32), dtype=_dtypes.int32)
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  return range(0, array_ops.rank(x))
+
+
+def _may_reduce_to_scalar(keepdims, axis, output):
+  if not keepdims and axis is None and output._shape is None:
+    output.set_shape(())
+  return output
+
+
+def _make_reduce(op_type):
+  def reduce_fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                keep_dims=None):
+    axis = _deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = _deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    keepdims = False if keepdims is None else _builtins.bool(keepdims)
+    if not isinstance(input_tensor, _Tensor):
+      input_tensor = _ops.convert_to_tensor(input_tensor)
+    out = _apply_op(op_type, name, [input_tensor, _reduction_dims(input_tensor, axis)],
+                    {"keep_dims": keepdims}).outputs[0]
+    return _may_reduce_to_scalar(keepdims, axis, out)
+  reduce_fn.__name__ = "reduce_" + op_type.lower()
+  return reduce_fn
+
+
+reduce_sum = _make_reduce("Sum")
+reduce_mean = _make_reduce("Mean")
+reduce_max = _make_reduce("Max")
+reduce_min = _make_reduce("Min")
+reduce_prod = _make_reduce("Prod")
+reduce_all = _make_reduce("All")
+reduce_any = _make_reduce("Any")
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                     keep_dims=None):
+  axis = _deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+  keepdims = _deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+  with _ops.name_scope(name, "ReduceLogSumExp", [input_tensor]) as name:
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    raw_max = reduce_max(input_tensor, axis=axis, keepdims=True)
+    my_max = array_ops.stop_gradient(raw_max)
+    result = log(reduce_sum(exp(subtract(input_tensor, my_max)), axis, keepdims=keepdims))
+    if not keepdims:
+      my_max = array_ops.reshape(my_max, array_ops.shape(result))
+    return add(result, my_max, name=name)
+
+
+def count_nonzero(input_tensor, axis=None, keepdims=None, dtype=_dtypes.int64, name=None,
+                  reduction_indices=None, keep_dims=None):
+  axis = _deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+  keepdims = _deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+  with _ops.name_scope(name, "count_nonzero", [input_tensor]):
+    input_tensor = _ops.convert_to_tensor(input_tensor, name="input_tensor")
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    zero = array_ops.zeros([], dtype=input_tensor.dtype)
+    return cast(reduce_sum(cast(not_equal(input_tensor, zero), _dtypes.int64), axis=axis,
+                           keepdims=keepdims), dtype=dtype)
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # pylint: disable=redefined-builtin
+  axis = _deprecated_argument_lookup("axis", axis, "dimension", dimension)
+  if axis is None:
+    axis = 0
+  return _apply_op("ArgMax", name, [input, axis],
+                   {"output_type": _dtypes.as_dtype(output_type)}).outputs[0]
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # pylint: disable=redefined-builtin
+  axis = _deprecated_argument_lookup("axis", axis, "dimension", dimension)
+  if axis is None:
+    axis = 0
+  return _apply_op("ArgMin", name, [input, axis],
+                   {"output_type": _dtypes.as_dtype(output_type)}).outputs[0]
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # pylint: disable=redefined-builtin
+  if limit is None:
+    start, limit = 0, start
+  with _ops.name_scope(name, "Range", [start, limit, delta]) as name:
+    start = _ops.convert_to_tensor(start, dtype=dtype, name="start")
+    limit = _ops.convert_to_tensor(limit, dtype=dtype, name="limit")
+    delta = _ops.convert_to_tensor(delta, dtype=dtype, name="delta")
+    if dtype is None:
+      hierarchy = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+      for t in (start, limit, delta):
+        if t.dtype.base_dtype not in hierarchy:
+          raise TypeError("Unsupported dtype for range: %s" % t.dtype)
+      inferred = _builtins.max([t.dtype.base_dtype for t in (start, limit, delta)],
+                               key=hierarchy.index)
+      start = cast(start, inferred)
+      limit = cast(limit, inferred)
+      delta = cast(delta, inferred)
+    return _apply_op("Range", name, [start, limit, delta]).outputs[0]
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+  with _ops.name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
+    values = _ops.convert_to_tensor(t, name="t")
+    t_min = minimum(values, clip_value_max)
+    values.get_shape().merge_with(t_min.get_shape())
+    return maximum(t_min, clip_value_min, name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+  with _ops.name_scope(name, "scalar_mul", [x]) as name:
+    return multiply(scalar, x, name=name)
+
+
+def conj(x, name=None):
+  x = _ops.convert_to_tensor(x, name="x")
+  if x.dtype.is_complex:
+    return _apply_op("Conj", name, [x]).outputs[0]
+  return x
+
+
+# -- operator overloads -----------------------------------------------------------------
+
+_ADD_OP = []
+
+
+def _add_op_type(x_dtype):
+  """'AddV2' when registered (TF 1.15 `+` for non-strings), else 'Add'."""
+  if x_dtype._type_enum % 100 == 7:
+    return "Add"
+  if not _ADD_OP:
+    _ADD_OP.append("AddV2" if _has_op("AddV2") else "Add")
+  return _ADD_OP[0]
+
+
+def _binary_overload(op_name, make):
+  """Installs __op__/__rop__ following TF's binary_op_wrapper naming."""
+
+  def binary_op_wrapper(x, y):
+    g = x.graph
+    old, scope = g._enter_name_scope(op_name)
+    try:
+      if not isinstance(y, _Tensor):
+        try:
+          y = _ops._convert_slow(y, x.dtype.base_dtype, "y", None, False, g)
+        except TypeError:
+          if hasattr(type(y), "__r%s__" % op_name):
+            return NotImplemented
+          raise
+      return make(x, y, scope)
+    finally:
+      g._name_stack = old
+
+  def r_binary_op_wrapper(y, x):
+    g = y.graph
+    old, scope = g._enter_name_scope(op_name)
+    try:
+      x = _ops._convert_slow(x, y.dtype.base_dtype, "x", None, False, g)
+      return make(x, y, scope)
+    finally:
+      g._name_stack = old
+
+  return binary_op_wrapper, r_binary_op_wrapper
+
+
+def _mk(op_type):
+  return lambda x, y, name: _apply_op(op_type, name, [x, y]).outputs[0]
+
+
+def _mk_add(x, y, name):
+  return _apply_op(_add_op_type(x.dtype), name, [x, y]).outputs[0]
+
+
+def _mk_truediv(x, y, name):
+  if x.dtype.base_dtype._type_enum in (1, 2, 19, 14, 8, 18) and x.dtype.base_dtype == y.dtype.base_dtype:
+    return _apply_op("RealDiv", name, [x, y]).outputs[0]
+  return _truediv_python3(x, y, name)
+
+
+def _mk_div(x, y, name):
+  return _div_python2(x, y, name)
+
+
+def _mk_floordiv(x, y, name):
+  return floordiv(x, y, name)
+
+
+def _mk_pow(x, y, name):
+  return pow(x, y, name)
+
+
+def _mk_matmul(x, y, name):
+  return matmul(x, y, name=name)
+
+
+def _mk_xor(x, y, name):
+  return logical_xor(x, y, name)
+
+
+def _install(tensor_cls):
+  table = [
+      ("add", _mk_add), ("sub", _mk("Sub")), ("mul", _mk("Mul")),
+      ("div", _mk_div), ("truediv", _mk_truediv), ("floordiv", _mk_floordiv),
+      ("mod", _mk("FloorMod")), ("pow", _mk_pow), ("matmul", _mk_matmul),
+      ("and", _mk("LogicalAnd")), ("or", _mk("LogicalOr")), ("xor", _mk_xor),
+  ]
+  for op_name, make in table:
+    fwd, rev = _binary_overload(op_name, make)
+    setattr(tensor_cls, "__%s__" % op_name, fwd)
+    setattr(tensor_cls, "__r%s__" % op_name, rev)
+
+  def _cmp(op_type):
+    def fn(x, y):
+      return _apply_op(op_type, None, [x, y]).outputs[0]
+    return fn
+
+  tensor_cls.__lt__ = _cmp("Less")
+  tensor_cls.__le__ = _cmp("LessEqual")
+  tensor_cls.__gt__ = _cmp("Greater")
+  tensor_cls.__ge__ = _cmp("GreaterEqual")
+  tensor_cls.__neg__ = lambda x: _apply_op("Neg", None, [x]).outputs[0]
+  tensor_cls.__abs__ = lambda x: abs(x)
+  tensor_cls.__invert__ = lambda x: _apply_op("LogicalNot", None, [x]).outputs[0]
+
+
+_install(_Tensor)

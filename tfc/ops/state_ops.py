@@ -1,0 +1,70 @@
+"""Ref-variable state ops (TF 1.15 `state_ops`)."""
+from tfc.framework import ops as _ops
+from tfc.framework import tensor_shape as _ts
+from tfc.framework.op_def_library import _apply_op
+
+
+def _opt(attrs, **kw):
+  for k, v in kw.items():
+    if v is not None:
+      attrs[k] = v
+  return attrs
+
+
+def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
+  """Creates a VariableV2 op and returns its (ref) output."""
+  return _apply_op("VariableV2", name, [], {
+      "shape": _ts.as_shape(shape)._as_tuple_or_none(), "dtype": dtype,
+      "container": container, "shared_name": shared_name}).outputs[0]
+
+
+def _is_ref_holder(ref):
+  dt = getattr(ref, "dtype", None)
+  return dt is not None and dt._is_ref_dtype
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+  if not _is_ref_holder(ref) and hasattr(ref, "assign"):
+    return ref.assign(value, name=name)
+  return _apply_op("Assign", name, [ref, value],
+                   _opt({}, validate_shape=validate_shape, use_locking=use_locking)).outputs[0]
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+  if not _is_ref_holder(ref) and hasattr(ref, "assign_add"):
+    return ref.assign_add(value)
+  return _apply_op("AssignAdd", name, [ref, value],
+                   _opt({}, use_locking=use_locking)).outputs[0]
+
+
+def assign_sub(ref, value, use_locking=None, name=None):
+  if not _is_ref_holder(ref) and hasattr(ref, "assign_sub"):
+    return ref.assign_sub(value)
+  return _apply_op("AssignSub", name, [ref, value],
+                   _opt({}, use_locking=use_locking)).outputs[0]
+
+
+def is_variable_initialized(ref, name=None):
+  return _apply_op("IsVariableInitialized", name, [ref]).outputs[0]
+
+
+def count_up_to(ref, limit, name=None):
+  return _apply_op("CountUpTo", name, [ref], {"limit": limit}).outputs[0]
+
+
+def scatter_update(ref, indices, updates, use_locking=True, name=None):
+  return _apply_op("ScatterUpdate", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_add(ref, indices, updates, use_locking=False, name=None):
+  return _apply_op("ScatterAdd", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_sub(ref, indices, updates, use_locking=False, name=None):
+  return _apply_op("ScatterSub", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+_ = _ops

@@ -1,0 +1,840 @@
+"""Pure-Python protocol-buffer messages for TF's session/config protos.
+
+ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RPCOptions,
+RunOptions, RunMetadata, VariableDef, ClusterDef/JobDef, ... with TF's field
+names, numbers, defaults and enums. Messages support attribute access with
+proto3 defaults, nested messages created on access, repeated and map fields,
+`==`, text format (`str()`), `SerializeToString` / `ParseFromString` (proto3
+wire format), `CopyFrom`, `MergeFrom`, `Clear`, `HasField`, `ListFields`.
+"""
+import struct
+
+
+class _Field(object):
+  __slots__ = ("name", "number", "kind", "label", "msg", "enum", "key_kind", "default")
+
+  def __init__(self, name, number, kind, label="optional", msg=None, enum=None, key_kind=None):
+    self.name = name
+    self.number = number
+    self.kind = kind          # int32 int64 uint32 uint64 bool float double string bytes enum message
+    self.label = label        # optional | repeated | map
+    self.msg = msg            # message class name (resolved lazily) for message kinds/map values
+    self.enum = enum          # dict name -> value for enums
+    self.key_kind = key_kind  # map key kind
+    self.default = _DEFAULTS.get(kind)
+
+
+_DEFAULTS = {"int32": 0, "int64": 0, "uint32": 0, "uint64": 0, "bool": False, "float": 0.0,
+             "double": 0.0, "string": "", "bytes": b"", "enum": 0, "message": None}
+_INT_KINDS = ("int32", "int64", "uint32", "uint64", "enum")
+_REGISTRY = {}
+
+
+def _resolve(name):
+  return _REGISTRY[name] if isinstance(name, str) else name
+
+
+def _check_scalar(field, value):
+  kind = field.kind
+  if kind in _INT_KINDS:
+    if isinstance(value, bool) and kind != "enum":
+      return int(value)
+    if kind == "enum" and isinstance(value, str):
+      if value in field.enum:
+        return field.enum[value]
+      raise ValueError("Enum field %s has no value named %s" % (field.name, value))
+    if not isinstance(value, int):
+      if hasattr(value, "__index__"):
+        return value.__index__()
+      raise TypeError("%r has type %s, but expected one of: int" % (value, type(value).__name__))
+    return value
+  if kind == "bool":
+    if not isinstance(value, (bool, int)):
+      raise TypeError("%r has type %s, but expected one of: bool, int"
+                      % (value, type(value).__name__))
+    return bool(value)
+  if kind in ("float", "double"):
+    if isinstance(value, (str, bytes)) or not isinstance(value, (int, float)) and \
+       not hasattr(value, "__float__"):
+      raise TypeError("%r has type %s, but expected one of: int, float"
+                      % (value, type(value).__name__))
+    return float(value)
+  if kind == "string":
+    if isinstance(value, bytes):
+      return value.decode("utf-8")
+    if not isinstance(value, str):
+      raise TypeError("%r has type %s, but expected one of: bytes, str"
+                      % (value, type(value).__name__))
+    return value
+  if kind == "bytes":
+    if isinstance(value, str):
+      return value.encode("utf-8")
+    if not isinstance(value, bytes):
+      raise TypeError("%r has type %s, but expected one of: bytes"
+                      % (value, type(value).__name__))
+    return value
+  raise TypeError("bad field kind %s" % kind)
+
+
+class RepeatedField(list):
+  """A repeated scalar or message field."""
+
+  def __init__(self, field):
+    super(RepeatedField, self).__init__()
+    self._field = field
+
+  def add(self, **kwargs):
+    if self._field.kind != "message":
+      raise AttributeError("add() is only for repeated message fields")
+    m = _resolve(self._field.msg)(**kwargs)
+    list.append(self, m)
+    return m
+
+  def append(self, value):
+    if self._field.kind == "message":
+      m = _resolve(self._field.msg)()
+      m.CopyFrom(value)
+      list.append(self, m)
+    else:
+      list.append(self, _check_scalar(self._field, value))
+
+  def extend(self, values):
+    for v in values:
+      self.append(v)
+
+  def __setitem__(self, i, value):
+    if self._field.kind == "message":
+      raise TypeError("does not support assignment")
+    list.__setitem__(self, i, _check_scalar(self._field, value))
+
+
+class MapField(dict):
+  """A map field (scalar or message values)."""
+
+  def __init__(self, field):
+    super(MapField, self).__init__()
+    self._field = field
+
+  def __setitem__(self, key, value):
+    f = self._field
+    key = _check_scalar(_Field("key", 1, f.key_kind), key)
+    if f.kind == "message":
+      raise ValueError("Direct assignment of submessage not allowed")
+    dict.__setitem__(self, key, _check_scalar(f, value))
+
+  def __getitem__(self, key):
+    f = self._field
+    if key not in self and f.kind == "message":
+      m = _resolve(f.msg)()
+      dict.__setitem__(self, key, m)
+      return m
+    return dict.__getitem__(self, key)
+
+  def get_or_create(self, key):
+    return self[key]
+
+  def update(self, other=(), **kw):
+    items = other.items() if hasattr(other, "items") else other
+    for k, v in items:
+      self._assign(k, v)
+    for k, v in kw.items():
+      self._assign(k, v)
+
+  def _assign(self, k, v):
+    if self._field.kind == "message":
+      self[k].CopyFrom(v)
+    else:
+      self[k] = v
+
+
+class _MessageMeta(type):
+  def __new__(mcs, name, bases, ns):
+    cls = super(_MessageMeta, mcs).__new__(mcs, name, bases, ns)
+    fields = ns.get("_FIELDS", ())
+    cls._by_name = {f.name: f for f in fields}
+    cls._by_number = {f.number: f for f in fields}
+    cls._sorted = sorted(fields, key=lambda f: f.number)
+    for f in fields:
+      if f.enum:
+        for k, v in f.enum.items():
+          if not hasattr(cls, k):
+            setattr(cls, k, v)
+    _REGISTRY[name] = cls
+    return cls
+
+
+class Message(metaclass=_MessageMeta):
+  """Base of the pure-Python messages."""
+
+  _FIELDS = ()
+  __slots__ = ("_values", "_present")
+
+  def __init__(self, **kwargs):
+    object.__setattr__(self, "_values", {})
+    object.__setattr__(self, "_present", False)
+    for k, v in kwargs.items():
+      f = self._by_name.get(k)
+      if f is None:
+        raise ValueError("Protocol message %s has no \"%s\" field." % (type(self).__name__, k))
+      if v is None:
+        continue
+      if f.label == "repeated":
+        getattr(self, k).extend(v)
+      elif f.label == "map":
+        getattr(self, k).update(v)
+      elif f.kind == "message":
+        sub = getattr(self, k)
+        if isinstance(v, dict):
+          sub.CopyFrom(_resolve(f.msg)(**v))
+        else:
+          sub.CopyFrom(v)
+      else:
+        setattr(self, k, v)
+
+  def __getattr__(self, name):
+    f = type(self)._by_name.get(name)
+    if f is None:
+      raise AttributeError("%s has no field %r" % (type(self).__name__, name))
+    values = self._values
+    if name in values:
+      return values[name]
+    if f.label == "repeated":
+      v = RepeatedField(f)
+    elif f.label == "map":
+      v = MapField(f)
+    elif f.kind == "message":
+      v = _resolve(f.msg)()
+    else:
+      return f.default
+    values[name] = v
+    return v
+
+  def __setattr__(self, name, value):
+    f = type(self)._by_name.get(name)
+    if f is None:
+      raise AttributeError("Assignment not allowed (no field \"%s\" in protocol message "
+                           "object)." % name)
+    if f.label != "optional":
+      raise AttributeError("Assignment not allowed to repeated field \"%s\" in protocol "
+                           "message object." % name)
+    if f.kind == "message":
+      sub = getattr(self, name)
+      sub.CopyFrom(value)
+      return
+    self._values[name] = _check_scalar(f, value)
+
+  # -- protobuf API -------------------------------------------------------------------
+
+  def _is_set(self, f, v):
+    if f.label == "repeated" or f.label == "map":
+      return len(v) > 0
+    if f.kind == "message":
+      return v._present or v._nonempty()
+    return v != f.default
+
+  def _nonempty(self):
+    for name, v in self._values.items():
+      if self._is_set(self._by_name[name], v):
+        return True
+    return False
+
+  def HasField(self, name):  # pylint: disable=invalid-name
+    f = self._by_name.get(name)
+    if f is None or f.label != "optional":
+      raise ValueError("Protocol message has no singular \"%s\" field." % name)
+    v = self._values.get(name)
+    if v is None:
+      return False
+    if f.kind == "message":
+      return v._present or v._nonempty()
+    return v != f.default
+
+  def ClearField(self, name):  # pylint: disable=invalid-name
+    self._values.pop(name, None)
+
+  def Clear(self):  # pylint: disable=invalid-name
+    self._values.clear()
+    object.__setattr__(self, "_present", False)
+
+  def SetInParent(self):  # pylint: disable=invalid-name
+    object.__setattr__(self, "_present", True)
+
+  def ListFields(self):  # pylint: disable=invalid-name
+    out = []
+    for f in self._sorted:
+      v = self._values.get(f.name)
+      if v is not None and self._is_set(f, v):
+        out.append((f, v))
+    return out
+
+  def CopyFrom(self, other):  # pylint: disable=invalid-name
+    if other is self:
+      return
+    if not isinstance(other, Message):
+      raise TypeError("Parameter to CopyFrom() must be instance of same class: expected %s "
+                      "got %s." % (type(self).__name__, type(other).__name__))
+    self.Clear()
+    self.MergeFrom(other)
+    object.__setattr__(self, "_present", True)
+
+  def MergeFrom(self, other):  # pylint: disable=invalid-name
+    for f, v in other.ListFields():
+      if f.label == "repeated":
+        getattr(self, f.name).extend(v)
+      elif f.label == "map":
+        getattr(self, f.name).update(v)
+      elif f.kind == "message":
+        getattr(self, f.name).MergeFrom(v)
+        object.__setattr__(getattr(self, f.name), "_present", True)
+      else:
+        self._values[f.name] = v
+
+  def __eq__(self, other):
+    if not isinstance(other, Message) or type(other) is not type(self):
+      return NotImplemented
+    return self.ListFields() == other.ListFields()
+
+  def __ne__(self, other):
+    eq = self.__eq__(other)
+    return eq if eq is NotImplemented else not eq
+
+  __hash__ = None
+
+  def __str__(self):
+    lines = []
+    _text_format(self, 0, lines)
+    return "".join(lines)
+
+  def __repr__(self):
+    return self.__str__()
+
+  def ByteSize(self):  # pylint: disable=invalid-name
+    return len(self.SerializeToString())
+
+  def SerializeToString(self, deterministic=None):  # pylint: disable=invalid-name
+    out = bytearray()
+    _encode(self, out)
+    return bytes(out)
+
+  def SerializePartialToString(self, deterministic=None):  # pylint: disable=invalid-name
+    return self.SerializeToString()
+
+  def ParseFromString(self, data):  # pylint: disable=invalid-name
+    self.Clear()
+    self.MergeFromString(data)
+    return len(data)
+
+  def MergeFromString(self, data):  # pylint: disable=invalid-name
+    _decode(self, memoryview(bytes(data)), 0, len(data))
+    return len(data)
+
+  @classmethod
+  def FromString(cls, data):  # pylint: disable=invalid-name
+    m = cls()
+    m.ParseFromString(data)
+    return m
+
+  def __reduce__(self):
+    return type(self).FromString, (self.SerializeToString(),)
+
+  def __deepcopy__(self, memo=None):
+    m = type(self)()
+    m.CopyFrom(self)
+    return m
+
+  def IsInitialized(self):  # pylint: disable=invalid-name
+    return True
+
+
+# -- text format -----------------------------------------------------------------------------
+
+
+def _escape(s):
+  if isinstance(s, str):
+    s = s.encode("utf-8")
+  out = []
+  for b in s:
+    c = chr(b)
+    if c == "\n":
+      out.append("\\n")
+    elif c == "\r":
+      out.append("\\r")
+    elif c == "\t":
+      out.append("\\t")
+    elif c == "\"":
+      out.append("\\\"")
+    elif c == "'":
+      out.append("\\'")
+    elif c == "\\":
+      out.append("\\\\")
+    elif b < 32 or b >= 127:
+      out.append("\\%03o" % b)
+    else:
+      out.append(c)
+  return "".join(out)
+
+
+def _fmt_scalar(f, v):
+  kind = f.kind
+  if kind in ("string", "bytes"):
+    return "\"%s\"" % _escape(v)
+  if kind == "bool":
+    return "true" if v else "false"
+  if kind == "enum":
+    for k, ev in f.enum.items():
+      if ev == v:
+        return k
+    return str(v)
+  if kind == "float":
+    r = float("%.8g" % v)
+    s = repr(r)
+  elif kind == "double":
+    s = repr(float(v))
+  else:
+    return str(v)
+  if s in ("inf", "-inf", "nan"):
+    return s
+  return s
+
+
+def _text_format(msg, indent, lines):
+  pad = "  " * indent
+  for f in msg._sorted:
+    v = msg._values.get(f.name)
+    if v is None or not msg._is_set(f, v):
+      continue
+    if f.label == "repeated":
+      for item in v:
+        if f.kind == "message":
+          lines.append("%s%s {\n" % (pad, f.name))
+          _text_format(item, indent + 1, lines)
+          lines.append("%s}\n" % pad)
+        else:
+          lines.append("%s%s: %s\n" % (pad, f.name, _fmt_scalar(f, item)))
+    elif f.label == "map":
+      key_field = _Field("key", 1, f.key_kind)
+      for k, item in v.items():
+        lines.append("%s%s {\n" % (pad, f.name))
+        lines.append("%s  key: %s\n" % (pad, _fmt_scalar(key_field, k)))
+        if f.kind == "message":
+          lines.append("%s  value {\n" % pad)
+          _text_format(item, indent + 2, lines)
+          lines.append("%s  }\n" % pad)
+        else:
+          lines.append("%s  value: %s\n" % (pad, _fmt_scalar(f, item)))
+        lines.append("%s}\n" % pad)
+    elif f.kind == "message":
+      lines.append("%s%s {\n" % (pad, f.name))
+      _text_format(v, indent + 1, lines)
+      lines.append("%s}\n" % pad)
+    else:
+      lines.append("%s%s: %s\n" % (pad, f.name, _fmt_scalar(f, v)))
+
+
+# -- wire format -----------------------------------------------------------------------------
+
+
+def _varint(out, v):
+  if v < 0:
+    v += 1 << 64
+  while True:
+    b = v & 0x7F
+    v >>= 7
+    if v:
+      out.append(b | 0x80)
+    else:
+      out.append(b)
+      return
+
+
+def _wire_type(kind):
+  if kind in ("int32", "int64", "uint32", "uint64", "bool", "enum"):
+    return 0
+  if kind == "double":
+    return 1
+  if kind == "float":
+    return 5
+  return 2
+
+
+def _encode_value(out, f_number, kind, v, msg_cls=None):
+  wt = _wire_type(kind)
+  _varint(out, (f_number << 3) | wt)
+  if wt == 0:
+    _varint(out, int(v))
+  elif wt == 1:
+    out += struct.pack("<d", v)
+  elif wt == 5:
+    out += struct.pack("<f", v)
+  else:
+    if kind == "message":
+      sub = bytearray()
+      _encode(v, sub)
+      data = sub
+    elif kind == "string":
+      data = v.encode("utf-8")
+    else:
+      data = v
+    _varint(out, len(data))
+    out += data
+
+
+def _encode(msg, out):
+  for f in msg._sorted:
+    v = msg._values.get(f.name)
+    if v is None or not msg._is_set(f, v):
+      continue
+    if f.label == "repeated":
+      if f.kind in ("string", "bytes", "message"):
+        for item in v:
+          _encode_value(out, f.number, f.kind, item)
+      else:  # packed
+        sub = bytearray()
+        for item in v:
+          wt = _wire_type(f.kind)
+          if wt == 0:
+            _varint(sub, int(item))
+          elif wt == 1:
+            sub += struct.pack("<d", item)
+          else:
+            sub += struct.pack("<f", item)
+        _varint(out, (f.number << 3) | 2)
+        _varint(out, len(sub))
+        out += sub
+    elif f.label == "map":
+      for k, item in v.items():
+        entry = bytearray()
+        _encode_value(entry, 1, f.key_kind, k)
+        _encode_value(entry, 2, f.kind, item)
+        _varint(out, (f.number << 3) | 2)
+        _varint(out, len(entry))
+        out += entry
+    else:
+      _encode_value(out, f.number, f.kind, v)
+
+
+def _read_varint(buf, pos):
+  result = 0
+  shift = 0
+  while True:
+    b = buf[pos]
+    pos += 1
+    result |= (b & 0x7F) << shift
+    if not b & 0x80:
+      return result, pos
+    shift += 7
+    if shift > 70:
+      raise ValueError("Error parsing message: varint too long")
+
+
+def _signed(kind, v):
+  if kind in ("int32", "int64", "enum") and v >= 1 << 63:
+    v -= 1 << 64
+  if kind in ("int32", "enum") and v >= 1 << 31:
+    v -= 1 << 32
+  return v
+
+
+def _read_field(buf, pos, wt):
+  if wt == 0:
+    return _read_varint(buf, pos)
+  if wt == 1:
+    return bytes(buf[pos:pos + 8]), pos + 8
+  if wt == 5:
+    return bytes(buf[pos:pos + 4]), pos + 4
+  if wt == 2:
+    n, pos = _read_varint(buf, pos)
+    if pos + n > len(buf):
+      raise ValueError("Error parsing message: truncated")
+    return buf[pos:pos + n], pos + n
+  raise ValueError("Error parsing message: unsupported wire type %d" % wt)
+
+
+def _scalar_from_wire(kind, wt, raw):
+  if kind == "double":
+    return struct.unpack("<d", raw)[0]
+  if kind == "float":
+    return struct.unpack("<f", raw)[0]
+  if kind == "bool":
+    return bool(raw)
+  if kind == "string":
+    return bytes(raw).decode("utf-8")
+  if kind == "bytes":
+    return bytes(raw)
+  return _signed(kind, raw)
+
+
+def _decode(msg, buf, pos, end):
+  while pos < end:
+    tag, pos = _read_varint(buf, pos)
+    number, wt = tag >> 3, tag & 7
+    raw, pos = _read_field(buf, pos, wt)
+    f = msg._by_number.get(number)
+    if f is None:
+      continue
+    if f.label == "map":
+      entry = {}
+      sub = raw
+      p = 0
+      while p < len(sub):
+        t, p = _read_varint(sub, p)
+        n2, w2 = t >> 3, t & 7
+        r2, p = _read_field(sub, p, w2)
+        entry[n2] = (w2, r2)
+      key = _scalar_from_wire(f.key_kind, *entry[1]) if 1 in entry else \
+          _DEFAULTS[f.key_kind]
+      mp = getattr(msg, f.name)
+      if f.kind == "message":
+        m = mp[key]
+        if 2 in entry:
+          _decode(m, entry[2][1], 0, len(entry[2][1]))
+      else:
+        val = _scalar_from_wire(f.kind, *entry[2]) if 2 in entry else f.default
+        dict.__setitem__(mp, key, val)
+    elif f.kind == "message":
+      if f.label == "repeated":
+        m = getattr(msg, f.name).add()
+      else:
+        m = getattr(msg, f.name)
+        object.__setattr__(m, "_present", True)
+      _decode(m, raw, 0, len(raw))
+    elif f.label == "repeated":
+      lst = getattr(msg, f.name)
+      if wt == 2 and f.kind not in ("string", "bytes"):
+        p = 0
+        while p < len(raw):
+          if f.kind == "double":
+            item, p = bytes(raw[p:p + 8]), p + 8
+          elif f.kind == "float":
+            item, p = bytes(raw[p:p + 4]), p + 4
+          else:
+            item, p = _read_varint(raw, p)
+          list.append(lst, _scalar_from_wire(f.kind, 0, item))
+      else:
+        list.append(lst, _scalar_from_wire(f.kind, wt, raw))
+    else:
+      msg._values[f.name] = _scalar_from_wire(f.kind, wt, raw)
+
+
+# -- messages --------------------------------------------------------------------------------
+
+_F = _Field
+
+
+class ThreadPoolOptionProto(Message):
+  _FIELDS = (_F("num_threads", 1, "int32"), _F("global_name", 2, "string"))
+
+
+class GPUOptions(Message):
+  _FIELDS = (
+      _F("per_process_gpu_memory_fraction", 1, "double"),
+      _F("allocator_type", 2, "string"),
+      _F("deferred_deletion_bytes", 3, "int64"),
+      _F("allow_growth", 4, "bool"),
+      _F("visible_device_list", 5, "string"),
+      _F("polling_active_delay_usecs", 6, "int32"),
+      _F("polling_inactive_delay_msecs", 7, "int32"),
+      _F("force_gpu_compatible", 8, "bool"),
+  )
+
+
+class OptimizerOptions(Message):
+  Level = {"L1": 0, "L0": -1}
+  GlobalJitLevel = {"DEFAULT": 0, "OFF": -1, "ON_1": 1, "ON_2": 2}
+  _FIELDS = (
+      _F("do_common_subexpression_elimination", 1, "bool"),
+      _F("do_constant_folding", 2, "bool"),
+      _F("opt_level", 3, "enum", enum={"L1": 0, "L0": -1}),
+      _F("do_function_inlining", 4, "bool"),
+      _F("global_jit_level", 5, "enum", enum={"DEFAULT": 0, "OFF": -1, "ON_1": 1, "ON_2": 2}),
+      _F("max_folded_constant_in_bytes", 6, "int64"),
+  )
+
+
+class GraphOptions(Message):
+  _FIELDS = (
+      _F("enable_recv_scheduling", 2, "bool"),
+      _F("optimizer_options", 3, "message", msg="OptimizerOptions"),
+      _F("build_cost_model", 4, "int64"),
+      _F("infer_shapes", 5, "bool"),
+      _F("place_pruned_graph", 6, "bool"),
+      _F("enable_bfloat16_sendrecv", 7, "bool"),
+      _F("timeline_step", 8, "int32"),
+      _F("build_cost_model_after", 9, "int64"),
+  )
+
+
+class RPCOptions(Message):
+  _FIELDS = (
+      _F("use_rpc_for_inprocess_master", 1, "bool"),
+      _F("compression_algorithm", 2, "string"),
+      _F("compression_level", 3, "int32"),
+  )
+
+
+class JobDef(Message):
+  _FIELDS = (
+      _F("name", 1, "string"),
+      _F("tasks", 2, "string", label="map", key_kind="int32"),
+  )
+
+
+class ClusterDef(Message):
+  _FIELDS = (_F("job", 1, "message", label="repeated", msg="JobDef"),)
+
+
+class ConfigProto(Message):
+  _FIELDS = (
+      _F("device_count", 1, "int32", label="map", key_kind="string"),
+      _F("intra_op_parallelism_threads", 2, "int32"),
+      _F("placement_period", 3, "int32"),
+      _F("device_filters", 4, "string", label="repeated"),
+      _F("inter_op_parallelism_threads", 5, "int32"),
+      _F("gpu_options", 6, "message", msg="GPUOptions"),
+      _F("allow_soft_placement", 7, "bool"),
+      _F("log_device_placement", 8, "bool"),
+      _F("use_per_session_threads", 9, "bool"),
+      _F("graph_options", 10, "message", msg="GraphOptions"),
+      _F("operation_timeout_in_ms", 11, "int64"),
+      _F("session_inter_op_thread_pool", 12, "message", label="repeated",
+         msg="ThreadPoolOptionProto"),
+      _F("rpc_options", 13, "message", msg="RPCOptions"),
+      _F("cluster_def", 14, "message", msg="ClusterDef"),
+      _F("isolate_session_state", 15, "bool"),
+  )
+
+
+class DebugTensorWatch(Message):
+  _FIELDS = (
+      _F("node_name", 1, "string"),
+      _F("output_slot", 2, "int32"),
+      _F("debug_ops", 3, "string", label="repeated"),
+      _F("debug_urls", 4, "string", label="repeated"),
+      _F("tolerate_debug_op_creation_failures", 5, "bool"),
+  )
+
+
+class DebugOptions(Message):
+  _FIELDS = (
+      _F("debug_tensor_watch_opts", 4, "message", label="repeated", msg="DebugTensorWatch"),
+      _F("global_step", 10, "int64"),
+      _F("reset_disk_byte_usage", 11, "bool"),
+  )
+
+
+class RunOptions(Message):
+  TraceLevel = {"NO_TRACE": 0, "SOFTWARE_TRACE": 1, "HARDWARE_TRACE": 2, "FULL_TRACE": 3}
+  _FIELDS = (
+      _F("trace_level", 1, "enum", enum={"NO_TRACE": 0, "SOFTWARE_TRACE": 1,
+                                         "HARDWARE_TRACE": 2, "FULL_TRACE": 3}),
+      _F("timeout_in_ms", 2, "int64"),
+      _F("inter_op_thread_pool", 3, "int32"),
+      _F("output_partition_graphs", 5, "bool"),
+      _F("debug_options", 6, "message", msg="DebugOptions"),
+      _F("report_tensor_allocations_upon_oom", 7, "bool"),
+  )
+
+
+class AllocatorMemoryUsed(Message):
+  _FIELDS = (
+      _F("allocator_name", 1, "string"),
+      _F("total_bytes", 2, "int64"),
+      _F("peak_bytes", 3, "int64"),
+      _F("live_bytes", 4, "int64"),
+      _F("allocator_bytes_in_use", 5, "int64"),
+  )
+
+
+class NodeOutput(Message):
+  _FIELDS = (_F("slot", 1, "int32"),)
+
+
+class NodeExecStats(Message):
+  _FIELDS = (
+      _F("node_name", 1, "string"),
+      _F("all_start_micros", 2, "int64"),
+      _F("op_start_rel_micros", 3, "int64"),
+      _F("op_end_rel_micros", 4, "int64"),
+      _F("all_end_rel_micros", 5, "int64"),
+      _F("memory", 6, "message", label="repeated", msg="AllocatorMemoryUsed"),
+      _F("output", 7, "message", label="repeated", msg="NodeOutput"),
+      _F("timeline_label", 8, "string"),
+      _F("scheduled_micros", 9, "int64"),
+      _F("thread_id", 10, "uint32"),
+      _F("all_start_nanos", 13, "int64"),
+      _F("op_start_rel_nanos", 14, "int64"),
+      _F("op_end_rel_nanos", 15, "int64"),
+      _F("all_end_rel_nanos", 16, "int64"),
+      _F("scheduled_nanos", 17, "int64"),
+  )
+
+
+class DeviceStepStats(Message):
+  _FIELDS = (
+      _F("device", 1, "string"),
+      _F("node_stats", 2, "message", label="repeated", msg="NodeExecStats"),
+      _F("thread_names", 3, "string", label="map", key_kind="uint32"),
+  )
+
+
+class StepStats(Message):
+  _FIELDS = (_F("dev_stats", 1, "message", label="repeated", msg="DeviceStepStats"),)
+
+
+class CostGraphDef(Message):
+  _FIELDS = ()
+
+
+class SerializedGraph(Message):
+  """Placeholder for a GraphDef inside RunMetadata (kept as opaque bytes)."""
+  _FIELDS = ()
+
+
+class RunMetadata(Message):
+  _FIELDS = (
+      _F("step_stats", 1, "message", msg="StepStats"),
+      _F("cost_graph", 2, "message", msg="CostGraphDef"),
+      _F("partition_graphs", 3, "message", label="repeated", msg="SerializedGraph"),
+  )
+
+
+class SaveSliceInfoDef(Message):
+  _FIELDS = (
+      _F("full_name", 1, "string"),
+      _F("full_shape", 2, "int64", label="repeated"),
+      _F("var_offset", 3, "int64", label="repeated"),
+      _F("var_shape", 4, "int64", label="repeated"),
+  )
+
+
+class VariableDef(Message):
+  _FIELDS = (
+      _F("variable_name", 1, "string"),
+      _F("initializer_name", 2, "string"),
+      _F("snapshot_name", 3, "string"),
+      _F("save_slice_info_def", 4, "message", msg="SaveSliceInfoDef"),
+      _F("is_resource", 5, "bool"),
+      _F("initial_value_name", 6, "string"),
+      _F("trainable", 7, "bool"),
+  )
+
+
+class ServerDef(Message):
+  _FIELDS = (
+      _F("cluster", 1, "message", msg="ClusterDef"),
+      _F("job_name", 2, "string"),
+      _F("task_index", 3, "int32"),
+      _F("default_session_config", 4, "message", msg="ConfigProto"),
+      _F("protocol", 5, "string"),
+      _F("port", 6, "int32"),
+  )
+
+
+class SessionLog(Message):
+  SessionStatus = {"STATUS_UNSPECIFIED": 0, "START": 1, "STOP": 2, "CHECKPOINT": 3}
+  _FIELDS = (
+      _F("status", 1, "enum", enum={"STATUS_UNSPECIFIED": 0, "START": 1, "STOP": 2,
+                                    "CHECKPOINT": 3}),
+      _F("checkpoint_path", 2, "string"),
+      _F("msg", 3, "string"),
+  )
