@@ -785,7 +785,7 @@ static void xent_block(const xent_job *j, int64_t r, int64_t c0, int64_t m, doub
   if (j->t == TFC_DTYPE_DOUBLE) {
     exp_f64(s, e, m);
   } else {
-    float sf[BLK], ef[BLK];
+    float sf[BLK] = {0}, ef[BLK];
     for (int64_t q = 0; q < m; q++) sf[q] = (float)s[q];
     exp_f32(sf, ef, m);
     for (int64_t q = 0; q < m; q++) {
