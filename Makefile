@@ -117,10 +117,15 @@ demo: deps install
 	  echo "demo: examples/quickstart.py is missing" >&2; exit 1; fi
 	$(VENV)/bin/python examples/quickstart.py
 
-bench: deps install
-	@if [ ! -f benchmarks/run.py ]; then \
-	  echo "bench: benchmarks/run.py is missing" >&2; exit 1; fi
+bench: deps install $(BUILD)/stamp/venv-tf
 	$(VENV)/bin/python benchmarks/run.py
+
+# Real TensorFlow, the oracle and the benchmark baseline, in its own venv.
+$(BUILD)/stamp/venv-tf:
+	@mkdir -p $(dir $@)
+	[ -x .venv-tf/bin/python ] || $(PYTHON3) -m venv .venv-tf
+	.venv-tf/bin/python -c "import tensorflow" 2>/dev/null || .venv-tf/bin/pip install -q tensorflow-cpu numpy
+	@touch $@
 
 # ---------------------------------------------------------------- sanitizers
 # Independent of the normal build: objects in build/asan, Python in .venv-asan,

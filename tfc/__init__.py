@@ -1,6 +1,50 @@
 """tfc: TensorFlow 1.x's graph/session API in C.  Use it as `import tfc as tf`."""
 # pylint: disable=g-bad-import-order,redefined-builtin,wildcard-import
-from tfc import _tfc  # noqa: F401  (the C extension)
+import numpy as _np  # noqa: F401  (first, so NumPy's own BLAS sees the user's settings)
+
+
+def _load_extension():
+    """Imports tfc._tfc with the BLAS library told how to behave.
+
+    tfc parallelises large products itself (intra_op_parallelism_threads),
+    so OpenBLAS is loaded single-threaded: importing tfc starts no threads,
+    which keeps it fork-safe. On CPUs with AVX-512 the BLAS kernel is
+    auto-detected even where the environment pins an older one through
+    OPENBLAS_CORETYPE (halving GEMM speed); TFC_OPENBLAS_CORETYPE, when
+    set, chooses the kernel explicitly. The environment is restored after.
+    """
+    import os
+    saved = {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE")}
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    want = os.environ.get("TFC_OPENBLAS_CORETYPE")
+    if want:
+        os.environ["OPENBLAS_CORETYPE"] = want
+    elif saved["OPENBLAS_CORETYPE"] and _cpu_has_avx512():
+        del os.environ["OPENBLAS_CORETYPE"]
+    try:
+        from tfc import _tfc
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return _tfc
+
+
+def _cpu_has_avx512():
+    """True when /proc/cpuinfo lists avx512f (Linux); False when unknown."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return " avx512f " in line + " "
+    except OSError:
+        pass
+    return False
+
+
+_tfc = _load_extension()
 
 from tfc import dtypes
 from tfc import errors
