@@ -24,3 +24,14 @@ def pytest_configure(config):
         raise pytest.UsageError(
             f"tfc would be imported from the source tree ({origin}); run the tests "
             "via `make test` (pytest from tests/) so the installed package is used")
+
+
+@pytest.fixture(autouse=True)
+def _watchdog():
+    """Turns a hang (e.g. a runtime deadlock) into a fast failure with a
+    traceback instead of a CI run that waits for its time limit."""
+    import faulthandler
+    import sys
+    faulthandler.dump_traceback_later(120, exit=True, file=sys.__stderr__)
+    yield
+    faulthandler.cancel_dump_traceback_later()

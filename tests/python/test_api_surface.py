@@ -1,6 +1,5 @@
 """The TF 1.15 public surface: names, signatures, dtypes, shapes, aliases, and the
 import-time / graph-construction budgets."""
-import faulthandler
 import inspect
 import subprocess
 import sys
@@ -12,12 +11,6 @@ import pytest
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 TOP_LEVEL = """

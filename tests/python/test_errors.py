@@ -1,5 +1,4 @@
 """tfc.errors: the OpError hierarchy, codes, and errors raised by failed runs."""
-import faulthandler
 import pickle
 
 import numpy as np
@@ -8,12 +7,6 @@ import pytest
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 CODES = {

@@ -1,18 +1,11 @@
 """Graph construction: names, scopes, control dependencies, collections, lookups,
 Tensor/Operation properties and operator overloads (TF 1.15 behaviour)."""
-import faulthandler
 import numpy as np
 import pytest
 
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

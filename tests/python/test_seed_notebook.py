@@ -2,7 +2,6 @@
 run as written with `import tfc as tf`; the final graph runs on two local CPU
 devices (soft placement maps the /job:ps and /job:worker specs onto them)."""
 import ast
-import faulthandler
 
 import numpy as np
 import pytest
@@ -10,12 +9,6 @@ import pytest
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 CLUSTER_SPEC = """

@@ -1,6 +1,5 @@
 """Session construction, context managers, default sessions, fetch structures,
 feeds, eval/run helpers and the config protos."""
-import faulthandler
 import collections
 
 import numpy as np
@@ -9,12 +8,6 @@ import pytest
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

@@ -1,17 +1,10 @@
 """tf.Variable, get_variable/variable_scope, initializers and variable collections."""
-import faulthandler
 import numpy as np
 import pytest
 
 import tfc as tf
 
 
-@pytest.fixture(autouse=True)
-def _watchdog():
-  """Turns a hang (e.g. a runtime deadlock) into a fast failure with a traceback."""
-  faulthandler.dump_traceback_later(120, exit=True)
-  yield
-  faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
