@@ -84,6 +84,19 @@ def test_seed_001_notebook(capsys):
   sess_config = tf.ConfigProto(allow_soft_placement=True, log_device_placement=True)
   assert sess_config.allow_soft_placement and sess_config.log_device_placement
 
+  # The cell-17 graph itself, as written (ps/worker pins), in a local session
+  # with the cell-18 config on two CPU devices: soft placement maps the
+  # cluster devices onto local ones; Print and placement lines reach stderr.
+  local_config = tf.ConfigProto(allow_soft_placement=True, log_device_placement=True,
+                                device_count={"CPU": 2})
+  with tf.Session(graph=graph, config=local_config) as session:
+    result = session.run(final_result, feed_dict={input_array: np.ones([1000])},
+                         options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE))
+  assert result == 1000
+  err = capsys.readouterr().err
+  assert err.count("portion is[500]") == 2
+  assert "Sum: (Sum): /job:localhost/replica:0/task:0/device:CPU:0" in err
+
   # The run cell needs the grpc:// cluster. Its computation, with the worker and
   # parameter-server devices mapped onto two local CPU devices:
   local_workers = ["/cpu:0", "/cpu:1"]
