@@ -20,6 +20,8 @@
 #define TFC_CORE_OP_REGISTRY_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "base/status.h"
 #include "core/attr.h"
@@ -159,5 +161,20 @@ bool tfc_shape_fn_none(tfc_shape_ctx *ctx);           /* no outputs / leave unkn
 bool tfc_shape_from_const_input(tfc_shape_ctx *ctx, int i, tfc_shape *out);
 /* Fails ctx with INVALID_ARGUMENT: "<message> for '{{node <name>}} = <Op>[...]'" (TF's form). */
 bool tfc_shape_fail(tfc_shape_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes s as TF's shape DebugString ("[2,?]", "[]", "?") into buf (cap >= 1). */
+void tfc_shape_debug_string(const tfc_shape *s, char *buf, size_t cap);
+/* Merges two dims (-1 unknown) into *out; fails ctx with TF's "Dimensions
+ * must be equal, but are A and B" when both are known and differ. */
+bool tfc_shape_merge_dim_ctx(tfc_shape_ctx *ctx, int64_t a, int64_t b, int64_t *out);
+/* Merges two partial shapes like TF's InferenceContext::Merge into *out. With
+ * ctx it fails ctx with TF's messages ("Shapes must be equal rank, ..." /
+ * "Dimension i in both shapes must be equal, ..."); with ctx NULL it only
+ * returns false. */
+bool tfc_shape_merge_ctx(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b, tfc_shape *out);
+/* Fails ctx unless s has known rank >= min (unknown rank passes). */
+bool tfc_shape_rank_at_least(tfc_shape_ctx *ctx, const tfc_shape *s, int min);
+/* Fails ctx unless s has rank exactly r (unknown rank passes). */
+bool tfc_shape_rank_is(tfc_shape_ctx *ctx, const tfc_shape *s, int r);
 
 #endif

@@ -16,80 +16,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Writes s as TF's shape DebugString ("[2,?]", "[]", "?") into buf. */
-static void shape_str(const tfc_shape *s, char *buf, size_t cap) {
-  size_t len = 0;
-  buf[0] = '\0';
-  if (s->rank < 0) {
-    snprintf(buf, cap, "?");
-    return;
-  }
-  len += (size_t)snprintf(buf + len, cap - len, "[");
-  for (int i = 0; i < s->rank && len < cap; i++) {
-    if (s->dims[i] < 0) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
-    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-  }
-  if (len < cap) snprintf(buf + len, cap - len, "]");
-}
-
-/* Merges two dims (-1 unknown); fails ctx with TF's "Dimensions must be
- * equal, ..." when both are known and differ. */
-static bool merge_dim(tfc_shape_ctx *ctx, int64_t a, int64_t b, int64_t *out) {
-  if (a >= 0 && b >= 0 && a != b)
-    return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld", (long long)a,
-                          (long long)b);
-  *out = a >= 0 ? a : b;
-  return true;
-}
-
-/* Merges two partial shapes like TF's InferenceContext::Merge. With ctx it
- * fails ctx with TF's message; with ctx NULL it only returns false. */
-static bool merge_shapes(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b, tfc_shape *out) {
-  if (a->rank < 0) {
-    *out = *b;
-    return true;
-  }
-  if (b->rank < 0) {
-    *out = *a;
-    return true;
-  }
-  if (a->rank != b->rank) {
-    if (!ctx) return false;
-    return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", a->rank, b->rank);
-  }
-  tfc_shape r = *a;
-  for (int i = 0; i < a->rank; i++) {
-    int64_t x = a->dims[i], y = b->dims[i];
-    if (x >= 0 && y >= 0 && x != y) {
-      if (!ctx) return false;
-      char sa[128], sb[128];
-      shape_str(a, sa, sizeof sa);
-      shape_str(b, sb, sizeof sb);
-      return tfc_shape_fail(ctx,
-                            "Dimension %d in both shapes must be equal, but are %lld and %lld. "
-                            "Shapes are %s and %s.",
-                            i, (long long)x, (long long)y, sa, sb);
-    }
-    r.dims[i] = x >= 0 ? x : y;
-  }
-  *out = r;
-  return true;
-}
-
-/* Fails unless s has known rank >= min (unknown rank passes). */
-static bool rank_at_least(tfc_shape_ctx *ctx, const tfc_shape *s, int min) {
-  if (s->rank >= 0 && s->rank < min)
-    return tfc_shape_fail(ctx, "Shape must be at least rank %d but is rank %d", min, s->rank);
-  return true;
-}
-
-/* Fails unless s has rank exactly r (unknown rank passes). */
-static bool rank_is(tfc_shape_ctx *ctx, const tfc_shape *s, int r) {
-  if (s->rank >= 0 && s->rank != r)
-    return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", r, s->rank);
-  return true;
-}
-
 /* True when the node's data_format attr is "NCHW". */
 static bool is_nchw(const tfc_shape_ctx *ctx) {
   return tfc_attrs_string_is(ctx->attrs, "data_format", "NCHW");
@@ -99,12 +25,12 @@ static bool is_nchw(const tfc_shape_ctx *ctx) {
 
 /* out[0] = merge(in[0], in[1]): the elementwise gradient ops. */
 static bool merge_inputs_shape(tfc_shape_ctx *ctx) {
-  return merge_shapes(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &ctx->out_shapes[0]);
+  return tfc_shape_merge_ctx(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &ctx->out_shapes[0]);
 }
 
 /* Softmax/LogSoftmax: rank >= 1, output like the input. */
 static bool softmax_shape(tfc_shape_ctx *ctx) {
-  if (!rank_at_least(ctx, &ctx->in_shapes[0], 1)) return false;
+  if (!tfc_shape_rank_at_least(ctx, &ctx->in_shapes[0], 1)) return false;
   ctx->out_shapes[0] = ctx->in_shapes[0];
   return true;
 }
@@ -114,13 +40,13 @@ static bool softmax_shape(tfc_shape_ctx *ctx) {
 static bool bias_add_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *in = &ctx->in_shapes[0];
   bool nchw = is_nchw(ctx);
-  if (!rank_at_least(ctx, in, nchw ? 3 : 2)) return false;
-  if (!rank_is(ctx, &ctx->in_shapes[1], 1)) return false;
+  if (!tfc_shape_rank_at_least(ctx, in, nchw ? 3 : 2)) return false;
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 1)) return false;
   int64_t bias = ctx->in_shapes[1].rank == 1 ? ctx->in_shapes[1].dims[0] : -1;
   if (in->rank < 0) return true;
   tfc_shape out = *in;
   int c = nchw ? 1 : in->rank - 1;
-  if (!merge_dim(ctx, in->dims[c], bias, &out.dims[c])) return false;
+  if (!tfc_shape_merge_dim_ctx(ctx, in->dims[c], bias, &out.dims[c])) return false;
   ctx->out_shapes[0] = out;
   return true;
 }
@@ -129,7 +55,7 @@ static bool bias_add_shape(tfc_shape_ctx *ctx) {
 static bool bias_add_grad_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *in = &ctx->in_shapes[0];
   bool nchw = is_nchw(ctx);
-  if (!rank_at_least(ctx, in, nchw ? 3 : 2)) return false;
+  if (!tfc_shape_rank_at_least(ctx, in, nchw ? 3 : 2)) return false;
   int64_t d = in->rank < 0 ? -1 : in->dims[nchw ? 1 : in->rank - 1];
   ctx->out_shapes[0] = tfc_shape_make(1, &d);
   return true;
@@ -142,7 +68,7 @@ static bool xent_shape(tfc_shape_ctx *ctx) {
   tfc_shape m;
   if (f->rank == 2 || f->rank < 0) {
     tfc_shape f2 = f->rank < 0 ? tfc_shape_unknown_dims(2) : *f;
-    if (merge_shapes(NULL, &f2, l, &m)) {
+    if (tfc_shape_merge_ctx(NULL, &f2, l, &m)) {
       ctx->out_shapes[0] = tfc_shape_make(1, &m.dims[0]);
       ctx->out_shapes[1] = m;
       return true;
@@ -176,10 +102,10 @@ static bool xent_shape(tfc_shape_ctx *ctx) {
  * [batch]; loss [batch], backprop [batch, classes]. */
 static bool sparse_xent_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *f = &ctx->in_shapes[0], *l = &ctx->in_shapes[1];
-  if (!rank_is(ctx, f, 2) || !rank_is(ctx, l, 1)) return false;
+  if (!tfc_shape_rank_is(ctx, f, 2) || !tfc_shape_rank_is(ctx, l, 1)) return false;
   tfc_shape feat = f->rank < 0 ? tfc_shape_unknown_dims(2) : *f;
   int64_t batch;
-  if (!merge_dim(ctx, feat.dims[0], l->rank == 1 ? l->dims[0] : -1, &batch)) return false;
+  if (!tfc_shape_merge_dim_ctx(ctx, feat.dims[0], l->rank == 1 ? l->dims[0] : -1, &batch)) return false;
   feat.dims[0] = batch;
   ctx->out_shapes[0] = tfc_shape_make(1, &batch);
   ctx->out_shapes[1] = feat;

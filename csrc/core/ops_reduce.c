@@ -15,78 +15,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Writes s as TF's shape DebugString ("[2,?]", "[]", "?") into buf. */
-static void shape_str(const tfc_shape *s, char *buf, size_t cap) {
-  size_t len = 0;
-  buf[0] = '\0';
-  if (s->rank < 0) {
-    snprintf(buf, cap, "?");
-    return;
-  }
-  len += (size_t)snprintf(buf + len, cap - len, "[");
-  for (int i = 0; i < s->rank && len < cap; i++) {
-    if (s->dims[i] < 0) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
-    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-  }
-  if (len < cap) snprintf(buf + len, cap - len, "]");
-}
-
-/* Merges two dims (-1 unknown) into *out; fails ctx with TF's
- * "Dimensions must be equal, but are A and B" when both are known and differ. */
-static bool merge_dim(tfc_shape_ctx *ctx, int64_t a, int64_t b, int64_t *out) {
-  if (a >= 0 && b >= 0 && a != b)
-    return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld", (long long)a,
-                          (long long)b);
-  *out = a >= 0 ? a : b;
-  return true;
-}
-
-/* Merges two partial shapes like TF's InferenceContext::Merge, failing ctx with
- * its messages ("Shapes must be equal rank, ..." / "Dimension i in both shapes
- * must be equal, ..."). */
-static bool merge_shapes(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b, tfc_shape *out) {
-  if (a->rank < 0) {
-    *out = *b;
-    return true;
-  }
-  if (b->rank < 0) {
-    *out = *a;
-    return true;
-  }
-  if (a->rank != b->rank)
-    return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", a->rank, b->rank);
-  tfc_shape r = *a;
-  for (int i = 0; i < a->rank; i++) {
-    int64_t x = a->dims[i], y = b->dims[i];
-    if (x >= 0 && y >= 0 && x != y) {
-      char sa[128], sb[128];
-      shape_str(a, sa, sizeof sa);
-      shape_str(b, sb, sizeof sb);
-      return tfc_shape_fail(ctx,
-                            "Dimension %d in both shapes must be equal, but are %lld and %lld. "
-                            "Shapes are %s and %s.",
-                            i, (long long)x, (long long)y, sa, sb);
-    }
-    r.dims[i] = x >= 0 ? x : y;
-  }
-  *out = r;
-  return true;
-}
-
-/* Fails unless shape s has known rank >= min (unknown rank passes). */
-static bool rank_at_least(tfc_shape_ctx *ctx, const tfc_shape *s, int min) {
-  if (s->rank >= 0 && s->rank < min)
-    return tfc_shape_fail(ctx, "Shape must be at least rank %d but is rank %d", min, s->rank);
-  return true;
-}
-
-/* Fails unless shape s has rank exactly r (unknown rank passes). */
-static bool rank_is(tfc_shape_ctx *ctx, const tfc_shape *s, int r) {
-  if (s->rank >= 0 && s->rank != r)
-    return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", r, s->rank);
-  return true;
-}
-
 /* Reads bool attr `name` (false when absent). */
 static bool attr_bool(const tfc_shape_ctx *ctx, const char *name) {
   const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
@@ -131,7 +59,7 @@ static bool reduction_shape(tfc_shape_ctx *ctx) {
  * dimension; a scalar for inputs of rank <= 1. */
 static bool arg_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *in = &ctx->in_shapes[0];
-  if (!rank_is(ctx, &ctx->in_shapes[1], 0)) return false;
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 0)) return false;
   if (in->rank < 0) return true;
   if (in->rank <= 1) {
     ctx->out_shapes[0] = tfc_shape_scalar();
@@ -161,12 +89,12 @@ static bool arg_shape(tfc_shape_ctx *ctx) {
 /* Shape of MatMul: [rows of op(a), cols of op(b)], inner dims merged. */
 static bool matmul_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *a = &ctx->in_shapes[0], *b = &ctx->in_shapes[1];
-  if (!rank_is(ctx, a, 2) || !rank_is(ctx, b, 2)) return false;
+  if (!tfc_shape_rank_is(ctx, a, 2) || !tfc_shape_rank_is(ctx, b, 2)) return false;
   bool ta = attr_bool(ctx, "transpose_a"), tb = attr_bool(ctx, "transpose_b");
   tfc_shape A = a->rank < 0 ? tfc_shape_unknown_dims(2) : *a;
   tfc_shape B = b->rank < 0 ? tfc_shape_unknown_dims(2) : *b;
   int64_t inner;
-  if (!merge_dim(ctx, A.dims[ta ? 0 : 1], B.dims[tb ? 1 : 0], &inner)) return false;
+  if (!tfc_shape_merge_dim_ctx(ctx, A.dims[ta ? 0 : 1], B.dims[tb ? 1 : 0], &inner)) return false;
   int64_t dims[2] = {A.dims[ta ? 1 : 0], B.dims[tb ? 0 : 1]};
   ctx->out_shapes[0] = tfc_shape_make(2, dims);
   return true;
@@ -175,7 +103,7 @@ static bool matmul_shape(tfc_shape_ctx *ctx) {
 /* Shape of BatchMatMul (v1): equal batch dims, merged inner dims. */
 static bool batch_matmul_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *a = &ctx->in_shapes[0], *b = &ctx->in_shapes[1];
-  if (!rank_at_least(ctx, a, 2) || !rank_at_least(ctx, b, 2)) return false;
+  if (!tfc_shape_rank_at_least(ctx, a, 2) || !tfc_shape_rank_at_least(ctx, b, 2)) return false;
   bool adj_x = attr_bool(ctx, "adj_x"), adj_y = attr_bool(ctx, "adj_y");
   int64_t rows = -1, cols = -1, ia = -1, ib = -1;
   tfc_shape ab = tfc_shape_unknown(), bb = tfc_shape_unknown(), batch;
@@ -189,9 +117,9 @@ static bool batch_matmul_shape(tfc_shape_ctx *ctx) {
     ib = b->dims[b->rank - (adj_y ? 1 : 2)];
     bb = tfc_shape_make(b->rank - 2, b->dims);
   }
-  if (!merge_shapes(ctx, &ab, &bb, &batch)) return false;
+  if (!tfc_shape_merge_ctx(ctx, &ab, &bb, &batch)) return false;
   int64_t inner;
-  if (!merge_dim(ctx, ia, ib, &inner)) return false;
+  if (!tfc_shape_merge_dim_ctx(ctx, ia, ib, &inner)) return false;
   if (batch.rank < 0) return true;
   batch.dims[batch.rank++] = rows;
   batch.dims[batch.rank++] = cols;
@@ -202,12 +130,12 @@ static bool batch_matmul_shape(tfc_shape_ctx *ctx) {
 /* Shape of BatchMatMulV2: merged inner dims, NumPy-broadcast batch dims. */
 static bool batch_matmul_v2_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *a = &ctx->in_shapes[0], *b = &ctx->in_shapes[1];
-  if (!rank_at_least(ctx, a, 2) || !rank_at_least(ctx, b, 2)) return false;
+  if (!tfc_shape_rank_at_least(ctx, a, 2) || !tfc_shape_rank_at_least(ctx, b, 2)) return false;
   bool adj_x = attr_bool(ctx, "adj_x"), adj_y = attr_bool(ctx, "adj_y");
   int64_t ia = a->rank >= 0 ? a->dims[a->rank - (adj_x ? 2 : 1)] : -1;
   int64_t ib = b->rank >= 0 ? b->dims[b->rank - (adj_y ? 1 : 2)] : -1;
   int64_t inner;
-  if (!merge_dim(ctx, ia, ib, &inner)) return false;
+  if (!tfc_shape_merge_dim_ctx(ctx, ia, ib, &inner)) return false;
   if (a->rank < 0 || b->rank < 0) return true;
   int ra = a->rank - 2, rb = b->rank - 2, rank = ra > rb ? ra : rb;
   if (rank + 2 > TFC_MAX_RANK) return tfc_shape_fail(ctx, "Rank %d is too large", rank + 2);

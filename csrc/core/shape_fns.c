@@ -324,3 +324,74 @@ bool tfc_shape_from_const_input(tfc_shape_ctx *ctx, int i, tfc_shape *out) {
     *out = tfc_shape_unknown_dims((int)in->dims[0]);
   return false;
 }
+
+/* TF's shape DebugString (see op_registry.h). */
+void tfc_shape_debug_string(const tfc_shape *s, char *buf, size_t cap) {
+  size_t len = 0;
+  buf[0] = '\0';
+  if (s->rank < 0) {
+    snprintf(buf, cap, "?");
+    return;
+  }
+  len += (size_t)snprintf(buf + len, cap - len, "[");
+  for (int i = 0; i < s->rank && len < cap; i++) {
+    if (s->dims[i] < 0) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
+    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+  }
+  if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+/* Dimension merge (see op_registry.h). */
+bool tfc_shape_merge_dim_ctx(tfc_shape_ctx *ctx, int64_t a, int64_t b, int64_t *out) {
+  if (a >= 0 && b >= 0 && a != b)
+    return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld", (long long)a, (long long)b);
+  *out = a >= 0 ? a : b;
+  return true;
+}
+
+/* Shape merge (see op_registry.h). */
+bool tfc_shape_merge_ctx(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b, tfc_shape *out) {
+  if (a->rank < 0) {
+    *out = *b;
+    return true;
+  }
+  if (b->rank < 0) {
+    *out = *a;
+    return true;
+  }
+  if (a->rank != b->rank) {
+    if (!ctx) return false;
+    return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", a->rank, b->rank);
+  }
+  tfc_shape r = *a;
+  for (int i = 0; i < a->rank; i++) {
+    int64_t x = a->dims[i], y = b->dims[i];
+    if (x >= 0 && y >= 0 && x != y) {
+      if (!ctx) return false;
+      char sa[160], sb[160];
+      tfc_shape_debug_string(a, sa, sizeof sa);
+      tfc_shape_debug_string(b, sb, sizeof sb);
+      return tfc_shape_fail(ctx,
+                            "Dimension %d in both shapes must be equal, but are %lld and %lld. "
+                            "Shapes are %s and %s.",
+                            i, (long long)x, (long long)y, sa, sb);
+    }
+    r.dims[i] = x >= 0 ? x : y;
+  }
+  *out = r;
+  return true;
+}
+
+/* Minimum-rank check (see op_registry.h). */
+bool tfc_shape_rank_at_least(tfc_shape_ctx *ctx, const tfc_shape *s, int min) {
+  if (s->rank >= 0 && s->rank < min)
+    return tfc_shape_fail(ctx, "Shape must be at least rank %d but is rank %d", min, s->rank);
+  return true;
+}
+
+/* Exact-rank check (see op_registry.h). */
+bool tfc_shape_rank_is(tfc_shape_ctx *ctx, const tfc_shape *s, int r) {
+  if (s->rank >= 0 && s->rank != r)
+    return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", r, s->rank);
+  return true;
+}
