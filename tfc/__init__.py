@@ -111,6 +111,8 @@ from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_init
                               glorot_uniform_initializer, glorot_normal_initializer,
                               he_normal, he_uniform, lecun_normal, lecun_uniform)
 from tfc.client.session import Session, InteractiveSession  # noqa: F401
+from tfc.ops.gradient_registry import (RegisterGradient, NoGradient, no_gradient,  # noqa: F401
+                                       NotDifferentiable)
 from tfc.protos import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions,  # noqa: F401
                         RPCOptions, RunOptions, RunMetadata, SessionLog)
 
@@ -160,3 +162,25 @@ def disable_v2_tensorshape():
 def get_logger():
   return logging.get_logger()
 
+from tfc import losses  # noqa: F401
+
+
+_LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
+         "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
+         "test": ("tfc.test", None)}
+
+
+def __getattr__(name):
+  """Loads tf.gradients, tf.AggregationMethod and tf.test on first use (fast import)."""
+  entry = _LAZY.get(name)
+  if entry is None:
+    raise AttributeError("module 'tfc' has no attribute %r" % name)
+  import importlib
+  mod = importlib.import_module(entry[0])
+  value = mod if entry[1] is None else getattr(mod, entry[1])
+  globals()[name] = value
+  return value
+
+
+def __dir__():
+  return sorted(set(globals()) | set(_LAZY))

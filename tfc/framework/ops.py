@@ -730,6 +730,7 @@ class Graph(_tfc.Graph):
     saved = []
 
     def enter():
+      self._record_gradient_overrides()
       saved.append(dict(self._gradient_override_map))
       for op_type, mapped in op_type_map.items():
         if not (isinstance(op_type, str) and isinstance(mapped, str)):
@@ -737,9 +738,32 @@ class Graph(_tfc.Graph):
         self._gradient_override_map[op_type] = mapped
 
     def exit_():
+      self._record_gradient_overrides()
       self._gradient_override_map = saved.pop()
 
     return _GraphContext(enter, exit_)
+
+  def _record_gradient_overrides(self):
+    """Notes, for the ops created since the last call, the gradient type that
+    the override map in force names for them (op name -> type)."""
+    n = self._num_ops()
+    start = self.__dict__.get("_gradient_override_seen", 0)
+    done = self.__dict__.setdefault("_gradient_override_ops", {})
+    if self._gradient_override_map:
+      op_at = self._op_at
+      for i in range(start, n):
+        op = op_at(i)
+        mapped = self._gradient_override_map.get(op.type)
+        if mapped is not None:
+          done[op.name] = mapped
+    self._gradient_override_seen = n
+
+  def _gradient_override_type(self, op):
+    """The gradient op type an override map gave `op` at creation, or None."""
+    if self._gradient_override_map:
+      self._record_gradient_overrides()
+    done = self.__dict__.get("_gradient_override_ops")
+    return done.get(op.name) if done else None
 
   def _kernel_label_map(self, op_to_kernel_label_map):  # pylint: disable=method-hidden
     raise NotImplementedError("kernel labels are not supported by tfc")

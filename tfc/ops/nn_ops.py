@@ -100,25 +100,36 @@ def xw_plus_b(x, weights, biases, name=None):
     return bias_add(mm, biases, name=name)
 
 
+def softmax_cross_entropy_with_logits_v2(_sentinel=None, labels=None, logits=None, axis=None,
+                                         name=None, dim=None):
+  """Softmax cross-entropy between `logits` and `labels` along the last axis.
+
+  Gradients flow into both logits and labels (TF's v2 behaviour)."""
+  if _sentinel is not None:
+    raise ValueError("Only call `softmax_cross_entropy_with_logits_v2` with named arguments "
+                     "(labels=..., logits=..., ...)")
+  if labels is None or logits is None:
+    raise ValueError("Both labels and logits must be provided.")
+  axis = _math_ops._deprecated_argument_lookup("axis", axis, "dim", dim)
+  with _ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
+    logits = _ops.convert_to_tensor(logits, name="logits")
+    labels = _ops.convert_to_tensor(labels, name="labels")
+    if axis not in (None, -1) and axis != (logits._rank() or 0) - 1:
+      raise NotImplementedError("softmax_cross_entropy_with_logits over a non-last axis")
+    return _apply_op("SoftmaxCrossEntropyWithLogits", name, [logits, labels]).outputs[0]
+
+
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
                                       name=None, axis=None):
+  """TF 1.x's (deprecated) form: like the v2 op, but no gradient reaches `labels`."""
   if _sentinel is not None:
     raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments "
                      "(labels=..., logits=..., ...)")
   if labels is None or logits is None:
     raise ValueError("Both labels and logits must be provided.")
   axis = _math_ops._deprecated_argument_lookup("axis", axis, "dim", dim if dim != -1 else None)
-  with _ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
-    logits = _ops.convert_to_tensor(logits, name="logits")
-    labels = _ops.convert_to_tensor(labels, name="labels")
-    labels = _array_ops.stop_gradient(labels, name="labels_stop_gradient")
-    if axis not in (None, -1) and axis != (logits._rank() or 0) - 1:
-      raise NotImplementedError("softmax_cross_entropy_with_logits over a non-last axis")
-    cost = _apply_op("SoftmaxCrossEntropyWithLogits", name, [logits, labels]).outputs[0]
-    return cost
-
-
-softmax_cross_entropy_with_logits_v2 = softmax_cross_entropy_with_logits
+  labels = _array_ops.stop_gradient(labels, name="labels_stop_gradient")
+  return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=axis, name=name)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,

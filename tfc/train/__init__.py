@@ -1,4 +1,16 @@
-"""tf.train: cluster description and device placement (optimizers, Saver, ... come later)."""
+"""tf.train: optimizers, learning-rate schedules, the global step, cluster description and
+device placement (Saver, ... come later)."""
 from tfc.train.device_setter import replica_device_setter
 from tfc.train.server_lib import ClusterSpec, Server
 from tfc.protos import ClusterDef, JobDef, ServerDef
+from tfc.train.optimizer import Optimizer
+from tfc.train.gradient_descent import GradientDescentOptimizer
+from tfc.train.momentum import MomentumOptimizer
+from tfc.train.adam import AdamOptimizer
+from tfc.train.adagrad import AdagradOptimizer
+from tfc.train.rmsprop import RMSPropOptimizer
+from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
+                                           inverse_time_decay, polynomial_decay,
+                                           piecewise_constant)
+from tfc.train.training_util import (global_step, get_global_step, create_global_step,
+                                     get_or_create_global_step, assert_global_step)

@@ -1,0 +1,301 @@
+"""`tf.gradients`: symbolic reverse-mode differentiation over a graph.
+
+One forward sweep from the ops of `xs` marks what they reach; one backward
+sweep from the ops of `ys` keeps the ops between the two. Each of those ops
+counts how many of its consumers (inside that set) still owe it a gradient;
+an op whose count reaches zero has all its output gradients, which are summed
+(AddN) and handed to its registered gradient function inside the name scope
+'<op name>_grad' under the 'gradients' scope.
+"""
+import collections
+
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
+from tfc.ops import gradient_registry as _registry
+
+_Tensor = _ops.Tensor
+
+
+class AggregationMethod(object):
+  """How gradient contributions to one tensor are summed (all use AddN here)."""
+  ADD_N = 0
+  DEFAULT = ADD_N
+  EXPERIMENTAL_TREE = 1
+  EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+_AGGREGATION_METHODS = (AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+                        AggregationMethod.EXPERIMENTAL_ACCUMULATE_N)
+
+# Dtypes through which gradients flow (TF's "backpropagatable"/trainable set).
+_TRAINABLE = frozenset(d.as_datatype_enum for d in (
+    _dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.bfloat16,
+    _dtypes.complex64, _dtypes.complex128, _dtypes.resource, _dtypes.variant))
+
+
+def _is_trainable(t):
+  e = t._dtype_enum
+  if e > 100:
+    e -= 100
+  return e in _TRAINABLE
+
+
+def _as_list(x):
+  if x is None:
+    return []
+  if isinstance(x, (list, tuple)):
+    return list(x)
+  return [x]
+
+
+def _to_ref_or_tensor(x, name):
+  """xs entries: a Variable stands for its ref tensor, as in TF 1.x."""
+  if isinstance(x, _Tensor):
+    return x
+  ref = getattr(x, "_ref", None)
+  if callable(ref):
+    return ref()
+  var = getattr(x, "_variable", None)
+  if isinstance(var, _Tensor):
+    return var
+  return _ops.convert_to_tensor(x, name=name)
+
+
+def _default_grad_ys(ys, grad_ys, colocate):
+  """grad_ys with None entries replaced by ones shaped like their y."""
+  from tfc.ops import array_ops
+  from tfc.framework import constant_op
+  out = []
+  for i, (y, gy) in enumerate(zip(ys, grad_ys)):
+    if gy is None:
+      if y.dtype.is_complex:
+        raise TypeError("Gradients of complex tensors must set grad_ys (y.dtype = %s)"
+                        % y.dtype.name)
+      with _maybe_colocate(y.op, colocate):
+        dims = array_ops.shape(y)
+        one = constant_op.constant(1, dtype=y.dtype.base_dtype, name="grad_ys_%d" % i)
+        gy = array_ops.fill(dims, one)
+      out.append(gy)
+      continue
+    if not isinstance(gy, _Tensor):
+      gy = _ops.convert_to_tensor(gy, dtype=y.dtype.base_dtype, name="grad_ys_%d" % i)
+    yd, gd = y.dtype.base_dtype, gy.dtype.base_dtype
+    if yd.is_floating or yd.is_integer:
+      if not (gd.is_floating or gd.is_integer):
+        raise TypeError("Gradient type %s generated for real or integer tensor %s with type %s "
+                        "must be real or integer" % (gd.name, y, yd.name))
+    elif yd.is_complex:
+      if not gd.is_complex:
+        raise TypeError("Gradient type %s generated for complex tensor %s with type %s must "
+                        "be real" % (gd.name, y, yd.name))
+    else:
+      raise TypeError("Tensor %s with type %s must be numeric to obtain a default gradient"
+                      % (y, yd.name))
+    out.append(gy)
+  return out
+
+
+class _NullContext(object):
+  def __enter__(self):
+    return None
+
+  def __exit__(self, *unused):
+    return False
+
+
+_NULL = _NullContext()
+
+
+def _maybe_colocate(op, colocate):
+  if colocate:
+    return op.graph.colocate_with(op, ignore_existing=True)
+  return _NULL
+
+
+def _zeros_like_output(t):
+  return _apply_op("ZerosLike", None, [t]).outputs[0]
+
+
+def _aggregate(grads_list):
+  """The sum of the gradient contributions of one tensor (None when none)."""
+  if not grads_list:
+    return None
+  if len(grads_list) == 1:
+    return grads_list[0]
+  return _apply_op("AddN", None, [grads_list]).outputs[0]
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None):
+  """Symbolic derivatives of sum(ys) with respect to each x in xs (TF 1.15)."""
+  _registry._load_builtins()
+  ys = _as_list(ys)
+  xs = _as_list(xs)
+  stop_gradients = _as_list(stop_gradients)
+  if grad_ys is None:
+    grad_ys = [None] * len(ys)
+  else:
+    grad_ys = _as_list(grad_ys)
+    if len(grad_ys) != len(ys):
+      raise ValueError("Passed %d grad_ys for %d ys" % (len(grad_ys), len(ys)))
+  if aggregation_method is None:
+    aggregation_method = AggregationMethod.DEFAULT
+  if aggregation_method not in _AGGREGATION_METHODS:
+    raise ValueError("Invalid aggregation_method specified %s." % aggregation_method)
+
+  ys = [y if isinstance(y, _Tensor) else _ops.convert_to_tensor(y, name="y") for y in ys]
+  graph = None
+  for v in ys + [x for x in xs if isinstance(x, _Tensor)]:
+    graph = v.graph
+    break
+  if graph is None:
+    graph = _ops.get_default_graph()
+
+  with graph.as_default(), graph.name_scope(name or "gradients") as grad_scope:
+    xs = [_to_ref_or_tensor(x, "x") for x in xs]
+    for x in xs:
+      if x.graph is not graph:
+        raise ValueError("Tensor %s must be from the same graph as %s." % (x, ys[0]))
+    for y in ys:
+      if y.graph is not graph:
+        raise ValueError("Tensor %s must be from the same graph as %s." % (y, ys[0]))
+    stop_tensors = [_to_ref_or_tensor(s, "stop") for s in stop_gradients]
+    grad_ys = _default_grad_ys(ys, grad_ys, colocate_gradients_with_ops)
+    return _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors,
+                           colocate_gradients_with_ops, gate_gradients)
+
+
+def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, gate):
+  to_ops = [y.op for y in ys]
+  from_ops = [x.op for x in xs]
+  stop_gradient_ops = [t.op for t in stop_tensors]
+
+  # Forward sweep: ops reachable from xs through differentiable (float) tensors.
+  reached = set(from_ops)
+  stack = list(from_ops)
+  while stack:
+    op = stack.pop()
+    for out in op.outputs:
+      if not _is_trainable(out):
+        continue
+      for c in out._consumers():
+        if c not in reached:
+          reached.add(c)
+          stack.append(c)
+
+  # Backward sweep from ys: ops both reachable from xs and reaching ys.
+  between = set()
+  between_list = []
+  stack = list(to_ops)
+  visited = set(to_ops)
+  while stack:
+    op = stack.pop()
+    if op in reached:
+      between.add(op)
+      between_list.append(op)
+      reached.discard(op)
+      for t in op.inputs:
+        iop = t.op
+        if iop not in visited:
+          visited.add(iop)
+          stack.append(iop)
+
+  # Pending counts: consumers inside `between` that still owe a gradient.
+  pending = collections.defaultdict(int)
+  for op in between_list:
+    for t in op.inputs:
+      if t.op in between:
+        pending[t.op] += 1
+
+  stop_ops = set()
+  for op in from_ops:
+    if all(pending.get(t.op, 0) <= 0 for t in op.inputs):
+      stop_ops.add(op)
+  stop_ops.update(stop_gradient_ops)
+
+  # grads[op] = list (per output) of lists of gradient contributions.
+  grads = {}
+
+  def set_grad(t, g):
+    op = t.op
+    per_op = grads.get(op)
+    if per_op is None:
+      per_op = [[] for _ in range(len(op.outputs))]
+      grads[op] = per_op
+    per_op[t.value_index].append(g)
+
+  for y, gy in zip(ys, grad_ys):
+    set_grad(y, gy)
+
+  queue = collections.deque()
+  queued = set()
+  for op in to_ops:
+    if pending.get(op, 0) == 0 and op not in queued and op in between:
+      queued.add(op)
+      queue.append(op)
+
+  while queue:
+    op = queue.popleft()
+    with _maybe_colocate(op, colocate):
+      per_op = grads.get(op)
+      if per_op:
+        out_grads = [_aggregate(lst) for lst in per_op]
+        grads[op] = [[g] if g is not None else [] for g in out_grads]
+      else:
+        out_grads = [None] * len(op.outputs)
+      has_out_grads = any(g is not None for g in out_grads)
+      grad_fn = None
+      if has_out_grads and op not in stop_ops:
+        try:
+          grad_fn = _registry.get_gradient_function(op)
+        except LookupError:
+          raise LookupError("No gradient defined for operation '%s' (op type: %s)"
+                            % (op.name, op.type))
+      inputs = op.inputs
+      if grad_fn is not None and has_out_grads:
+        for i, g in enumerate(out_grads):
+          if g is None and _is_trainable(op.outputs[i]):
+            out_grads[i] = _zeros_like_output(op.outputs[i])
+        with graph.name_scope(op.name + "_grad"):
+          in_grads = grad_fn(op, *out_grads)
+          if isinstance(in_grads, tuple):
+            in_grads = list(in_grads)
+          elif not isinstance(in_grads, list):
+            in_grads = [in_grads]
+          if len(in_grads) != len(inputs):
+            raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
+                             % (len(in_grads), op.node_def, len(inputs)))
+          if gate and sum(1 for g in in_grads if g is not None) > 1:
+            from tfc.ops import control_flow_ops
+            in_grads = list(control_flow_ops.tuple(in_grads))
+      else:
+        in_grads = [None] * len(inputs)
+      for t_in, g in zip(inputs, in_grads):
+        if g is not None:
+          if isinstance(g, _Tensor) and t_in._shape is not None:
+            try:
+              g._set_shape(t_in._shape)
+            except ValueError:
+              raise ValueError("Incompatible shapes between op input and calculated input "
+                               "gradient.  Forward operation: %s.  Input index: %d. Original "
+                               "input shape: %s.  Calculated input gradient shape: %s"
+                               % (op.name, t_in.value_index, t_in.shape, g.shape))
+          set_grad(t_in, g)
+    # Release the consumers' hold on the inputs; enqueue the ready ones.
+    for t_in in inputs:
+      iop = t_in.op
+      if iop in between:
+        pending[iop] -= 1
+        if pending[iop] == 0 and iop not in queued:
+          queued.add(iop)
+          queue.append(iop)
+
+  result = []
+  for x in xs:
+    per_op = grads.get(x.op)
+    if not per_op:
+      result.append(None)
+      continue
+    result.append(_aggregate(per_op[x.value_index]))
+  return result
