@@ -23,10 +23,10 @@ OPTFLAGS ?= -O3 -march=native
 SANFLAGS ?=
 VENV     ?= .venv
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-LIBS     := -lopenblas -lm -lpthread
+LIBS     := -lopenblas -lprotobuf-c -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc
+CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
@@ -39,9 +39,13 @@ LIB_OBJS := $(patsubst csrc/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/c/*.c))
 TEST_OBJS := $(patsubst tests/c/%.c,$(BUILD)/obj/tests/%.o,$(TEST_SRCS))
 DEPFILES := $(LIB_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+# protoc-c output for proto/*.proto (compiled through csrc/graph/graphdef_pb.c).
+PROTOS   := $(sort $(wildcard proto/*.proto))
+GEN_SRCS := $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
+GEN_ALL  := $(BUILD)/gen/tfc_protos.inc
 
 # Everything whose change requires re-installing the Python package.
-PKG_INPUTS := $(shell find csrc tfc -type f \( -name '*.c' -o -name '*.h' -o -name '*.py' \
+PKG_INPUTS := $(shell find csrc tfc proto -type f \( -name '*.c' -o -name '*.h' -o -name '*.py' \
                 -o -name '*.proto' \) 2>/dev/null) setup.py pyproject.toml
 
 .PHONY: all deps ctest ctest-build layers install test demo bench asan asan-ctest clean
@@ -68,6 +72,19 @@ $(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python
 	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
+
+# ---------------------------------------------------------------- protobufs
+# One protoc-c run per .proto makes both the .c and the .h (a grouped pattern
+# rule); tfc_protos.inc includes every generated .c. Objects wait for the
+# generated files on a clean build; afterwards their .d files track them.
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
+	@mkdir -p $(@D)
+	protoc-c --c_out=$(BUILD)/gen -Iproto $<
+
+$(GEN_ALL): $(GEN_SRCS)
+	@printf '#include "%s"\n' $(notdir $(GEN_SRCS)) > $@
+
+$(LIB_OBJS) $(TEST_OBJS): | $(GEN_ALL)
 
 # ---------------------------------------------------------------- C library
 $(BUILD)/obj/%.o: csrc/%.c

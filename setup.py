@@ -5,6 +5,8 @@ parallel (TFC_BUILD_JOBS, default 2) and incremental: an object is rebuilt
 only when its source, a header it includes (tracked with -MMD), or the
 compiler command line changed. Temporary files go to TFC_BUILD_BASE
 (default build/py) so sanitizer builds can live beside normal ones.
+Before compiling, protoc-c turns proto/*.proto into C under <build base>/gen
+(see _generate_protos); csrc/graph/graphdef_pb.c compiles that code.
 If CFLAGS in the environment carries an optimisation level, it replaces -O3.
 """
 
@@ -12,13 +14,14 @@ import glob
 import os
 import re
 import shlex
+import subprocess
 from multiprocessing.pool import ThreadPool
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARIES = ["openblas", "m", "pthread"]  # keep in sync with LIBS in the Makefile
+LIBRARIES = ["openblas", "protobuf-c", "m", "pthread"]  # keep in sync with LIBS in the Makefile
 
 
 def _rel(paths):
@@ -51,12 +54,31 @@ def _stale(obj, signature):
     return False
 
 
+def _generate_protos(gen_dir):
+    """Runs protoc-c for every proto/*.proto newer than its output, and writes
+    gen_dir/tfc_protos.inc (including every generated .c) when it changed."""
+    protos = sorted(glob.glob(os.path.join(HERE, "proto", "*.proto")))
+    os.makedirs(gen_dir, exist_ok=True)
+    for proto in protos:
+        out = os.path.join(gen_dir, os.path.basename(proto)[:-len(".proto")] + ".pb-c.c")
+        if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(proto):
+            subprocess.check_call(["protoc-c", "--c_out=" + gen_dir,
+                                   "-I" + os.path.join(HERE, "proto"), proto])
+    text = "".join('#include "%s"\n' % (os.path.basename(p)[:-len(".proto")] + ".pb-c.c")
+                   for p in protos)
+    inc = os.path.join(gen_dir, "tfc_protos.inc")
+    if not os.path.exists(inc) or open(inc).read() != text:
+        with open(inc, "w") as f:
+            f.write(text)
+
+
 class ParallelBuildExt(build_ext):
     """build_ext that compiles sources in parallel and skips up-to-date objects."""
 
     def build_extensions(self):
         import numpy
 
+        _generate_protos(GEN_DIR)
         for ext in self.extensions:
             ext.include_dirs.append(numpy.get_include())
         compiler = self.compiler
@@ -90,6 +112,7 @@ class ParallelBuildExt(build_ext):
 SOURCES = _rel(glob.glob(os.path.join(HERE, "csrc", "**", "*.c"), recursive=True))
 HEADERS = _rel(glob.glob(os.path.join(HERE, "csrc", "**", "*.h"), recursive=True))
 BUILD_BASE = os.environ.get("TFC_BUILD_BASE", os.path.join("build", "py"))
+GEN_DIR = os.path.join(BUILD_BASE, "gen")
 
 setup(
     packages=find_packages(include=["tfc", "tfc.*"]),
@@ -98,7 +121,7 @@ setup(
             "tfc._tfc",
             sources=SOURCES,
             depends=HEADERS,
-            include_dirs=["csrc"],
+            include_dirs=["csrc", GEN_DIR],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             libraries=LIBRARIES,
             extra_compile_args=_compile_args(),
