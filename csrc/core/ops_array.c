@@ -1,7 +1,7 @@
 /*
  * ops_array.c — op definitions of the array family: constants and
- * placeholders, identities, shape ops, reshaping, concat/split, slicing,
- * gather, padding, tiling, fill/range and friends.
+ * placeholders, identities (and CheckNumerics), shape ops, reshaping,
+ * concat/split, slicing, gather, padding, tiling, fill/range and friends.
  *
  * Names, argument order, attrs and defaults are TensorFlow's (checked against
  * the OpDefs of real TF; where TF 2.x widened a type set, the wider set is
@@ -28,6 +28,9 @@ static const tfc_op_spec k_specs[] = {
     {"Snapshot", "input: T", "output: T", "T: type", 0, tfc_shape_fn_unchanged},
     {"StopGradient", "input: T", "output: T", "T: type", 0, tfc_shape_fn_unchanged},
     {"PreventGradient", "input: T", "output: T", "T: type; message: string = ''", 0,
+     tfc_shape_fn_unchanged},
+    {"CheckNumerics", "tensor: T", "output: T",
+     "T: {bfloat16, half, float, double}; message: string", TFC_OP_STATEFUL,
      tfc_shape_fn_unchanged},
 
     /* shape queries */

@@ -1,8 +1,9 @@
 /*
  * ops_random.c — op definitions for TF's stateful random ops:
- * RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt and
- * RandomShuffle (random_ops.cc). All are stateful: each run draws new values
- * from a generator seeded by the `seed` / `seed2` attrs.
+ * RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt,
+ * RandomShuffle (random_ops.cc) and Multinomial (multinomial_op.cc). All are
+ * stateful: each run draws new values from a generator seeded by the `seed` /
+ * `seed2` attrs.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -28,6 +29,26 @@ static bool shape_random_int(tfc_shape_ctx *ctx) {
   return shape_random(ctx);
 }
 
+/* Multinomial: logits is [batch, classes], num_samples a scalar; the output
+ * is [batch, num_samples] (num_samples read when it is a build-time constant). */
+static bool shape_multinomial(tfc_shape_ctx *ctx) {
+  const tfc_shape *logits = &ctx->in_shapes[0], *ns = &ctx->in_shapes[1];
+  if (logits->rank >= 0 && logits->rank != 2)
+    return tfc_shape_fail(ctx, "Shape must be rank 2 but is rank %d", logits->rank);
+  if (ns->rank >= 0 && ns->rank != 0)
+    return tfc_shape_fail(ctx, "Shape must be rank 0 but is rank %d", ns->rank);
+  int64_t dims[2] = {logits->rank == 2 ? logits->dims[0] : -1, -1};
+  const tfc_tensor *v = ctx->in_values ? ctx->in_values[1] : NULL;
+  if (v && v->rank == 0 && v->nelems == 1) {
+    dims[1] = tfc_tensor_get_int64(v, 0);
+    if (dims[1] < 0)
+      return tfc_shape_fail(ctx, "Dimension size, given by scalar input 1, must be "
+                                 "non-negative but is %lld", (long long)dims[1]);
+  }
+  ctx->out_shapes[0] = tfc_shape_make(2, dims);
+  return true;
+}
+
 #define SEED_ATTRS "seed: int = 0; seed2: int = 0; "
 #define REAL_ATTRS SEED_ATTRS "dtype: {half, bfloat16, float, double}; T: {int32, int64}"
 
@@ -40,6 +61,9 @@ static const tfc_op_spec specs[] = {
      SEED_ATTRS "Tout: {int32, int64}; T: {int32, int64}", TFC_OP_STATEFUL, shape_random_int},
     {"RandomShuffle", "value: T", "output: T", SEED_ATTRS "T: type", TFC_OP_STATEFUL,
      tfc_shape_fn_unchanged},
+    {"Multinomial", "logits: T; num_samples: int32", "output: output_dtype",
+     SEED_ATTRS "T: realnumbertype; output_dtype: {int32, int64} = int64", TFC_OP_STATEFUL,
+     shape_multinomial},
 };
 
 const tfc_op_table tfc_ops_random = {specs, (int)(sizeof specs / sizeof specs[0])};

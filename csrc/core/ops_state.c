@@ -2,8 +2,10 @@
  * ops_state.c — op definitions for TF 1.x ref variables and the dense
  * training updates that act on them: VariableV2/Variable, TemporaryVariable,
  * DestroyTemporaryVariable, Assign, AssignAdd, AssignSub,
- * IsVariableInitialized, CountUpTo and ApplyGradientDescent / ApplyMomentum /
- * ApplyAdam / ApplyAdagrad / ApplyRMSProp.
+ * IsVariableInitialized, CountUpTo, the sparse row updates ScatterUpdate /
+ * ScatterAdd / ScatterSub / ScatterMul / ScatterDiv / ScatterMin / ScatterMax
+ * and ApplyGradientDescent / ApplyMomentum / ApplyAdam / ApplyAdagrad /
+ * ApplyRMSProp.
  *
  * Names, argument order, attrs and defaults are TensorFlow's (state_ops.cc,
  * training_ops.cc), and so are the shape functions and their messages.
@@ -100,6 +102,24 @@ static bool shape_count_up_to(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* Scatter*(ref, indices, updates): unless updates is a scalar it must merge
+ * with indices.shape + ref.shape[1:] (a scalar ref counts as []); the output
+ * has ref's shape. */
+static bool shape_scatter(tfc_shape_ctx *ctx) {
+  const tfc_shape *var = &ctx->in_shapes[0], *ind = &ctx->in_shapes[1], *upd = &ctx->in_shapes[2];
+  ctx->out_shapes[0] = *var;
+  if (upd->rank == 0 || var->rank < 0 || ind->rank < 0) return true;
+  int sub = var->rank > 0 ? var->rank - 1 : 0;
+  if (ind->rank + sub > TFC_MAX_RANK)
+    return tfc_shape_fail(ctx, "Shape must have rank at most %d, but indices.shape + "
+                               "ref.shape[1:] has rank %d", TFC_MAX_RANK, ind->rank + sub);
+  tfc_shape want = *ind;
+  want.rank = ind->rank + sub;
+  for (int i = 0; i < sub; i++) want.dims[ind->rank + i] = var->dims[1 + i];
+  tfc_shape unused;
+  return merge_inputs(ctx, upd, &want, &unused);
+}
+
 /* Shared by the Apply* ops: inputs flagged 'm' merge with the variable's
  * shape (input 0), inputs flagged 's' must be scalars; output is the merge. */
 static bool shape_apply(tfc_shape_ctx *ctx, const char *pattern) {
@@ -128,6 +148,9 @@ static bool shape_apply_rmsprop(tfc_shape_ctx *ctx) { return shape_apply(ctx, "v
 
 #define VAR_ATTRS "shape: shape; dtype: type; container: string = ''; shared_name: string = ''"
 
+/* Attrs of the Scatter* ops other than ScatterUpdate, for a type set. */
+#define SCATTER_ATTRS(types) "T: " types "; Tindices: {int32, int64}; use_locking: bool = false"
+
 static const tfc_op_spec specs[] = {
     {"VariableV2", "", "ref: Ref(dtype)", VAR_ATTRS, TFC_OP_STATEFUL, shape_explicit},
     {"Variable", "", "ref: Ref(dtype)", VAR_ATTRS, TFC_OP_STATEFUL, shape_explicit},
@@ -142,6 +165,20 @@ static const tfc_op_spec specs[] = {
      "T: numbertype; use_locking: bool = false", 0, shape_merge_both},
     {"AssignSub", "ref: Ref(T); value: T", "output_ref: Ref(T)",
      "T: numbertype; use_locking: bool = false", 0, shape_merge_both},
+    {"ScatterUpdate", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     "T: type; Tindices: {int32, int64}; use_locking: bool = true", 0, shape_scatter},
+    {"ScatterAdd", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("numbertype"), 0, shape_scatter},
+    {"ScatterSub", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("numbertype"), 0, shape_scatter},
+    {"ScatterMul", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("numbertype"), 0, shape_scatter},
+    {"ScatterDiv", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("numbertype"), 0, shape_scatter},
+    {"ScatterMin", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("{half, bfloat16, float, double, int32, int64}"), 0, shape_scatter},
+    {"ScatterMax", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     SCATTER_ATTRS("{half, bfloat16, float, double, int32, int64}"), 0, shape_scatter},
     {"IsVariableInitialized", "ref: Ref(dtype)", "is_initialized: bool", "dtype: type",
      TFC_OP_ALLOWS_UNINIT, tfc_shape_fn_scalar},
     {"CountUpTo", "ref: Ref(T)", "output: T", "limit: int; T: {int32, int64}", 0,

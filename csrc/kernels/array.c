@@ -1,6 +1,7 @@
 /*
- * array.c — the CPU kernel table of the array family (kernels in array_*.c).
- * Every kernel accepts every dtype its op allows, STRING and BOOL included.
+ * array.c — the CPU kernel table of the array family (kernels in array_*.c
+ * and check_numerics.c). Every kernel accepts every dtype its op allows,
+ * STRING and BOOL included.
  */
 #include "kernels/array_internal.h"
 #include "kernels/kernel_tables.h"
@@ -19,6 +20,7 @@ static const tfc_kernel_def k_defs[] = {
     K("Snapshot", arr_identity_compute),
     K("StopGradient", arr_identity_compute),
     K("PreventGradient", arr_identity_compute),
+    K("CheckNumerics", arr_check_numerics_compute),
     K("Shape", arr_shape_compute),
     K("ShapeN", arr_shape_n_compute),
     K("Size", arr_size_compute),

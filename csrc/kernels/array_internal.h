@@ -71,6 +71,9 @@ void arr_reshape_compute(tfc_kernel_ctx *ctx);
 void arr_squeeze_compute(tfc_kernel_ctx *ctx);
 void arr_expand_dims_compute(tfc_kernel_ctx *ctx);
 
+/* check_numerics.c: CheckNumerics. */
+void arr_check_numerics_compute(tfc_kernel_ctx *ctx);
+
 /* array_transpose.c */
 void arr_transpose_compute(tfc_kernel_ctx *ctx);
 void arr_invert_permutation_compute(tfc_kernel_ctx *ctx);

@@ -10,7 +10,14 @@
  * rejects samples) starts at block g * 256 * group_size / 4 and draws single
  * words from there. Groups are independent, so they are filled in parallel
  * and the result does not depend on the thread count.
+ *
+ * Multinomial follows TF's CPU kernel: it reserves 256 blocks per double it
+ * may draw and reads each row's words from a computable offset of one
+ * single-word stream (see multinomial_rows).
  */
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -351,7 +358,150 @@ static void shuffle_compute(tfc_kernel_ctx *ctx) {
   tfc_free(perm);
 }
 
+/* ------------------------------------------------------------ Multinomial */
+
+typedef struct multinomial_job {
+  const tfc_tensor *logits;   /* [batch, classes] */
+  int64_t classes, samples;
+  tfc_philox base;            /* the generator at the start of the reservation */
+  void *out;                  /* [batch, samples] int32 or int64 */
+  bool out64;
+  atomic_bool oom;            /* a shard could not allocate its scratch row */
+} multinomial_job;
+
+/* Reads row b of the logits into row[0..classes) as doubles. */
+static void logits_row(const multinomial_job *j, int64_t b, double *row) {
+  const tfc_tensor *t = j->logits;
+  int64_t base = b * j->classes;
+  if (t->dtype == TFC_DTYPE_FLOAT) {
+    const float *x = (const float *)t->data + base;
+    for (int64_t c = 0; c < j->classes; c++) row[c] = x[c];
+  } else if (t->dtype == TFC_DTYPE_DOUBLE) {
+    memcpy(row, (const double *)t->data + base, sizeof(double) * (size_t)j->classes);
+  } else {
+    for (int64_t c = 0; c < j->classes; c++) row[c] = tfc_tensor_get_double(t, base + c);
+  }
+}
+
+/* Index of the first cdf entry greater than x (n when none). */
+static int64_t upper_bound(const double *cdf, int64_t n, double x) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (cdf[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/* parallel_for body over rows [lo, hi). Each row builds its unnormalised
+ * CDF over the finite logits (shifted by their maximum) and draws its samples
+ * as uniform doubles (two words each) times the CDF's total. Row b reads the
+ * words from position 2 * samples * b of the reservation's single-word
+ * stream, so the result is the stream TF produces when one shard does every
+ * row, whatever the thread count. */
+static void multinomial_rows(void *arg, int64_t lo, int64_t hi) {
+  multinomial_job *j = arg;
+  double *cdf = tfc_malloc(sizeof(double) * (size_t)j->classes);
+  if (cdf == NULL) {
+    atomic_store(&j->oom, true);
+    return;
+  }
+  for (int64_t b = lo; b < hi; b++) {
+    logits_row(j, b, cdf);
+    double max = -DBL_MAX;
+    for (int64_t c = 0; c < j->classes; c++)
+      if (isfinite(cdf[c]) && cdf[c] > max) max = cdf[c];
+    double total = 0;
+    for (int64_t c = 0; c < j->classes; c++) {
+      double x = cdf[c];
+      if (isfinite(x)) total += exp(x - max);
+      cdf[c] = total;
+    }
+    uint64_t word = (uint64_t)b * 2u * (uint64_t)j->samples;
+    tfc_philox gen = j->base;
+    tfc_philox_skip(&gen, word / 4);
+    tfc_philox_single s;
+    tfc_philox_single_init(&s, &gen);
+    for (uint64_t k = 0; k < word % 4; k++) (void)tfc_philox_single_next(&s);
+    for (int64_t k = 0; k < j->samples; k++) {
+      uint32_t x0 = tfc_philox_single_next(&s);
+      uint32_t x1 = tfc_philox_single_next(&s);
+      int64_t cls = upper_bound(cdf, j->classes, tfc_philox_to_double(x0, x1) * total);
+      if (j->out64) ((int64_t *)j->out)[b * j->samples + k] = cls;
+      else ((int32_t *)j->out)[b * j->samples + k] = (int32_t)cls;
+    }
+  }
+  tfc_free(cdf);
+}
+
+/* Multinomial(logits, num_samples): num_samples class indices per batch row,
+ * drawn from the softmax of the row's logits (non-finite logits get weight 0;
+ * a row without finite logits yields `classes`). Checks and wording as TF. */
+static void multinomial_compute(tfc_kernel_ctx *ctx) {
+  const tfc_tensor *logits = ctx->inputs[0], *ns_t = ctx->inputs[1];
+  char buf[160];
+  if (logits->rank != 2) {
+    shape_text(logits, buf, sizeof buf);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "logits should be a matrix, got shape %s",
+                    buf);
+    return;
+  }
+  if (ns_t->rank != 0) {
+    shape_text(ns_t, buf, sizeof buf);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_samples should be a scalar, got shape %s",
+                    buf);
+    return;
+  }
+  int64_t samples = tfc_tensor_get_int64(ns_t, 0);
+  if (samples < 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_samples should be non-negative, got %lld",
+                    (long long)samples);
+    return;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (logits->dims[i] > INT32_MAX) {
+      shape_text(logits, buf, sizeof buf);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "logits.shape = %s too large for int", buf);
+      return;
+    }
+  }
+  int64_t batch = logits->dims[0], classes = logits->dims[1];
+  if (classes <= 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_classes should be positive, got %lld",
+                    (long long)classes);
+    return;
+  }
+  tfc_dtype odt = tfc_dtype_base(ctx->out_types[0]);
+  if (odt != TFC_DTYPE_INT32 && odt != TFC_DTYPE_INT64) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Multinomial: unsupported output_dtype %s",
+                    tfc_dtype_name(odt));
+    return;
+  }
+  int64_t dims[2] = {batch, samples};
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, odt, 2, dims);
+  if (out == NULL || out->nelems == 0) return;
+  /* TF reserves 256 blocks per output double, two doubles per sample, with
+   * the sample count rounded up to a multiple of 4. */
+  uint64_t per_row = (uint64_t)((samples + 3) / 4 * 4) * 2u;
+  multinomial_job job = {.logits = logits, .classes = classes, .samples = samples,
+                         .out = out->data, .out64 = odt == TFC_DTYPE_INT64};
+  atomic_init(&job.oom, false);
+  job.base =
+      tfc_guarded_philox_reserve(ctx->state, (uint64_t)batch * per_row * RESERVE_PER_OUTPUT);
+  double log2c = log((double)classes) / log(2.0);
+  double row_cost = 50.0 * ((double)samples * log2c + (double)classes);
+  int64_t min_shard = row_cost >= 10000.0 ? 1 : (int64_t)(10000.0 / row_cost) + 1;
+  tfc_kernel_parallel_for(ctx, batch, min_shard, multinomial_rows, &job);
+  if (atomic_load(&job.oom))
+    tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+}
+
 /* ------------------------------------------------------------ table */
+
+/* Logit types TF has Multinomial CPU kernels for. */
+static const tfc_dtype multinomial_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
+                                              TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
     {"RandomUniform", "CPU", NULL, NULL, random_init, uniform_compute, random_destroy, 0},
@@ -359,6 +509,8 @@ static const tfc_kernel_def defs[] = {
     {"TruncatedNormal", "CPU", NULL, NULL, random_init, truncated_compute, random_destroy, 0},
     {"RandomUniformInt", "CPU", NULL, NULL, random_init, uniform_int_compute, random_destroy, 0},
     {"RandomShuffle", "CPU", NULL, NULL, random_init, shuffle_compute, random_destroy, 0},
+    {"Multinomial", "CPU", "T", multinomial_types, random_init, multinomial_compute, random_destroy,
+     0},
 };
 
 const tfc_kernel_table tfc_kernels_random = {defs, (int)(sizeof defs / sizeof defs[0])};

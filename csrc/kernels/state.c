@@ -1,6 +1,7 @@
 /*
  * state.c — CPU kernels for TF 1.x ref variables and the dense training
- * updates that act on them (ops in core/ops_state.c).
+ * updates that act on them (ops in core/ops_state.c), plus the sparse row
+ * updates Scatter{Update,Add,Sub,Mul,Div,Min,Max}.
  *
  * A VariableV2 kernel finds or creates its tfc_var in the session's resource
  * manager and hands it on as a ref output. Ops with Ref inputs get the
@@ -517,6 +518,331 @@ static void count_up_to_compute(tfc_kernel_ctx *ctx) {
   else *(int64_t *)out->data = before;
 }
 
+/* ------------------------------------------------------------ Scatter* */
+
+/* Which row update a scatter_job applies. */
+typedef enum scatter_kind {
+  SCATTER_UPDATE, SCATTER_ADD, SCATTER_SUB, SCATTER_MUL, SCATTER_DIV, SCATTER_MIN, SCATTER_MAX
+} scatter_kind;
+
+typedef struct scatter_job {
+  scatter_kind kind;
+  tfc_dtype dtype;
+  size_t esize;                /* bytes per element */
+  char *params;                /* the variable's (writable) value */
+  const char *updates;
+  bool broadcast;              /* updates is a scalar applied to every element */
+  const tfc_tensor *indices;   /* int32 / int64, already validated */
+  int64_t n;                   /* number of indices */
+  int64_t slice;               /* elements per row of params */
+} scatter_job;
+
+/* Index k of an int32/int64 indices tensor. */
+static inline int64_t scatter_index(const tfc_tensor *t, int64_t k) {
+  return t->dtype == TFC_DTYPE_INT32 ? ((const int32_t *)t->data)[k]
+                                     : ((const int64_t *)t->data)[k];
+}
+
+/* Runs BODY over j in [0, m) with x bound to updates element j, or to the
+ * single element u[0] when bc (hoisted so both loops vectorize). */
+#define SCATTER_LOOP(T, BODY)                                  \
+  do {                                                         \
+    if (bc) {                                                  \
+      const T x = u[0];                                        \
+      for (int64_t j = 0; j < m; j++) { BODY; }                \
+    } else {                                                   \
+      for (int64_t j = 0; j < m; j++) { const T x = u[j]; BODY; } \
+    }                                                          \
+  } while (0)
+
+/* Row updates for a real type T (float / double): IEEE arithmetic; min / max
+ * keep the current value when the comparison fails (a NaN update is ignored). */
+#define DEFINE_SCATTER_FLOAT(T, SUF)                                                  \
+  static void scatter_row_##SUF(scatter_kind k, T *p, const T *u, int64_t m, bool bc) { \
+    switch (k) {                                                                      \
+      case SCATTER_UPDATE: SCATTER_LOOP(T, p[j] = x); break;                          \
+      case SCATTER_ADD: SCATTER_LOOP(T, p[j] = p[j] + x); break;                      \
+      case SCATTER_SUB: SCATTER_LOOP(T, p[j] = p[j] - x); break;                      \
+      case SCATTER_MUL: SCATTER_LOOP(T, p[j] = p[j] * x); break;                      \
+      case SCATTER_DIV: SCATTER_LOOP(T, p[j] = p[j] / x); break;                      \
+      case SCATTER_MIN: SCATTER_LOOP(T, p[j] = x < p[j] ? x : p[j]); break;           \
+      case SCATTER_MAX: SCATTER_LOOP(T, p[j] = p[j] < x ? x : p[j]); break;           \
+    }                                                                                 \
+  }
+
+/* Row updates for an integer type T whose arithmetic wraps through the
+ * unsigned type W (at least as wide as int, so no promotion overflows).
+ * Division by zero is rejected before any row is touched; x / -1 is computed
+ * as a wrapping negation (so INT_MIN / -1 == INT_MIN instead of trapping). */
+#define DEFINE_SCATTER_INT(T, W, SUF, SIGNED)                                         \
+  static void scatter_row_##SUF(scatter_kind k, T *p, const T *u, int64_t m, bool bc) { \
+    switch (k) {                                                                      \
+      case SCATTER_UPDATE: SCATTER_LOOP(T, p[j] = x); break;                          \
+      case SCATTER_ADD: SCATTER_LOOP(T, p[j] = (T)((W)p[j] + (W)x)); break;           \
+      case SCATTER_SUB: SCATTER_LOOP(T, p[j] = (T)((W)p[j] - (W)x)); break;           \
+      case SCATTER_MUL: SCATTER_LOOP(T, p[j] = (T)((W)p[j] * (W)x)); break;           \
+      case SCATTER_DIV:                                                               \
+        if (SIGNED) SCATTER_LOOP(T, p[j] = x == (T)-1 ? (T)((W)0 - (W)p[j]) : (T)(p[j] / x)); \
+        else SCATTER_LOOP(T, p[j] = (T)(p[j] / x));                                   \
+        break;                                                                        \
+      case SCATTER_MIN: SCATTER_LOOP(T, p[j] = x < p[j] ? x : p[j]); break;           \
+      case SCATTER_MAX: SCATTER_LOOP(T, p[j] = p[j] < x ? x : p[j]); break;           \
+    }                                                                                 \
+  }
+
+/* Row updates for a complex type stored as (re, im) pairs of R. */
+#define DEFINE_SCATTER_COMPLEX(R, SUF)                                                \
+  static void scatter_row_##SUF(scatter_kind k, R *p, const R *u, int64_t m, bool bc) { \
+    for (int64_t j = 0; j < m; j++) {                                                 \
+      const R *y = bc ? u : u + 2 * j;                                                \
+      R *z = p + 2 * j;                                                               \
+      R a = z[0], b = z[1], c = y[0], d = y[1];                                       \
+      switch (k) {                                                                    \
+        case SCATTER_UPDATE: z[0] = c; z[1] = d; break;                               \
+        case SCATTER_ADD: z[0] = a + c; z[1] = b + d; break;                          \
+        case SCATTER_SUB: z[0] = a - c; z[1] = b - d; break;                          \
+        case SCATTER_MUL: z[0] = a * c - b * d; z[1] = a * d + b * c; break;          \
+        case SCATTER_DIV: {                                                           \
+          R den = c * c + d * d;                                                      \
+          z[0] = (a * c + b * d) / den;                                               \
+          z[1] = (b * c - a * d) / den;                                               \
+          break;                                                                      \
+        }                                                                             \
+        default: break; /* no ordering on complex numbers */                          \
+      }                                                                               \
+    }                                                                                 \
+  }
+
+DEFINE_SCATTER_FLOAT(float, f32)
+DEFINE_SCATTER_FLOAT(double, f64)
+DEFINE_SCATTER_INT(int8_t, uint32_t, i8, true)
+DEFINE_SCATTER_INT(int16_t, uint32_t, i16, true)
+DEFINE_SCATTER_INT(int32_t, uint32_t, i32, true)
+DEFINE_SCATTER_INT(int64_t, uint64_t, i64, true)
+DEFINE_SCATTER_INT(uint8_t, uint32_t, u8, false)
+DEFINE_SCATTER_INT(uint16_t, uint32_t, u16, false)
+DEFINE_SCATTER_INT(uint32_t, uint32_t, u32, false)
+DEFINE_SCATTER_INT(uint64_t, uint64_t, u64, false)
+DEFINE_SCATTER_COMPLEX(float, c64)
+DEFINE_SCATTER_COMPLEX(double, c128)
+
+/* Row updates for half / bfloat16: each element is widened to float,
+ * updated with float arithmetic and rounded back. */
+static void scatter_row_f16(scatter_kind k, uint16_t *p, const uint16_t *u, int64_t m, bool bc,
+                            bool bf16) {
+  for (int64_t j = 0; j < m; j++) {
+    uint16_t xb = bc ? u[0] : u[j];
+    if (k == SCATTER_UPDATE) {
+      p[j] = xb;
+      continue;
+    }
+    float a = bf16 ? tfc_bfloat16_to_float(p[j]) : tfc_half_to_float(p[j]);
+    float x = bf16 ? tfc_bfloat16_to_float(xb) : tfc_half_to_float(xb);
+    scatter_row_f32(k, &a, &x, 1, false);
+    p[j] = bf16 ? tfc_float_to_bfloat16(a) : tfc_float_to_half(a);
+  }
+}
+
+/* ScatterUpdate of any fixed-size type (bool, quantized, ...): copies bytes. */
+static void scatter_row_bytes(char *p, const char *u, int64_t m, bool bc, size_t es) {
+  if (!bc) {
+    memcpy(p, u, (size_t)m * es);
+    return;
+  }
+  for (int64_t j = 0; j < m; j++) memcpy(p + (size_t)j * es, u, es);
+}
+
+/* Applies the job's update to m elements of one row: p and u point at the
+ * first element (u at the scalar when broadcasting). */
+static void scatter_row(const scatter_job *jb, void *p, const void *u, int64_t m) {
+  scatter_kind k = jb->kind;
+  bool bc = jb->broadcast;
+  switch (jb->dtype) {
+    case TFC_DTYPE_FLOAT: scatter_row_f32(k, p, u, m, bc); return;
+    case TFC_DTYPE_DOUBLE: scatter_row_f64(k, p, u, m, bc); return;
+    case TFC_DTYPE_INT32: scatter_row_i32(k, p, u, m, bc); return;
+    case TFC_DTYPE_INT64: scatter_row_i64(k, p, u, m, bc); return;
+    case TFC_DTYPE_INT16: scatter_row_i16(k, p, u, m, bc); return;
+    case TFC_DTYPE_INT8: scatter_row_i8(k, p, u, m, bc); return;
+    case TFC_DTYPE_UINT8: scatter_row_u8(k, p, u, m, bc); return;
+    case TFC_DTYPE_UINT16: scatter_row_u16(k, p, u, m, bc); return;
+    case TFC_DTYPE_UINT32: scatter_row_u32(k, p, u, m, bc); return;
+    case TFC_DTYPE_UINT64: scatter_row_u64(k, p, u, m, bc); return;
+    case TFC_DTYPE_COMPLEX64: scatter_row_c64(k, p, u, m, bc); return;
+    case TFC_DTYPE_COMPLEX128: scatter_row_c128(k, p, u, m, bc); return;
+    case TFC_DTYPE_HALF: scatter_row_f16(k, p, u, m, bc, false); return;
+    case TFC_DTYPE_BFLOAT16: scatter_row_f16(k, p, u, m, bc, true); return;
+    default:
+      if (k == SCATTER_UPDATE) scatter_row_bytes(p, u, m, bc, jb->esize);
+      return;
+  }
+}
+
+/* parallel_for body over the columns [lo, hi) of every row: the indices are
+ * walked in order, so duplicate indices accumulate (or, for ScatterUpdate,
+ * the last one wins) exactly as in a sequential loop. */
+static void scatter_columns(void *arg, int64_t lo, int64_t hi) {
+  const scatter_job *jb = arg;
+  size_t es = jb->esize;
+  const char *u = jb->updates + (size_t)lo * es;
+  for (int64_t i = 0; i < jb->n; i++) {
+    int64_t row = scatter_index(jb->indices, i);
+    char *p = jb->params + (size_t)(row * jb->slice + lo) * es;
+    const char *ui = jb->broadcast ? jb->updates : u + (size_t)(i * jb->slice) * es;
+    scatter_row(jb, p, ui, hi - lo);
+  }
+}
+
+/* Writes "[1,2]" (or "" for a scalar) for flat position k of t's shape, as
+ * TF names a bad index ("indices[1,2] = 7 ..."). */
+static void index_position(const tfc_tensor *t, int64_t k, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (t->rank == 0) return;
+  int64_t pos[TFC_MAX_RANK];
+  for (int d = t->rank - 1; d >= 0; d--) {
+    pos[d] = t->dims[d] ? k % t->dims[d] : 0;
+    k = t->dims[d] ? k / t->dims[d] : 0;
+  }
+  size_t n = (size_t)snprintf(buf, cap, "[");
+  for (int d = 0; d < t->rank && n < cap; d++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? "," : "", (long long)pos[d]);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+}
+
+/* TF's shape rule: updates is a scalar, or has shape indices.shape + params.shape[1:]. */
+static bool scatter_shapes_ok(const tfc_tensor *params, const tfc_tensor *indices,
+                              const tfc_tensor *updates) {
+  if (updates->rank == 0) return true;
+  if (updates->rank != indices->rank + params->rank - 1) return false;
+  for (int d = 0; d < indices->rank; d++)
+    if (updates->dims[d] != indices->dims[d]) return false;
+  for (int d = 1; d < params->rank; d++)
+    if (params->dims[d] != updates->dims[d - 1 + indices->rank]) return false;
+  return true;
+}
+
+/* True when an integer division update would divide by zero. */
+static bool scatter_divides_by_zero(const tfc_tensor *updates) {
+  if (!tfc_dtype_is_integer(updates->dtype)) return false;
+  size_t es = tfc_dtype_size(updates->dtype);
+  static const unsigned char zero[8];
+  for (int64_t i = 0; i < updates->nelems; i++)
+    if (memcmp((const char *)updates->data + (size_t)i * es, zero, es) == 0) return true;
+  return false;
+}
+
+/* Checks params, indices and updates like TF (same order and wording);
+ * caller holds v->mu. false + ctx failed when they do not fit. Unlike TF,
+ * every index is checked before any row changes, so a failing update leaves
+ * the variable as it was. */
+static bool scatter_validate(tfc_kernel_ctx *ctx, scatter_kind kind, const tfc_var *v,
+                             const tfc_tensor *indices, const tfc_tensor *updates) {
+  const tfc_tensor *params = v->value;
+  char a[160], b[160], c[160];
+  if (params == NULL) {
+    fail_uninitialized(ctx, v);
+    return false;
+  }
+  if (params->dtype != updates->dtype)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "%s: updates has type %s, variable %s is %s", ctx->op_type, tfc_dtype_name(updates->dtype), v->name,
+                           tfc_dtype_name(params->dtype));
+  if (params->rank < 1) {
+    tensor_shape_text(params, a, sizeof a);
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "params must be at least 1-D, got shape %s", a);
+  }
+  if (!scatter_shapes_ok(params, indices, updates)) {
+    tensor_shape_text(updates, a, sizeof a);
+    tensor_shape_text(indices, b, sizeof b);
+    tensor_shape_text(params, c, sizeof c);
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "Must have updates.shape = indices.shape + params.shape[1:] or "
+                           "updates.shape = [], got updates.shape %s, indices.shape %s, "
+                           "params.shape %s", a, b, c);
+  }
+  if (indices->dtype != TFC_DTYPE_INT32 && indices->dtype != TFC_DTYPE_INT64)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "%s: indices must be int32 or int64, got %s", ctx->op_type, tfc_dtype_name(indices->dtype));
+  int64_t limit = params->dims[0];
+  for (int64_t i = 0; i < indices->nelems; i++) {
+    int64_t ix = scatter_index(indices, i);
+    if (ix < 0 || ix >= limit) {
+      index_position(indices, i, a, sizeof a);
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
+                             a, (long long)ix, (long long)limit);
+    }
+  }
+  if (kind == SCATTER_DIV && indices->nelems > 0 && scatter_divides_by_zero(updates))
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Integer division by zero");
+  return true;
+}
+
+/* ScatterUpdate on DT_STRING: deep-copies each updated element, in order. */
+static void scatter_strings(tfc_kernel_ctx *ctx, tfc_tensor *params, const tfc_tensor *indices,
+                            const tfc_tensor *updates, int64_t slice) {
+  const tfc_string *u = updates->data;
+  bool bc = updates->rank == 0;
+  for (int64_t i = 0; i < indices->nelems; i++) {
+    int64_t row = scatter_index(indices, i);
+    for (int64_t j = 0; j < slice; j++) {
+      const tfc_string *x = bc ? &u[0] : &u[i * slice + j];
+      if (!tfc_tensor_set_string(params, row * slice + j, x->data, x->len, ctx->st)) return;
+    }
+  }
+}
+
+/* Shared compute of the Scatter* kernels: ref[indices[i], ...] op= updates[i, ...]
+ * under v->mu, in place when the value is private, else on a fresh copy that
+ * then becomes the variable's value. Always locks (use_locking only asks for
+ * what tfc does anyway). */
+static void scatter_compute(tfc_kernel_ctx *ctx, scatter_kind kind) {
+  tfc_var *v = ref_input(ctx, 0);
+  if (v == NULL) return;
+  const tfc_tensor *indices = ctx->inputs[1], *updates = ctx->inputs[2];
+  pthread_mutex_lock(&v->mu);
+  if (!scatter_validate(ctx, kind, v, indices, updates)) {
+    pthread_mutex_unlock(&v->mu);
+    return;
+  }
+  const tfc_tensor *params = v->value;
+  int64_t n = indices->nelems;
+  int64_t slice = params->dims[0] > 0 ? params->nelems / params->dims[0] : 0;
+  if (n > 0 && slice > 0) {
+    if (!make_writable(ctx, v)) {
+      pthread_mutex_unlock(&v->mu);
+      return;
+    }
+    if (v->dtype == TFC_DTYPE_STRING) {
+      scatter_strings(ctx, v->value, indices, updates, slice);
+    } else {
+      scatter_job job = {.kind = kind, .dtype = v->dtype, .esize = tfc_dtype_size(v->dtype),
+                         .params = v->value->data, .updates = updates->data,
+                         .broadcast = updates->rank == 0, .indices = indices, .n = n,
+                         .slice = slice};
+      int64_t min_shard = (1 << 15) / n;
+      tfc_kernel_parallel_for(ctx, slice, min_shard > 0 ? min_shard : 1, scatter_columns, &job);
+    }
+  }
+  pthread_mutex_unlock(&v->mu);
+  if (tfc_kernel_ok(ctx)) ctx->ref_outputs[0] = tfc_var_ref(v);
+}
+
+/* ScatterUpdate: ref[indices] = updates. */
+static void scatter_update_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_UPDATE); }
+/* ScatterAdd: ref[indices] += updates. */
+static void scatter_add_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_ADD); }
+/* ScatterSub: ref[indices] -= updates. */
+static void scatter_sub_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_SUB); }
+/* ScatterMul: ref[indices] *= updates. */
+static void scatter_mul_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_MUL); }
+/* ScatterDiv: ref[indices] /= updates. */
+static void scatter_div_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_DIV); }
+/* ScatterMin: ref[indices] = min(ref[indices], updates). */
+static void scatter_min_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_MIN); }
+/* ScatterMax: ref[indices] = max(ref[indices], updates). */
+static void scatter_max_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCATTER_MAX); }
+
 /* --------------------------------------------------- dense training updates */
 
 /* Which update an apply_job performs. */
@@ -748,6 +1074,14 @@ static void apply_rmsprop_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spe
 static const tfc_dtype real_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
                                        TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
 static const tfc_dtype count_types[] = {TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
+/* TF's number types without the quantized ones (TF has no CPU kernels for those). */
+static const tfc_dtype scatter_arith_types[] = {
+    TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_INT32, TFC_DTYPE_UINT8, TFC_DTYPE_INT16,
+    TFC_DTYPE_INT8, TFC_DTYPE_COMPLEX64, TFC_DTYPE_INT64, TFC_DTYPE_BFLOAT16, TFC_DTYPE_UINT16,
+    TFC_DTYPE_COMPLEX128, TFC_DTYPE_HALF, TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_INVALID};
+static const tfc_dtype scatter_minmax_types[] = {
+    TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE,
+    TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
     {"VariableV2", "CPU", NULL, NULL, variable_init, variable_compute, var_destroy, 0},
@@ -757,6 +1091,13 @@ static const tfc_kernel_def defs[] = {
     {"Assign", "CPU", NULL, NULL, NULL, assign_compute, NULL, 0},
     {"AssignAdd", "CPU", NULL, NULL, NULL, assign_add_compute, NULL, 0},
     {"AssignSub", "CPU", NULL, NULL, NULL, assign_sub_compute, NULL, 0},
+    {"ScatterUpdate", "CPU", NULL, NULL, NULL, scatter_update_compute, NULL, 0},
+    {"ScatterAdd", "CPU", "T", scatter_arith_types, NULL, scatter_add_compute, NULL, 0},
+    {"ScatterSub", "CPU", "T", scatter_arith_types, NULL, scatter_sub_compute, NULL, 0},
+    {"ScatterMul", "CPU", "T", scatter_arith_types, NULL, scatter_mul_compute, NULL, 0},
+    {"ScatterDiv", "CPU", "T", scatter_arith_types, NULL, scatter_div_compute, NULL, 0},
+    {"ScatterMin", "CPU", "T", scatter_minmax_types, NULL, scatter_min_compute, NULL, 0},
+    {"ScatterMax", "CPU", "T", scatter_minmax_types, NULL, scatter_max_compute, NULL, 0},
     {"IsVariableInitialized", "CPU", NULL, NULL, NULL, is_initialized_compute, NULL, 0},
     {"CountUpTo", "CPU", "T", count_types, NULL, count_up_to_compute, NULL, 0},
     {"ApplyGradientDescent", "CPU", "T", real_types, NULL, apply_gd_compute, NULL, 0},

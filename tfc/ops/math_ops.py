@@ -373,10 +373,23 @@ def scalar_mul(scalar, x, name=None):
 
 
 def conj(x, name=None):
-  x = _ops.convert_to_tensor(x, name="x")
-  if x.dtype.is_complex:
-    return _apply_op("Conj", name, [x]).outputs[0]
-  return x
+  """Complex conjugate: `x` itself for real and integer tensors (as TF).
+
+  tfc has no complex kernels yet, so complex inputs raise TypeError instead
+  of building a Conj op that could never run.
+  """
+  if isinstance(x, _ops.Tensor):
+    dt = x.dtype
+    if dt.is_floating or dt.is_integer:
+      return x
+  with _ops.name_scope(name, "Conj", [x]):
+    x = _ops.convert_to_tensor(x, name="x")
+    if x.dtype.is_floating or x.dtype.is_integer:
+      return x
+    if x.dtype.is_complex:
+      raise TypeError("conj of %s tensors is not supported: tfc has no complex kernels yet"
+                      % x.dtype.name)
+    raise TypeError("Expected numeric or variant tensor, got dtype %r" % x.dtype)
 
 
 # -- operator overloads -----------------------------------------------------------------

@@ -222,6 +222,9 @@ class Variable(object):
     return a if read_value else a.op
 
   def scatter_update(self, sparse_delta, use_locking=False, name=None):
+    """ScatterUpdate of `sparse_delta.values` into the rows `sparse_delta.indices`."""
+    if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
+      raise TypeError("sparse_delta is not IndexedSlices: %s" % (sparse_delta,))
     return _state_ops.scatter_update(self._variable, sparse_delta.indices, sparse_delta.values,
                                      use_locking=use_locking, name=name)
 
