@@ -15,54 +15,6 @@
 #include "core/op_registry.h"
 #include "core/op_tables.h"
 
-/* Writes a shape like TF's InferenceContext::DebugString: "[2,?]", "?". */
-static void shape_str(const tfc_shape *s, char *buf, size_t cap) {
-  if (s->rank < 0) {
-    snprintf(buf, cap, "?");
-    return;
-  }
-  size_t len = 0;
-  buf[0] = '\0';
-  len += (size_t)snprintf(buf + len, cap - len, "[");
-  for (int i = 0; i < s->rank && len < cap; i++) {
-    if (s->dims[i] < 0) len += (size_t)snprintf(buf + len, cap - len, "%s?", i ? "," : "");
-    else len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-  }
-  if (len < cap) snprintf(buf + len, cap - len, "]");
-}
-
-/* Merges ctx input shapes a and b into *out like TF's InferenceContext::Merge,
- * failing ctx with TF's wording when they conflict. */
-static bool merge_inputs(tfc_shape_ctx *ctx, const tfc_shape *a, const tfc_shape *b,
-                         tfc_shape *out) {
-  if (a->rank < 0) {
-    *out = *b;
-    return true;
-  }
-  if (b->rank < 0) {
-    *out = *a;
-    return true;
-  }
-  if (a->rank != b->rank)
-    return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", a->rank, b->rank);
-  tfc_shape r = *a;
-  for (int i = 0; i < a->rank; i++) {
-    int64_t x = a->dims[i], y = b->dims[i];
-    if (x >= 0 && y >= 0 && x != y) {
-      char sa[160], sb[160];
-      shape_str(a, sa, sizeof sa);
-      shape_str(b, sb, sizeof sb);
-      return tfc_shape_fail(ctx,
-                            "Dimension %d in both shapes must be equal, but are %lld and %lld. "
-                            "Shapes are %s and %s.",
-                            i, (long long)x, (long long)y, sa, sb);
-    }
-    r.dims[i] = x >= 0 ? x : y;
-  }
-  *out = r;
-  return true;
-}
-
 /* Fails ctx unless input i has rank `rank` (or unknown rank). */
 static bool with_rank(tfc_shape_ctx *ctx, int i, int rank) {
   const tfc_shape *s = &ctx->in_shapes[i];
@@ -84,7 +36,7 @@ static bool shape_assign(tfc_shape_ctx *ctx) {
   bool validate = !(vs && vs->kind == TFC_ATTR_B && !vs->v.b);
   if (validate) {
     tfc_shape unused;
-    if (!merge_inputs(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &unused)) return false;
+    if (!tfc_shape_merge_ctx(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &unused)) return false;
   }
   ctx->out_shapes[0] = ctx->in_shapes[1];
   return true;
@@ -92,7 +44,7 @@ static bool shape_assign(tfc_shape_ctx *ctx) {
 
 /* AssignAdd / AssignSub: both inputs merge and the output is the merge. */
 static bool shape_merge_both(tfc_shape_ctx *ctx) {
-  return merge_inputs(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &ctx->out_shapes[0]);
+  return tfc_shape_merge_ctx(ctx, &ctx->in_shapes[0], &ctx->in_shapes[1], &ctx->out_shapes[0]);
 }
 
 /* CountUpTo: the variable is a scalar, and so is the output. */
@@ -117,7 +69,7 @@ static bool shape_scatter(tfc_shape_ctx *ctx) {
   want.rank = ind->rank + sub;
   for (int i = 0; i < sub; i++) want.dims[ind->rank + i] = var->dims[1 + i];
   tfc_shape unused;
-  return merge_inputs(ctx, upd, &want, &unused);
+  return tfc_shape_merge_ctx(ctx, upd, &want, &unused);
 }
 
 /* Shared by the Apply* ops: inputs flagged 'm' merge with the variable's
@@ -127,7 +79,7 @@ static bool shape_apply(tfc_shape_ctx *ctx, const char *pattern) {
   for (int i = 1; pattern[i] != '\0' && i < ctx->n_inputs; i++) {
     if (pattern[i] == 's') {
       if (!with_rank(ctx, i, 0)) return false;
-    } else if (!merge_inputs(ctx, &s, &ctx->in_shapes[i], &s)) {
+    } else if (!tfc_shape_merge_ctx(ctx, &s, &ctx->in_shapes[i], &s)) {
       return false;
     }
   }
