@@ -19,7 +19,7 @@ CC := gcc
 endif
 PYTHON3  ?= python3
 BUILD    ?= build
-OPTFLAGS ?= -O3 -march=native
+OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
@@ -30,7 +30,7 @@ CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUI
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
-PY_PACKAGES  := numpy pytest setuptools wheel
+PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 LAYERS   := base core graph kernels runtime
@@ -69,7 +69,7 @@ $(VENV)/bin/python:
 
 $(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python
 	@mkdir -p $(@D)
-	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel" 2>/dev/null || \
+	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel, sklearn" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
 

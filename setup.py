@@ -31,7 +31,7 @@ def _rel(paths):
 def _compile_args():
     env_cflags = os.environ.get("CFLAGS", "")
     opt = [] if re.search(r"(^|\s)-O", env_cflags) else ["-O3"]
-    return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-march=native"] + opt
+    return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-march=native", "-fno-math-errno"] + opt
 
 
 def _stale(obj, signature):

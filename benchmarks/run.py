@@ -62,9 +62,11 @@ def cpu_model():
 def main():
     have_tf = os.path.exists(TF_PY)
     res = {"tfc": run_json(TFC_PY, os.path.join(HERE, "bench_core.py"), "tfc")}
+    res["tfc"].update(run_json(TFC_PY, os.path.join(HERE, "bench_train.py"), "tfc"))
     res["tfc"]["import_s"], res["tfc"]["import_rss_kb"] = import_cost(TFC_PY, "tfc")
     if have_tf:
         res["tf"] = run_json(TF_PY, os.path.join(HERE, "bench_core.py"), "tf")
+        res["tf"].update(run_json(TF_PY, os.path.join(HERE, "bench_train.py"), "tf"))
         res["tf"]["import_s"], res["tf"]["import_rss_kb"] = import_cost(TF_PY, "tensorflow", n=3)
     t, f = res["tfc"], res.get("tf", {})
     us = lambda s: "%.2f µs" % (s * 1e6)
@@ -93,12 +95,22 @@ def main():
          ratio(f.get("add10m_2t_s"), t["add10m_2t_s"]),
          "faster than 1 thread: %.2fx" % (t["add10m_1t_s"] / t["add10m_2t_s"])),
     ]
+    for key, label, target in [
+            ("mlp_adam_1t_s", "Adam step, MLP 784-256-10, batch 128, 1 thread", "≥ 1.00 (TF/tfc)"),
+            ("mlp_adam_2t_s", "Adam step, MLP 784-256-10, batch 128, 2 threads", "≥ 1.00 (TF/tfc)"),
+            ("cnn_adam_1t_s", "Adam step, CNN 2 conv, batch 64, 1 thread", "≥ 0.80 (TF/tfc)"),
+            ("cnn_adam_2t_s", "Adam step, CNN 2 conv, batch 64, 2 threads", "≥ 0.80 (TF/tfc)"),
+            ("grad_build_50_s", "tf.gradients build, 50-layer MLP", "< 50 ms")]:
+        if key in t:
+            rows.append((label, ms(t[key]) if key.startswith("grad") else us(t[key]),
+                         (ms(f[key]) if key.startswith("grad") else us(f[key])) if key in f else "n/a",
+                         ratio(f.get(key), t[key]), target))
     lines = [
         "# Benchmarks",
         "",
         "Reproduce with `make bench` (runs `.venv/bin/python benchmarks/run.py`; TensorFlow",
         "comes from `tensorflow-cpu` in `.venv-tf`, created by `make bench`).",
-        "Each framework runs the same script (`benchmarks/bench_core.py`) in a fresh process,",
+        "Each framework runs the same scripts (`benchmarks/bench_core.py`, `bench_train.py`) in a fresh process,",
         "one after the other; times are the best of several repeats. \"TF/tfc\" > 1 means tfc is faster.",
         "",
         "Machine: %s, %d cores; Python %s." % (cpu_model(), os.cpu_count(), platform.python_version()),

@@ -184,3 +184,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | set(_LAZY))
+from tfc import layers  # noqa: F401,E402

@@ -5,3 +5,6 @@ from tfc.ops.nn_ops import (relu, relu6, elu, selu, softplus, softsign, leaky_re
                             softmax_cross_entropy_with_logits_v2,
                             sparse_softmax_cross_entropy_with_logits,
                             sigmoid_cross_entropy_with_logits)
+from tfc.ops.nn_ops import (conv2d, depthwise_conv2d_native, max_pool, max_pool2d,  # noqa: F401,E402
+                            avg_pool, avg_pool2d, dropout, batch_normalization,
+                            fused_batch_norm)

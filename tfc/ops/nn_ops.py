@@ -174,3 +174,214 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
       mean = _array_ops.squeeze(mean, axes)
       variance = _array_ops.squeeze(variance, axes)
     return mean, variance
+
+
+# ---------------------------------------------------------------- convolution, pooling, dropout,
+# batch normalization (TF 1.15 `tf.nn` signatures).
+
+def _op_exists(op_type):
+  """Whether the C runtime defines `op_type` (the set is read once)."""
+  global _OP_NAMES
+  if _OP_NAMES is None:
+    from tfc import _tfc
+    _OP_NAMES = frozenset(_tfc.op_names())
+  return op_type in _OP_NAMES
+
+
+_OP_NAMES = None
+
+
+def _canonical_format(data_format):
+  if data_format is None:
+    return "NHWC"
+  if isinstance(data_format, bytes):
+    data_format = data_format.decode()
+  return data_format
+
+
+def _spatial_sequence(value, n, channel_index, arg_name):
+  """Expands an int or a list of 1, n or n+2 ints to the n+2 per-dimension values."""
+  if value is None:
+    value = 1
+  if isinstance(value, int):
+    value = [value]
+  value = [int(getattr(v, "value", v)) for v in value]
+  if len(value) == n + 2:
+    return value
+  if len(value) == 1:
+    value = value * n
+  elif len(value) != n:
+    raise ValueError("%s should be of length 1, %d or %d but was %d"
+                     % (arg_name, n, n + 2, len(value)))
+  if channel_index == 1:
+    return [1, 1] + value
+  return [1] + value + [1]
+
+
+def _padding_attrs(padding):
+  """(padding string, explicit_paddings list or None) for the conv ops."""
+  if isinstance(padding, bytes):
+    padding = padding.decode()
+  if isinstance(padding, str):
+    padding = padding.upper()
+    if padding not in ("SAME", "VALID"):
+      raise ValueError("padding must be 'SAME', 'VALID' or a list of paddings, got %r" % padding)
+    return padding, None
+  flat = []
+  for pair in padding:
+    if len(pair) != 2:
+      raise ValueError("explicit padding needs [before, after] per dimension, got %r" % (padding,))
+    flat.extend(int(p) for p in pair)
+  return "EXPLICIT", flat
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=(1, 1, 1, 1), name=None, filters=None):
+  """2-D convolution (`Conv2D`); `filter` and `filters` are synonyms."""
+  filter = _math_ops._deprecated_argument_lookup("filters", filters, "filter", filter)
+  if filter is None:
+    raise ValueError("conv2d needs a filter")
+  if padding is None:
+    raise ValueError("conv2d needs a padding ('SAME', 'VALID' or explicit)")
+  data_format = _canonical_format(data_format)
+  ci = 1 if data_format.startswith("NC") else 3
+  padding, explicit = _padding_attrs(padding)
+  attrs = {"strides": _spatial_sequence(strides, 2, ci, "strides"), "padding": padding,
+           "data_format": data_format,
+           "dilations": _spatial_sequence(dilations, 2, ci, "dilations")}
+  if explicit is not None:
+    attrs["explicit_paddings"] = explicit
+  if not use_cudnn_on_gpu:
+    attrs["use_cudnn_on_gpu"] = False
+  return _apply_op("Conv2D", name, [input, filter], attrs).outputs[0]
+
+
+def conv2d_v2(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
+              name=None):
+  return conv2d(input, filters, strides, padding, data_format=data_format,
+                dilations=dilations if dilations is not None else 1, name=name)
+
+
+def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
+                            dilations=(1, 1, 1, 1), name=None):
+  """`DepthwiseConv2dNative` (needs the op in the C runtime)."""
+  data_format = _canonical_format(data_format)
+  ci = 1 if data_format.startswith("NC") else 3
+  padding, explicit = _padding_attrs(padding)
+  attrs = {"strides": _spatial_sequence(strides, 2, ci, "strides"), "padding": padding,
+           "data_format": data_format,
+           "dilations": _spatial_sequence(dilations, 2, ci, "dilations")}
+  if explicit is not None:
+    attrs["explicit_paddings"] = explicit
+  return _apply_op("DepthwiseConv2dNative", name, [input, filter], attrs).outputs[0]
+
+
+def _pool(op_type, default_name, value, ksize, strides, padding, data_format, name):
+  data_format = _canonical_format(data_format)
+  ci = 1 if data_format.startswith("NC") else 3
+  if isinstance(padding, bytes):
+    padding = padding.decode()
+  with _ops.name_scope(name, default_name, [value]) as name:
+    value = _ops.convert_to_tensor(value, name="input")
+    attrs = {"ksize": _spatial_sequence(ksize, 2, ci, "ksize"),
+             "strides": _spatial_sequence(strides, 2, ci, "strides"),
+             "padding": padding.upper(), "data_format": data_format}
+    return _apply_op(op_type, name, [value], attrs).outputs[0]
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+  """`MaxPool` over the spatial dimensions."""
+  value = _math_ops._deprecated_argument_lookup("input", input, "value", value)
+  return _pool("MaxPool", "MaxPool", value, ksize, strides, padding, data_format, name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+  return _pool("MaxPool", "MaxPool2d", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+  """`AvgPool` over the spatial dimensions (padding cells are not counted)."""
+  value = _math_ops._deprecated_argument_lookup("input", input, "value", value)
+  return _pool("AvgPool", "AvgPool", value, ksize, strides, padding, data_format, name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+  return _pool("AvgPool", "AvgPool2D", input, ksize, strides, padding, data_format, name)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+  """Inverted dropout: keeps each element with probability 1 - rate and scales it by 1/(1 - rate).
+
+  TF 1.x form: give either `keep_prob` (deprecated) or `rate`. The mask comes from
+  `RandomUniform` (values >= rate are kept), so seeds select the same elements as TF."""
+  if keep_prob is not None and rate is not None:
+    raise ValueError("Cannot specify both 'rate' and 'keep_prob'.")
+  if keep_prob is None and rate is None:
+    raise ValueError("You must provide a rate to dropout.")
+  if keep_prob is not None:
+    if isinstance(keep_prob, (int, float)) and not 0 < keep_prob <= 1:
+      raise ValueError("keep_prob must be a scalar tensor or a float in the range (0, 1], got %g"
+                       % keep_prob)
+    rate = 1 - keep_prob
+  return dropout_v2(x, rate, noise_shape=noise_shape, seed=seed, name=name)
+
+
+def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+  from tfc.ops import random_ops as _random_ops
+  with _ops.name_scope(name, "dropout", [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    if not x.dtype.is_floating:
+      raise ValueError("x has to be a floating point tensor since it's going to be scaled. "
+                       "Got a %s tensor instead." % x.dtype)
+    if isinstance(rate, (int, float)):
+      if not 0 <= rate < 1:
+        raise ValueError("rate must be a scalar tensor or a float in the range [0, 1), got %g"
+                         % rate)
+      if rate == 0:
+        return x
+      keep_prob = 1 - rate
+      scale = 1 / keep_prob
+    else:
+      rate = _ops.convert_to_tensor(rate, dtype=x.dtype, name="rate")
+      keep_prob = 1 - rate
+      scale = 1 / keep_prob
+    if noise_shape is None:
+      noise_shape = _array_ops.shape(x)
+    rnd = _random_ops.random_uniform(noise_shape, seed=seed, dtype=x.dtype)
+    keep_mask = rnd >= rate
+    ret = x * scale * _math_ops.cast(keep_mask, x.dtype)
+    ret.set_shape(x.get_shape())
+    return ret
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+  """(x - mean) / sqrt(variance + eps) * scale + offset, as x * inv + (offset - mean * inv)."""
+  with _ops.name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
+    inv = _math_ops.rsqrt(variance + variance_epsilon)
+    if scale is not None:
+      inv *= scale
+    shift = offset - mean * inv if offset is not None else -mean * inv
+    return x * _math_ops.cast(inv, x.dtype) + _math_ops.cast(shift, x.dtype)
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
+                     data_format="NHWC", is_training=True, name=None):
+  """One `FusedBatchNormV3` (V2/V1 when the runtime lacks V3) op: (y, batch_mean, batch_var).
+
+  In training the batch statistics are computed (the returned variance has Bessel's
+  correction); otherwise `mean` and `variance` are used."""
+  x = _ops.convert_to_tensor(x, name="input")
+  scale = _ops.convert_to_tensor(scale, name="scale")
+  offset = _ops.convert_to_tensor(offset, name="offset")
+  if mean is None:
+    mean = _ops.convert_to_tensor([], dtype=scale.dtype)
+  if variance is None:
+    variance = _ops.convert_to_tensor([], dtype=scale.dtype)
+  epsilon = max(float(epsilon), 1.001e-5)
+  attrs = {"epsilon": epsilon, "data_format": _canonical_format(data_format),
+           "is_training": bool(is_training)}
+  for op_type in ("FusedBatchNormV3", "FusedBatchNormV2", "FusedBatchNorm"):
+    if _op_exists(op_type):
+      break
+  outs = _apply_op(op_type, name, [x, scale, offset, mean, variance], attrs).outputs
+  return outs[0], outs[1], outs[2]

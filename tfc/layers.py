@@ -1,0 +1,395 @@
+"""tf.layers: TF 1.15's functional layers over tf.get_variable.
+
+Each call opens a variable scope named after the layer (`dense`, `dense_1`, ...
+unless `name` is given) and creates the layer's variables there with TF's
+names (`dense/kernel`, `dense/bias`, `conv2d/kernel`,
+`batch_normalization/gamma`, ...) and default initializers (Glorot-uniform
+kernels, zero biases). `reuse=True` with a `name` shares the variables of an
+earlier call. Batch normalization puts its moving-average updates in
+`tf.GraphKeys.UPDATE_OPS`, like TF 1.x.
+
+`training` may be a Python bool or a boolean tensor; with a tensor both paths
+are built and blended by the flag's value (tfc has no `tf.cond`).
+"""
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.ops import array_ops as _array_ops
+from tfc.ops import init_ops as _init_ops
+from tfc.ops import math_ops as _math_ops
+from tfc.ops import nn_ops as _nn_ops
+from tfc.ops import state_ops as _state_ops
+from tfc.ops import variable_scope as _vs
+from tfc.ops import variables as _vs_variables
+
+__all__ = ["dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
+           "batch_normalization", "max_pool2d", "average_pool2d"]
+
+
+def _tuple(value, n, arg_name):
+  if isinstance(value, int):
+    return (value,) * n
+  value = tuple(int(v) for v in value)
+  if len(value) != n:
+    raise ValueError("The `%s` argument must be a tuple of %d integers. Received: %r"
+                     % (arg_name, n, value))
+  return value
+
+
+def _padding(padding):
+  p = padding.upper() if isinstance(padding, str) else padding
+  if p not in ("SAME", "VALID"):
+    raise ValueError("The `padding` argument must be one of 'valid', 'same'. Received: %r"
+                     % (padding,))
+  return p
+
+
+def _data_format(data_format):
+  fmt = (data_format or "channels_last").lower()
+  if fmt not in ("channels_last", "channels_first"):
+    raise ValueError("The `data_format` argument must be one of 'channels_first', "
+                     "'channels_last'. Received: %r" % (data_format,))
+  return "NHWC" if fmt == "channels_last" else "NCHW"
+
+
+def _static_value(training):
+  """True/False for a Python bool (or constant); None for a tensor decided at run time."""
+  if isinstance(training, (_ops.Tensor, _vs_variables.Variable)):
+    return None
+  return bool(training)
+
+
+def _activate(outputs, activation):
+  return activation(outputs) if activation is not None else outputs
+
+
+def _layer_scope(name, default_name, reuse, inputs):
+  return _vs.variable_scope(name, default_name=default_name, reuse=reuse, values=[inputs])
+
+
+def _add_activity_loss(activity_regularizer, outputs):
+  if activity_regularizer is None:
+    return
+  with _ops.name_scope("ActivityRegularizer"):
+    loss = activity_regularizer(outputs)
+  if loss is not None:
+    _ops.add_to_collection(_ops.GraphKeys.REGULARIZATION_LOSSES, loss)
+
+
+def _kernel_and_bias(kernel_shape, units, dtype, use_bias, kernel_initializer, bias_initializer,
+                     kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint,
+                     trainable):
+  kernel = _vs.get_variable("kernel", shape=kernel_shape, dtype=dtype,
+                            initializer=kernel_initializer, regularizer=kernel_regularizer,
+                            constraint=kernel_constraint, trainable=trainable)
+  bias = None
+  if use_bias:
+    bias = _vs.get_variable("bias", shape=[units], dtype=dtype, initializer=bias_initializer,
+                            regularizer=bias_regularizer, constraint=bias_constraint,
+                            trainable=trainable)
+  return kernel, bias
+
+
+def _float_dtype(inputs):
+  dtype = inputs.dtype.base_dtype
+  return dtype if dtype.is_floating else _dtypes.float32
+
+
+def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
+          bias_initializer=_init_ops.zeros_initializer(), kernel_regularizer=None,
+          bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+          bias_constraint=None, trainable=True, name=None, reuse=None):
+  """activation(inputs @ kernel + bias) over the last axis of `inputs`."""
+  units = int(units)
+  if units <= 0:
+    raise ValueError("Received an invalid value for `units`, expected a positive integer, "
+                     "got %r." % units)
+  with _layer_scope(name, "dense", reuse, inputs):
+    inputs = _ops.convert_to_tensor(inputs)
+    shape = inputs.get_shape()
+    rank = shape.ndims
+    if rank is None or shape[-1].value is None:
+      raise ValueError("The last dimension of the inputs to `Dense` should be defined. "
+                       "Found `None`.")
+    dtype = _float_dtype(inputs)
+    kernel, bias = _kernel_and_bias([shape[-1].value, units], units, dtype, use_bias,
+                                    kernel_initializer, bias_initializer, kernel_regularizer,
+                                    bias_regularizer, kernel_constraint, bias_constraint,
+                                    trainable)
+    if inputs.dtype.base_dtype != dtype:
+      inputs = _math_ops.cast(inputs, dtype)
+    if rank > 2:
+      flat = _array_ops.reshape(inputs, [-1, shape[-1].value])
+      outputs = _math_ops.matmul(flat, kernel, name="Tensordot")
+      out_shape = _array_ops.concat([_array_ops.shape(inputs)[:-1], [units]], 0)
+      outputs = _array_ops.reshape(outputs, out_shape)
+      outputs.set_shape(shape[:-1].concatenate([units]))
+    else:
+      outputs = _math_ops.matmul(inputs, kernel)
+    if bias is not None:
+      outputs = _nn_ops.bias_add(outputs, bias)
+    outputs = _activate(outputs, activation)
+    _add_activity_loss(activity_regularizer, outputs)
+    return outputs
+
+
+def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=_init_ops.zeros_initializer(),
+           kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+           kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
+  """2-D convolution layer: kernel of shape kernel_size + (in_channels, filters)."""
+  kernel_size = _tuple(kernel_size, 2, "kernel_size")
+  strides = _tuple(strides, 2, "strides")
+  dilation_rate = _tuple(dilation_rate, 2, "dilation_rate")
+  padding = _padding(padding)
+  fmt = _data_format(data_format)
+  filters = int(filters)
+  with _layer_scope(name, "conv2d", reuse, inputs):
+    inputs = _ops.convert_to_tensor(inputs)
+    shape = inputs.get_shape()
+    if shape.ndims != 4:
+      raise ValueError("Input 0 of layer conv2d is incompatible with the layer: expected "
+                       "ndim=4, found ndim=%s. Full shape received: %s" % (shape.ndims, shape))
+    ci = 1 if fmt == "NCHW" else 3
+    in_ch = shape[ci].value
+    if in_ch is None:
+      raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
+    dtype = _float_dtype(inputs)
+    kernel, bias = _kernel_and_bias(list(kernel_size) + [in_ch, filters], filters, dtype,
+                                    use_bias, kernel_initializer, bias_initializer,
+                                    kernel_regularizer, bias_regularizer, kernel_constraint,
+                                    bias_constraint, trainable)
+    outputs = _nn_ops.conv2d(inputs, kernel, strides=list(strides), padding=padding,
+                             data_format=fmt, dilations=list(dilation_rate), name="Conv2D")
+    if bias is not None:
+      outputs = _nn_ops.bias_add(outputs, bias, data_format=fmt)
+    outputs = _activate(outputs, activation)
+    _add_activity_loss(activity_regularizer, outputs)
+    return outputs
+
+
+def _pooling(fn, default_name, inputs, pool_size, strides, padding, data_format, name):
+  pool_size = _tuple(pool_size, 2, "pool_size")
+  strides = _tuple(strides, 2, "strides")
+  padding = _padding(padding)
+  fmt = _data_format(data_format)
+  with _layer_scope(name, default_name, None, inputs):
+    return fn(inputs, ksize=list(pool_size), strides=list(strides), padding=padding,
+              data_format=fmt)
+
+
+def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+  """Max pooling over 2-D windows."""
+  return _pooling(_nn_ops.max_pool, "max_pooling2d", inputs, pool_size, strides, padding,
+                  data_format, name)
+
+
+def average_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                      name=None):
+  """Average pooling over 2-D windows."""
+  return _pooling(_nn_ops.avg_pool, "average_pooling2d", inputs, pool_size, strides, padding,
+                  data_format, name)
+
+
+max_pool2d = max_pooling2d
+average_pool2d = average_pooling2d
+
+
+def flatten(inputs, name=None, data_format="channels_last"):
+  """Reshapes to [batch, -1] (channels-first inputs are moved to channels-last first)."""
+  fmt = _data_format(data_format)
+  with _layer_scope(name, "flatten", None, inputs):
+    inputs = _ops.convert_to_tensor(inputs)
+    shape = inputs.get_shape()
+    rank = shape.ndims
+    if fmt == "NCHW" and rank is not None and rank > 1:
+      inputs = _array_ops.transpose(inputs, [0] + list(range(2, rank)) + [1])
+      shape = inputs.get_shape()
+    rest = shape[1:].as_list() if rank is not None else None
+    if rest is not None and all(d is not None for d in rest):
+      n = 1
+      for d in rest:
+        n *= d
+      return _array_ops.reshape(inputs, [-1, n])
+    batch = shape[0].value if rank else None
+    if batch is None:
+      batch = _array_ops.shape(inputs)[0]
+      target = _array_ops.stack([batch, -1])
+    else:
+      target = [batch, -1]
+    return _array_ops.reshape(inputs, target)
+
+
+def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
+  """Dropout when `training` is true (scaled by 1/(1 - rate)); the identity otherwise."""
+  with _layer_scope(name, "dropout", None, inputs):
+    inputs = _ops.convert_to_tensor(inputs)
+    flag = _static_value(training)
+    if flag is False:
+      return _array_ops.identity(inputs)
+    if flag is True:
+      return _nn_ops.dropout(inputs, noise_shape=noise_shape, seed=seed, rate=rate)
+    # Run-time flag: out = x * (t * mask + (1 - t)), mask the scaled keep mask.
+    t = _math_ops.cast(training, inputs.dtype)
+    mask_shape = noise_shape if noise_shape is not None else _array_ops.shape(inputs)
+    mask = _nn_ops.dropout(_array_ops.ones(mask_shape, dtype=inputs.dtype), seed=seed, rate=rate)
+    out = inputs * (t * mask + (1.0 - t))
+    out.set_shape(inputs.get_shape())
+    return out
+
+
+def _assign_moving_average(variable, value, decay_factor):
+  """variable -= (variable - value) * decay_factor, named AssignMovingAvg."""
+  with _ops.name_scope(None, "AssignMovingAvg", [variable, value]) as scope:
+    with _ops.colocate_with(variable):
+      decay = _ops.convert_to_tensor(decay_factor, name="decay") \
+          if not isinstance(decay_factor, _ops.Tensor) else decay_factor
+      if decay.dtype != variable.dtype.base_dtype:
+        decay = _math_ops.cast(decay, variable.dtype.base_dtype)
+      value = _math_ops.cast(value, variable.dtype.base_dtype) \
+          if value.dtype.base_dtype != variable.dtype.base_dtype else value
+      delta = (variable - value) * decay
+      return _state_ops.assign_sub(variable, delta, name=scope)
+
+
+def _fused_ok(ndims, axes):
+  if ndims != 4 or axes not in ([1], [3]):
+    return False
+  return _nn_ops._op_exists("FusedBatchNormV3") or _nn_ops._op_exists("FusedBatchNormV2") or \
+      _nn_ops._op_exists("FusedBatchNorm")
+
+
+def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                        beta_initializer=_init_ops.zeros_initializer(),
+                        gamma_initializer=_init_ops.ones_initializer(),
+                        moving_mean_initializer=_init_ops.zeros_initializer(),
+                        moving_variance_initializer=_init_ops.ones_initializer(),
+                        beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                        gamma_constraint=None, training=False, trainable=True, name=None,
+                        reuse=None, renorm=False, renorm_clipping=None, renorm_momentum=0.99,
+                        fused=None, virtual_batch_size=None, adjustment=None):
+  """Batch normalization (TF 1.15's layer).
+
+  Training normalizes with the batch statistics and adds the two moving-average
+  updates (`moving = moving - (moving - batch) * (1 - momentum)`) to UPDATE_OPS;
+  inference uses the moving statistics. 4-D inputs normalized over the channel
+  axis use one FusedBatchNorm op when the runtime has it (`fused=None` or True)."""
+  if renorm or virtual_batch_size is not None or adjustment is not None:
+    raise NotImplementedError("batch_normalization: renorm, virtual_batch_size and adjustment "
+                              "are not supported by tfc")
+  with _layer_scope(name, "batch_normalization", reuse, inputs):
+    inputs = _ops.convert_to_tensor(inputs)
+    shape = inputs.get_shape()
+    ndims = shape.ndims
+    if ndims is None:
+      raise ValueError("Input has undefined rank.")
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    axes = sorted(a + ndims if a < 0 else a for a in axes)
+    for a in axes:
+      if a < 0 or a >= ndims:
+        raise ValueError("Invalid axis: %d" % a)
+    param_shape = [shape[a].value for a in axes]
+    if any(d is None for d in param_shape):
+      raise ValueError("Input has undefined `axis` dimension. Input shape: %s" % shape)
+    if len(axes) == 1:
+      param_shape = param_shape[0:1]
+    use_fused = fused if fused is not None else True
+    if use_fused and not _fused_ok(ndims, axes):
+      if fused:
+        raise ValueError("Unsupported axis/rank for fused batch norm: axis=%r, rank %d"
+                         % (axis, ndims))
+      use_fused = False
+    dtype = _float_dtype(inputs)
+    param_dtype = _dtypes.float32 if dtype in (_dtypes.float16, _dtypes.bfloat16) else dtype
+    gamma = beta = None
+    if scale:
+      gamma = _vs.get_variable("gamma", shape=param_shape, dtype=param_dtype,
+                               initializer=gamma_initializer, regularizer=gamma_regularizer,
+                               constraint=gamma_constraint, trainable=trainable)
+    if center:
+      beta = _vs.get_variable("beta", shape=param_shape, dtype=param_dtype,
+                              initializer=beta_initializer, regularizer=beta_regularizer,
+                              constraint=beta_constraint, trainable=trainable)
+    moving_mean = _vs.get_variable("moving_mean", shape=param_shape, dtype=param_dtype,
+                                   initializer=moving_mean_initializer, trainable=False)
+    moving_variance = _vs.get_variable("moving_variance", shape=param_shape, dtype=param_dtype,
+                                       initializer=moving_variance_initializer, trainable=False)
+    flag = _static_value(training)
+    t = None if flag is not None else _math_ops.cast(training, param_dtype)
+    if use_fused:
+      outputs, mean, variance = _fused_bn(inputs, gamma, beta, moving_mean, moving_variance,
+                                          epsilon, "NCHW" if axes == [1] else "NHWC",
+                                          param_shape, param_dtype, flag, t)
+    else:
+      outputs, mean, variance = _plain_bn(inputs, gamma, beta, moving_mean, moving_variance,
+                                          epsilon, axes, ndims, flag, t)
+    if flag is not False:
+      decay = 1.0 - momentum
+      if t is not None:
+        decay = _ops.convert_to_tensor(decay, dtype=param_dtype) * t
+      upd_mean = _assign_moving_average(moving_mean, mean, decay)
+      upd_var = _assign_moving_average(moving_variance, variance, decay)
+      _ops.add_to_collection(_ops.GraphKeys.UPDATE_OPS, upd_mean)
+      _ops.add_to_collection(_ops.GraphKeys.UPDATE_OPS, upd_var)
+    return outputs
+
+
+def _fused_bn(inputs, gamma, beta, moving_mean, moving_variance, epsilon, fmt, param_shape,
+              param_dtype, flag, t):
+  if gamma is None:
+    gamma = _array_ops.ones(param_shape, dtype=param_dtype)
+  if beta is None:
+    beta = _array_ops.zeros(param_shape, dtype=param_dtype)
+  if flag is False:
+    y, _, _ = _nn_ops.fused_batch_norm(inputs, gamma, beta, mean=moving_mean,
+                                       variance=moving_variance, epsilon=epsilon,
+                                       data_format=fmt, is_training=False)
+    return y, None, None
+  y, mean, variance = _nn_ops.fused_batch_norm(inputs, gamma, beta, epsilon=epsilon,
+                                               data_format=fmt)
+  if t is not None:
+    y_inf, _, _ = _nn_ops.fused_batch_norm(inputs, gamma, beta, mean=moving_mean,
+                                           variance=moving_variance, epsilon=epsilon,
+                                           data_format=fmt, is_training=False)
+    tx = _math_ops.cast(t, y.dtype)
+    y = y_inf + tx * (y - y_inf)
+  return y, mean, variance
+
+
+def _plain_bn(inputs, gamma, beta, moving_mean, moving_variance, epsilon, axes, ndims, flag, t):
+  reduction_axes = [i for i in range(ndims) if i not in axes]
+  bshape = [1] * ndims
+  shape = inputs.get_shape()
+  for a in axes:
+    bshape[a] = shape[a].value
+  need_bcast = reduction_axes != list(range(ndims - 1))
+
+  def _broadcast(v):
+    if v is not None and need_bcast:
+      return _array_ops.reshape(v, bshape)
+    return v
+
+  if flag is False:
+    mean, variance = moving_mean, moving_variance
+    batch_mean = batch_var = None
+  else:
+    keep = len(axes) > 1
+    batch_mean, batch_var = _nn_ops.moments(inputs, reduction_axes, keep_dims=keep)
+    if keep:
+      batch_mean = _array_ops.reshape(batch_mean, moving_mean.get_shape().as_list())
+      batch_var = _array_ops.reshape(batch_var, moving_variance.get_shape().as_list())
+    mean, variance = batch_mean, batch_var
+    if t is not None:
+      mean = moving_mean + t * (batch_mean - moving_mean)
+      variance = moving_variance + t * (batch_var - moving_variance)
+  dt = inputs.dtype.base_dtype
+  if mean.dtype.base_dtype != dt:
+    mean = _math_ops.cast(mean, dt)
+    variance = _math_ops.cast(variance, dt)
+  g = _math_ops.cast(gamma, dt) if gamma is not None and gamma.dtype.base_dtype != dt else gamma
+  b = _math_ops.cast(beta, dt) if beta is not None and beta.dtype.base_dtype != dt else beta
+  outputs = _nn_ops.batch_normalization(inputs, _broadcast(mean), _broadcast(variance),
+                                        _broadcast(b), _broadcast(g), epsilon)
+  outputs.set_shape(shape)
+  return outputs, batch_mean, batch_var
