@@ -185,3 +185,10 @@ def __getattr__(name):
 def __dir__():
   return sorted(set(globals()) | set(_LAZY))
 from tfc import layers  # noqa: F401,E402
+
+from tfc.protos import (GraphDef, NodeDef, AttrValue, NameAttrList, TensorProto,  # noqa: F401,E402
+                        TensorShapeProto, VersionDef)
+from tfc.framework.importer import import_graph_def  # noqa: F401,E402
+from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
+from tfc.framework import graph_util  # noqa: F401,E402
+from tfc import gfile  # noqa: F401,E402

@@ -838,3 +838,373 @@ class SessionLog(Message):
       _F("checkpoint_path", 2, "string"),
       _F("msg", 3, "string"),
   )
+
+
+# -- graph protos (GraphDef, NodeDef, AttrValue, TensorProto, ...) ---------------------------
+
+
+class DecodeError(ValueError):
+  """Bytes that are not a valid serialized message (protobuf's DecodeError)."""
+
+
+_DATA_TYPES = {
+    "DT_INVALID": 0, "DT_FLOAT": 1, "DT_DOUBLE": 2, "DT_INT32": 3, "DT_UINT8": 4,
+    "DT_INT16": 5, "DT_INT8": 6, "DT_STRING": 7, "DT_COMPLEX64": 8, "DT_INT64": 9,
+    "DT_BOOL": 10, "DT_QINT8": 11, "DT_QUINT8": 12, "DT_QINT32": 13, "DT_BFLOAT16": 14,
+    "DT_QINT16": 15, "DT_QUINT16": 16, "DT_UINT16": 17, "DT_COMPLEX128": 18, "DT_HALF": 19,
+    "DT_RESOURCE": 20, "DT_VARIANT": 21, "DT_UINT32": 22, "DT_UINT64": 23,
+}
+_DATA_TYPES.update({k + "_REF": v + 100 for k, v in list(_DATA_TYPES.items()) if v})
+_MAX_DEPTH = 100
+
+
+def _check_varint(buf, pos, end):
+  """Reads a varint of buf[pos:end] strictly; returns (value, pos) or raises DecodeError."""
+  result = 0
+  shift = 0
+  while True:
+    if pos >= end or shift > 63:
+      raise DecodeError("truncated or overlong varint")
+    b = buf[pos]
+    pos += 1
+    result |= (b & 0x7F) << shift
+    if not b & 0x80:
+      return result, pos
+    shift += 7
+
+
+def _check_wire(cls, buf, pos, end, depth):
+  """Walks buf[pos:end] as a message of cls (None: unknown), recursing into the
+  message fields cls declares; raises DecodeError on malformed wire data."""
+  if depth > _MAX_DEPTH:
+    raise DecodeError("message nested too deeply")
+  by_number = cls._by_number if cls is not None else {}
+  while pos < end:
+    tag, pos = _check_varint(buf, pos, end)
+    number, wt = tag >> 3, tag & 7
+    if number == 0:
+      raise DecodeError("field number 0")
+    if wt == 0:
+      _, pos = _check_varint(buf, pos, end)
+    elif wt == 1:
+      pos += 8
+    elif wt == 5:
+      pos += 4
+    elif wt == 2:
+      n, pos = _check_varint(buf, pos, end)
+      if pos + n > end:
+        raise DecodeError("truncated length-delimited field")
+      f = by_number.get(number)
+      if f is not None:
+        if f.label == "map":
+          _check_map_entry(f, buf, pos, pos + n, depth + 1)
+        elif f.kind == "message":
+          _check_wire(_resolve(f.msg), buf, pos, pos + n, depth + 1)
+        elif f.kind == "string":
+          try:
+            bytes(buf[pos:pos + n]).decode("utf-8")
+          except UnicodeDecodeError:
+            raise DecodeError("string field %s is not valid UTF-8" % f.name)
+      pos += n
+    else:
+      raise DecodeError("unsupported wire type %d" % wt)
+    if pos > end:
+      raise DecodeError("truncated field")
+
+
+def _check_map_entry(f, buf, pos, end, depth):
+  """Checks one map entry (key = field 1, value = field 2) of map field f."""
+  while pos < end:
+    tag, pos = _check_varint(buf, pos, end)
+    number, wt = tag >> 3, tag & 7
+    if wt == 0:
+      _, pos = _check_varint(buf, pos, end)
+    elif wt == 1:
+      pos += 8
+    elif wt == 5:
+      pos += 4
+    elif wt == 2:
+      n, pos = _check_varint(buf, pos, end)
+      if pos + n > end:
+        raise DecodeError("truncated map entry")
+      if number == 2 and f.kind == "message":
+        _check_wire(_resolve(f.msg), buf, pos, pos + n, depth + 1)
+      pos += n
+    else:
+      raise DecodeError("unsupported wire type %d" % wt)
+    if pos > end:
+      raise DecodeError("truncated map entry")
+
+
+class _CheckedMessage(Message):
+  """Base of the graph protos: parsing checks the wire format first and raises
+  DecodeError (a ValueError) for corrupt or truncated bytes."""
+
+  __slots__ = ()
+
+  def MergeFromString(self, data):  # pylint: disable=invalid-name
+    data = bytes(data)
+    _parse_checked(type(self), data)
+    _decode(self, memoryview(data), 0, len(data))
+    return len(data)
+
+
+def _parse_checked(cls, data):
+  try:
+    _check_wire(cls, memoryview(data), 0, len(data), 0)
+  except DecodeError as e:
+    raise DecodeError("Error parsing message with type 'tensorflow.%s': %s"
+                      % (cls.__name__, e)) from None
+
+
+class _OneofMessage(_CheckedMessage):
+  """A message whose _ONEOF fields are a oneof: a member set to its default is
+  still present (and serialized), and setting one member clears the others."""
+
+  __slots__ = ()
+  _ONEOF = ()
+  _ONEOF_NAME = "value"
+
+  def _is_set(self, f, v):
+    if f.name in self._ONEOF and f.kind != "message":
+      return True
+    return Message._is_set(self, f, v)
+
+  def __setattr__(self, name, value):
+    if name in self._ONEOF:
+      for other in self._ONEOF:
+        if other != name:
+          self._values.pop(other, None)
+    Message.__setattr__(self, name, value)
+
+  def __getattr__(self, name):
+    f = type(self)._by_name.get(name)
+    if f is not None and name in self._ONEOF and f.kind == "message" and \
+       name not in self._values:
+      # reading an unset message member does not select it
+      return _resolve(f.msg)()
+    return Message.__getattr__(self, name)
+
+  def HasField(self, name):  # pylint: disable=invalid-name
+    if name == self._ONEOF_NAME:
+      return self.WhichOneof(name) is not None
+    if name in self._ONEOF:
+      return self.WhichOneof(self._ONEOF_NAME) == name
+    return Message.HasField(self, name)
+
+  def WhichOneof(self, group):  # pylint: disable=invalid-name
+    if group != self._ONEOF_NAME:
+      raise ValueError("Protocol message has no oneof \"%s\" field." % group)
+    for f in self._sorted:
+      if f.name in self._ONEOF and f.name in self._values:
+        v = self._values[f.name]
+        if f.kind != "message" or v._present or v._nonempty():
+          return f.name
+    return None
+
+  def SetInParent(self):  # pylint: disable=invalid-name
+    Message.SetInParent(self)
+
+
+def _oneof_message_member(owner, name):
+  """The message member `name` of oneof message owner, selected (others cleared)."""
+  values = owner._values
+  if name not in values:
+    for other in owner._ONEOF:
+      values.pop(other, None)
+    f = type(owner)._by_name[name]
+    m = _resolve(f.msg)()
+    object.__setattr__(m, "_present", True)
+    values[name] = m
+  return values[name]
+
+
+class TensorShapeProto(_CheckedMessage):
+  class Dim(_CheckedMessage):
+    _FIELDS = (_F("size", 1, "int64"), _F("name", 2, "string"))
+  _FIELDS = (
+      _F("dim", 2, "message", label="repeated", msg="Dim"),
+      _F("unknown_rank", 3, "bool"),
+  )
+
+
+class ResourceHandleProto(_CheckedMessage):
+  _FIELDS = (
+      _F("device", 1, "string"), _F("container", 2, "string"), _F("name", 3, "string"),
+      _F("hash_code", 4, "uint64"), _F("maybe_type_name", 5, "string"),
+  )
+
+
+class TensorProto(_CheckedMessage):
+  _FIELDS = (
+      _F("dtype", 1, "enum", enum=_DATA_TYPES),
+      _F("tensor_shape", 2, "message", msg="TensorShapeProto"),
+      _F("version_number", 3, "int32"),
+      _F("tensor_content", 4, "bytes"),
+      _F("float_val", 5, "float", label="repeated"),
+      _F("double_val", 6, "double", label="repeated"),
+      _F("int_val", 7, "int32", label="repeated"),
+      _F("string_val", 8, "bytes", label="repeated"),
+      _F("scomplex_val", 9, "float", label="repeated"),
+      _F("int64_val", 10, "int64", label="repeated"),
+      _F("bool_val", 11, "bool", label="repeated"),
+      _F("dcomplex_val", 12, "double", label="repeated"),
+      _F("half_val", 13, "int32", label="repeated"),
+      _F("resource_handle_val", 14, "message", label="repeated", msg="ResourceHandleProto"),
+      _F("uint32_val", 16, "uint32", label="repeated"),
+      _F("uint64_val", 17, "uint64", label="repeated"),
+  )
+
+
+class NameAttrList(_CheckedMessage):
+  _FIELDS = (
+      _F("name", 1, "string"),
+      _F("attr", 2, "message", label="map", msg="AttrValue", key_kind="string"),
+  )
+
+
+class ListValue(_CheckedMessage):
+  _FIELDS = (
+      _F("s", 2, "bytes", label="repeated"),
+      _F("i", 3, "int64", label="repeated"),
+      _F("f", 4, "float", label="repeated"),
+      _F("b", 5, "bool", label="repeated"),
+      _F("type", 6, "enum", label="repeated", enum=_DATA_TYPES),
+      _F("shape", 7, "message", label="repeated", msg="TensorShapeProto"),
+      _F("tensor", 8, "message", label="repeated", msg="TensorProto"),
+      _F("func", 9, "message", label="repeated", msg="NameAttrList"),
+  )
+
+
+class AttrValue(_OneofMessage):
+  """One attr value: exactly one of s, i, f, b, type, shape, tensor, list, func, placeholder."""
+  ListValue = ListValue
+  _ONEOF = ("list", "s", "i", "f", "b", "type", "shape", "tensor", "placeholder", "func")
+  _FIELDS = (
+      _F("list", 1, "message", msg="ListValue"),
+      _F("s", 2, "bytes"),
+      _F("i", 3, "int64"),
+      _F("f", 4, "float"),
+      _F("b", 5, "bool"),
+      _F("type", 6, "enum", enum=_DATA_TYPES),
+      _F("shape", 7, "message", msg="TensorShapeProto"),
+      _F("tensor", 8, "message", msg="TensorProto"),
+      _F("placeholder", 9, "string"),
+      _F("func", 10, "message", msg="NameAttrList"),
+  )
+
+  def __getattr__(self, name):
+    f = type(self)._by_name.get(name)
+    if f is not None and f.kind == "message" and name in self._ONEOF:
+      # accessing a message member selects it (as attr_value.list.s.append(...) expects)
+      return _oneof_message_member(self, name)
+    return _OneofMessage.__getattr__(self, name)
+
+
+class NodeDef(_CheckedMessage):
+  class ExperimentalDebugInfo(_CheckedMessage):
+    _FIELDS = (_F("original_node_names", 1, "string", label="repeated"),
+               _F("original_func_names", 2, "string", label="repeated"))
+  _FIELDS = (
+      _F("name", 1, "string"),
+      _F("op", 2, "string"),
+      _F("input", 3, "string", label="repeated"),
+      _F("device", 4, "string"),
+      _F("attr", 5, "message", label="map", msg="AttrValue", key_kind="string"),
+      _F("experimental_debug_info", 6, "message", msg="ExperimentalDebugInfo"),
+  )
+
+
+class VersionDef(_CheckedMessage):
+  _FIELDS = (
+      _F("producer", 1, "int32"),
+      _F("min_consumer", 2, "int32"),
+      _F("bad_consumers", 3, "int32", label="repeated"),
+  )
+
+
+class FunctionDefLibrary(_CheckedMessage):
+  """The function library of a GraphDef. tfc does not run functions; each
+  FunctionDef / GradientDef is kept as its serialized bytes so a library
+  survives parse, edit and re-serialization unchanged."""
+  _FIELDS = (
+      _F("function", 1, "bytes", label="repeated"),
+      _F("gradient", 2, "bytes", label="repeated"),
+  )
+
+
+_values_slot = Message.__dict__["_values"]
+
+
+class GraphDef(_CheckedMessage):
+  """tensorflow.GraphDef. Parsed bytes are kept as they are: SerializeToString
+  and import_graph_def use them directly, and the nodes are decoded into
+  NodeDef objects only when a field is first read or written (after which the
+  message is re-serialized from its fields on demand)."""
+
+  __slots__ = ("_raw",)
+  _FIELDS = (
+      _F("node", 1, "message", label="repeated", msg="NodeDef"),
+      _F("library", 2, "message", msg="FunctionDefLibrary"),
+      _F("version", 3, "int32"),
+      _F("versions", 4, "message", msg="VersionDef"),
+  )
+
+  def __init__(self, **kwargs):
+    object.__setattr__(self, "_raw", None)
+    super(GraphDef, self).__init__(**kwargs)
+
+  @property
+  def _values(self):
+    raw = self._raw
+    if raw is not None:
+      object.__setattr__(self, "_raw", None)
+      _decode(self, memoryview(raw), 0, len(raw))
+    return _values_slot.__get__(self)
+
+  @_values.setter
+  def _values(self, value):
+    _values_slot.__set__(self, value)
+
+  def Clear(self):  # pylint: disable=invalid-name
+    object.__setattr__(self, "_raw", None)
+    _values_slot.__set__(self, {})
+    object.__setattr__(self, "_present", False)
+
+  def ParseFromString(self, data):  # pylint: disable=invalid-name
+    data = bytes(data)
+    _parse_checked(GraphDef, data)
+    self.Clear()
+    object.__setattr__(self, "_raw", data)
+    return len(data)
+
+  def MergeFromString(self, data):  # pylint: disable=invalid-name
+    data = bytes(data)
+    if self._raw is None and not _values_slot.__get__(self):
+      return self.ParseFromString(data)
+    _parse_checked(GraphDef, data)
+    _decode(self, memoryview(data), 0, len(data))
+    return len(data)
+
+  def SerializeToString(self, deterministic=None):  # pylint: disable=invalid-name
+    if self._raw is not None:
+      return self._raw
+    return Message.SerializeToString(self)
+
+  def CopyFrom(self, other):  # pylint: disable=invalid-name
+    if other is self:
+      return
+    if isinstance(other, GraphDef) and other._raw is not None:
+      self.Clear()
+      object.__setattr__(self, "_raw", other._raw)
+      object.__setattr__(self, "_present", True)
+      return
+    Message.CopyFrom(self, other)
+
+  def __eq__(self, other):
+    if isinstance(other, GraphDef) and self._raw is not None and self._raw == other._raw:
+      return True
+    return Message.__eq__(self, other)
+
+  def __reduce__(self):
+    return GraphDef.FromString, (self.SerializeToString(),)

@@ -552,7 +552,18 @@ static void graph_dealloc(GraphObject *self) {
   Py_DECREF(tp);
 }
 
+/* Defined in py_graphdef.c. */
+PyObject *tfc_py_graph_import_graph_def(GraphObject *self, PyObject *args, PyObject *kwds);
+PyObject *tfc_py_graph_as_graph_def(GraphObject *self, PyObject *args, PyObject *kwds);
+
 static PyMethodDef graph_methods[] = {
+    {"_import_graph_def", (PyCFunction)(void (*)(void))tfc_py_graph_import_graph_def,
+     METH_VARARGS | METH_KEYWORDS,
+     "_import_graph_def(data, prefix, input_map, return_elements, control_dependencies, "
+     "default_device, uniquify_names) -> (ops, returns, library, producer)"},
+    {"_as_graph_def", (PyCFunction)(void (*)(void))tfc_py_graph_as_graph_def,
+     METH_VARARGS | METH_KEYWORDS,
+     "_as_graph_def(first=0, end=0, add_shapes=False, library=None) -> GraphDef bytes"},
     {"_add_op", (PyCFunction)(void (*)(void))graph_add_op, METH_FASTCALL | METH_KEYWORDS,
      "_add_op(op_type, name, inputs, attrs, device, control_inputs) -> Operation"},
     {"_op_by_name", (PyCFunction)graph_op_by_name, METH_O, "Operation by name or None."},

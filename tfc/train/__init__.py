@@ -14,3 +14,4 @@ from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
                                            piecewise_constant)
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
+from tfc.framework.graph_io import write_graph  # noqa: E402,F401
