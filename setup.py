@@ -77,6 +77,10 @@ class ParallelBuildExt(build_ext):
 
     def build_extensions(self):
         import numpy
+        # setuptools skips an extension whose file is newer than its sources,
+        # which misses changed compile flags; the per-object signatures below
+        # decide what really needs compiling, so always take that path.
+        self.force = True
 
         _generate_protos(GEN_DIR)
         for ext in self.extensions:
