@@ -123,10 +123,10 @@ bool tfc_conv2d_bwd_filter_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv
  * int32 and for shapes too large for the BLAS. Single-threaded. */
 void tfc_conv2d_fwd_ref(tfc_dtype t, const tfc_conv_geom *g, const void *in, const void *filter,
                         void *out);
-/* Direct-loop Conv2D input gradient (float/double). */
+/* Direct-loop Conv2D input gradient (float, double or int32). */
 void tfc_conv2d_bwd_input_ref(tfc_dtype t, const tfc_conv_geom *g, const void *filter,
                               const void *dy, void *dx);
-/* Direct-loop Conv2D filter gradient (float/double). */
+/* Direct-loop Conv2D filter gradient (float, double or int32). */
 void tfc_conv2d_bwd_filter_ref(tfc_dtype t, const tfc_conv_geom *g, const void *in,
                                const void *dy, void *dfilter);
 
