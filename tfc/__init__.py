@@ -192,3 +192,6 @@ from tfc.framework.importer import import_graph_def  # noqa: F401,E402
 from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
 from tfc.framework import graph_util  # noqa: F401,E402
 from tfc import gfile  # noqa: F401,E402
+from tfc import image, io  # noqa: F401,E402
+read_file = io.read_file
+write_file = io.write_file

@@ -1,0 +1,71 @@
+"""tf.io namespace: file I/O and image codecs (TF 1.15 names and op names)."""
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
+
+
+def read_file(filename, name=None):
+  """Returns the contents of the file `filename` as a scalar string tensor."""
+  return _apply_op("ReadFile", name, [filename]).outputs[0]
+
+
+def write_file(filename, contents, name=None):
+  """Writes `contents` to the file `filename` (creating parent directories); returns the op."""
+  return _apply_op("WriteFile", name, [filename, contents])
+
+
+def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover_truncated=False,
+                acceptable_fraction=1, dct_method="", name=None):
+  """Decodes a JPEG image to a uint8 tensor [height, width, channels]."""
+  attrs = {"channels": int(channels), "ratio": int(ratio),
+           "fancy_upscaling": bool(fancy_upscaling),
+           "try_recover_truncated": bool(try_recover_truncated),
+           "acceptable_fraction": float(acceptable_fraction), "dct_method": dct_method}
+  return _apply_op("DecodeJpeg", name, [contents], attrs).outputs[0]
+
+
+def decode_png(contents, channels=0, dtype=_dtypes.uint8, name=None):
+  """Decodes a PNG image to a uint8 or uint16 tensor [height, width, channels]."""
+  attrs = {"channels": int(channels), "dtype": _dtypes.as_dtype(dtype)}
+  return _apply_op("DecodePng", name, [contents], attrs).outputs[0]
+
+
+def decode_bmp(contents, channels=0, name=None):
+  """Decodes an uncompressed BMP image to a uint8 tensor [height, width, channels]."""
+  return _apply_op("DecodeBmp", name, [contents], {"channels": int(channels)}).outputs[0]
+
+
+def decode_image(contents, channels=None, dtype=_dtypes.uint8, name=None, expand_animations=True):
+  """Decodes a JPEG, PNG or BMP image (chosen by its first bytes).
+
+  Integer outputs are scaled like convert_image_dtype (8-bit formats give
+  x * 256 for uint16), float outputs lie in [0, 1]. GIF is not supported.
+  """
+  if channels not in (None, 0, 1, 3, 4):
+    raise ValueError("channels must be in (None, 0, 1, 3, 4)")
+  dtype = _dtypes.as_dtype(dtype)
+  if dtype not in (_dtypes.uint8, _dtypes.uint16, _dtypes.float32):
+    raise ValueError("dtype must be uint8, uint16 or float32, got %s" % dtype.name)
+  attrs = {"channels": int(channels or 0), "dtype": dtype,
+           "expand_animations": bool(expand_animations)}
+  return _apply_op("DecodeImage", name or "decode_image", [contents], attrs).outputs[0]
+
+
+def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=False,  # pylint: disable=redefined-builtin
+                chroma_downsampling=True, density_unit="in", x_density=300, y_density=300,
+                xmp_metadata="", name=None):
+  """JPEG-encodes a uint8 image [height, width, channels] (1 or 3 channels)."""
+  attrs = {"format": format, "quality": int(quality), "progressive": bool(progressive),
+           "optimize_size": bool(optimize_size),
+           "chroma_downsampling": bool(chroma_downsampling), "density_unit": density_unit,
+           "x_density": int(x_density), "y_density": int(y_density),
+           "xmp_metadata": xmp_metadata}
+  return _apply_op("EncodeJpeg", name, [image], attrs).outputs[0]
+
+
+def encode_png(image, compression=-1, name=None):
+  """PNG-encodes a uint8 or uint16 image [height, width, channels] (1 to 4 channels)."""
+  # Converted first so a uint16 array keeps its dtype (T defaults to uint8).
+  image = _ops.convert_to_tensor(image, name="image")
+  return _apply_op("EncodePng", name, [image], {"compression": int(compression)}).outputs[0]
+
