@@ -343,3 +343,16 @@ def test_scopes_are_per_thread(g):
     mine = tf.constant(1.0, name="c")
   assert results == {"other": "c", "device": ""}
   assert mine.op.name == "main_thread/c" and mine.device == "/device:CPU:0"
+
+
+def test_numpy_input_keeps_its_dtype_over_a_type_attr_default():
+  """A NumPy value fed to an op whose type attr has a default keeps its dtype
+  (EncodePng's T defaults to uint8; a uint16 image stays uint16)."""
+  g = tf.Graph()
+  with g.as_default():
+    img = np.zeros((2, 2, 1), np.uint16)
+    png = tf.image.encode_png(img)
+    assert png.op.inputs[0].dtype == tf.uint16
+    # untyped Python values still follow the default
+    r = tf.range(3)
+    assert r.dtype == tf.int32

@@ -1275,7 +1275,11 @@ def _convert_slow(value, dtype, name, preferred_dtype, as_ref, graph):
                                                           ret.dtype.name))
     return ret
   from tfc.framework import constant_op  # pylint: disable=g-import-not-at-top
-  if preferred_dtype is not None and dtype is None:
+  if (preferred_dtype is not None and dtype is None and
+      not (isinstance(value, (np.ndarray, np.generic)) and
+           value.dtype != _dtypes.as_dtype(preferred_dtype).as_numpy_dtype)):
+    # A NumPy value keeps its own dtype; the preferred dtype only guides
+    # untyped Python values (as TF's conversion does).
     try:
       return constant_op._constant_in_graph(graph, value, _dtypes.as_dtype(preferred_dtype),
                                             None, name or "Const", False, True)
