@@ -421,6 +421,18 @@ class _GraphThreadState(threading.local):
     self.control_dependencies_stack = []
 
 
+def _thread_local(field):
+  """A property stored per thread in the graph's `_tl` (name scopes, device,
+  colocation and control-dependency stacks are per thread, as in TF 1.15)."""
+  def get(self):
+    return getattr(self._tl, field)
+
+  def set_(self, value):
+    setattr(self._tl, field, value)
+
+  return property(get, set_)
+
+
 class Graph(_tfc.Graph):
   """A TensorFlow computation graph (TF 1.15 `tf.Graph`)."""
 
@@ -445,45 +457,11 @@ class Graph(_tfc.Graph):
 
   # -- per-thread stacks ----------------------------------------------------------
 
-  @property
-  def _name_stack(self):
-    return self._tl.name_stack
-
-  @_name_stack.setter
-  def _name_stack(self, value):
-    self._tl.name_stack = value
-
-  @property
-  def _device_stack(self):
-    return self._tl.device_stack
-
-  @_device_stack.setter
-  def _device_stack(self, value):
-    self._tl.device_stack = value
-
-  @property
-  def _device_top(self):
-    return self._tl.device_top
-
-  @_device_top.setter
-  def _device_top(self, value):
-    self._tl.device_top = value
-
-  @property
-  def _colocation_stack(self):
-    return self._tl.colocation_stack
-
-  @_colocation_stack.setter
-  def _colocation_stack(self, value):
-    self._tl.colocation_stack = value
-
-  @property
-  def _control_dependencies_stack(self):
-    return self._tl.control_dependencies_stack
-
-  @_control_dependencies_stack.setter
-  def _control_dependencies_stack(self, value):
-    self._tl.control_dependencies_stack = value
+  _name_stack = _thread_local("name_stack")
+  _device_stack = _thread_local("device_stack")
+  _device_top = _thread_local("device_top")
+  _colocation_stack = _thread_local("colocation_stack")
+  _control_dependencies_stack = _thread_local("control_dependencies_stack")
 
   # -- identity ---------------------------------------------------------------
 
