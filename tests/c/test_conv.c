@@ -19,6 +19,7 @@
 #include "core/op_registry.h"
 #include "core/tensor.h"
 #include "harness.h"
+#include "kernel_call.h"
 #include "kernels/conv_internal.h"
 #include "kernels/kernel.h"
 
@@ -31,26 +32,15 @@ static double rnd(uint64_t *s) {
 }
 
 /* A tensor of type t with dims, filled from v (NULL: pseudo-random from seed). */
-__attribute__((noinline)) static tfc_tensor *mk(tfc_dtype t, int rank, const int64_t *dims,
-                                                const double *v, uint64_t seed) {
-  tfc_status st;
-  tfc_status_clear(&st);
-  tfc_tensor *x = tfc_tensor_new(t, rank, dims, &st);
-  if (!x) return NULL;
-  for (int64_t i = 0; i < x->nelems; i++) {
-    double d = v ? v[i] : rnd(&seed);
-    switch (t) {
-      case TFC_DTYPE_FLOAT: ((float *)x->data)[i] = (float)d; break;
-      case TFC_DTYPE_DOUBLE: ((double *)x->data)[i] = d; break;
-      case TFC_DTYPE_HALF: ((uint16_t *)x->data)[i] = tfc_float_to_half((float)d); break;
-      case TFC_DTYPE_BFLOAT16: ((uint16_t *)x->data)[i] = tfc_float_to_bfloat16((float)d); break;
-      case TFC_DTYPE_INT32: ((int32_t *)x->data)[i] = (int32_t)d; break;
-      case TFC_DTYPE_INT64: ((int64_t *)x->data)[i] = (int64_t)d; break;
-      case TFC_DTYPE_INT8: ((int8_t *)x->data)[i] = (int8_t)d; break;
-      case TFC_DTYPE_UINT8: ((uint8_t *)x->data)[i] = (uint8_t)d; break;
-      default: break;
-    }
-  }
+static tfc_tensor *mkr(tfc_dtype t, int rank, const int64_t *dims, const double *v, uint64_t seed) {
+  if (v) return mk(t, rank, dims, v);
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) n *= dims[i];
+  double *r = tfc_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  if (!r) return NULL;
+  for (int64_t i = 0; i < n; i++) r[i] = rnd(&seed);
+  tfc_tensor *x = mk(t, rank, dims, r);
+  tfc_free(r);
   return x;
 }
 
@@ -59,58 +49,7 @@ static tfc_tensor *ivec(int n, const int64_t *v) {
   double d[8];
   for (int i = 0; i < n; i++) d[i] = (double)v[i];
   int64_t dims[1] = {n};
-  return mk(TFC_DTYPE_INT32, 1, dims, d, 0);
-}
-
-/* Element i of t as a double. */
-static double at(const tfc_tensor *t, int64_t i) {
-  if (t->dtype == TFC_DTYPE_HALF) return tfc_half_to_float(((const uint16_t *)t->data)[i]);
-  if (t->dtype == TFC_DTYPE_BFLOAT16) return tfc_bfloat16_to_float(((const uint16_t *)t->data)[i]);
-  return tfc_tensor_get_double(t, i);
-}
-
-/* One kernel invocation: attrs, outputs and status. */
-typedef struct call {
-  tfc_status st;
-  tfc_attrs attrs;
-  tfc_tensor *out[6];
-  tfc_dtype out_types[6];
-  tfc_threadpool *pool;
-} call;
-
-/* Starts a call with attr T = t (and U = float). */
-static void call_init(call *c, tfc_dtype t) {
-  memset(c, 0, sizeof *c);
-  tfc_status_clear(&c->st);
-  tfc_attrs_init(&c->attrs);
-  tfc_attr_value v = tfc_attr_type(t);
-  tfc_attrs_set(&c->attrs, "T", &v, &c->st);
-  for (int i = 0; i < 6; i++) c->out_types[i] = t;
-}
-
-/* Sets string attr `name`. */
-static void set_str(call *c, const char *name, const char *s) {
-  tfc_attr_value v = tfc_attr_string(s, strlen(s));
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets list(int) attr `name` to n values. */
-static void set_ints(call *c, const char *name, int n, const int64_t *vals) {
-  tfc_attr_value v = tfc_attr_list_new(TFC_ATTR_I, n);
-  for (int i = 0; i < n; i++) v.v.list.v.i[i] = vals[i];
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets float attr `name`. */
-static void set_float(call *c, const char *name, float f) {
-  tfc_attr_value v = tfc_attr_float(f);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets bool attr `name`. */
-static void set_bool(call *c, const char *name, bool b) {
-  tfc_attr_value v = tfc_attr_bool(b);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
+  return mkr(TFC_DTYPE_INT32, 1, dims, d, 0);
 }
 
 /* Sets the conv attrs: strides (sh, sw), dilations (dh, dw), padding. */
@@ -130,40 +69,6 @@ static void pool_attrs(call *c, int64_t kh, int64_t kw, int64_t sh, int64_t sw, 
   set_ints(c, "strides", 4, s);
   set_str(c, "padding", pad);
   set_str(c, "data_format", "NHWC");
-}
-
-/* Runs op's CPU kernel on nin inputs with nout outputs; true on success. */
-static bool call_run(call *c, const char *op, int nin, tfc_tensor **ins, int nout) {
-  tfc_status_clear(&c->st);
-  const tfc_kernel_def *def = tfc_kernel_lookup(op, "CPU", &c->attrs);
-  if (!def) {
-    tfc_status_set(&c->st, TFC_CODE_NOT_FOUND, "no kernel for %s", op);
-    return false;
-  }
-  for (int i = 0; i < 6; i++) {
-    tfc_tensor_unref(c->out[i]);
-    c->out[i] = NULL;
-  }
-  tfc_kernel_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.node_name = op;
-  ctx.op_type = op;
-  ctx.attrs = &c->attrs;
-  ctx.n_inputs = nin;
-  ctx.inputs = ins;
-  ctx.n_outputs = nout;
-  ctx.outputs = c->out;
-  ctx.out_types = c->out_types;
-  ctx.st = &c->st;
-  ctx.intra_pool = c->pool;
-  def->compute(&ctx);
-  return tfc_status_ok(&c->st);
-}
-
-/* Frees what a call holds. */
-static void call_done(call *c) {
-  for (int i = 0; i < 6; i++) tfc_tensor_unref(c->out[i]);
-  tfc_attrs_destroy(&c->attrs);
 }
 
 /* A bare kernel context on pool (for calling the conv_internal.h functions). */
@@ -246,10 +151,10 @@ static double fast_vs_ref(const conv_case *k, tfc_dtype t, tfc_threadpool *pool)
   int64_t id[4] = {g.batch, g.in_rows, g.in_cols, g.in_depth};
   int64_t fd[4] = {g.filter_rows, g.filter_cols, g.in_depth, g.out_depth};
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
-  tfc_tensor *x = mk(t, 4, id, NULL, 1), *f = mk(t, 4, fd, NULL, 2), *dy = mk(t, 4, od, NULL, 3);
-  tfc_tensor *y1 = mk(t, 4, od, NULL, 9), *y2 = mk(t, 4, od, NULL, 8);
-  tfc_tensor *dx1 = mk(t, 4, id, NULL, 9), *dx2 = mk(t, 4, id, NULL, 8);
-  tfc_tensor *df1 = mk(t, 4, fd, NULL, 9), *df2 = mk(t, 4, fd, NULL, 8);
+  tfc_tensor *x = mkr(t, 4, id, NULL, 1), *f = mkr(t, 4, fd, NULL, 2), *dy = mkr(t, 4, od, NULL, 3);
+  tfc_tensor *y1 = mkr(t, 4, od, NULL, 9), *y2 = mkr(t, 4, od, NULL, 8);
+  tfc_tensor *dx1 = mkr(t, 4, id, NULL, 9), *dx2 = mkr(t, 4, id, NULL, 8);
+  tfc_tensor *df1 = mkr(t, 4, fd, NULL, 9), *df2 = mkr(t, 4, fd, NULL, 8);
   tfc_status st;
   tfc_kernel_ctx ctx = bare_ctx(&st, pool);
   double err = INFINITY;
@@ -298,8 +203,8 @@ TFC_TEST(conv_reference_gradients_are_adjoint) {
     int64_t fd[4] = {g.filter_rows, g.filter_cols, g.in_depth, g.out_depth};
     int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
     tfc_dtype t = TFC_DTYPE_DOUBLE;
-    tfc_tensor *x = mk(t, 4, id, NULL, 4), *f = mk(t, 4, fd, NULL, 5), *dy = mk(t, 4, od, NULL, 6);
-    tfc_tensor *y = mk(t, 4, od, NULL, 0), *dx = mk(t, 4, id, NULL, 0), *df = mk(t, 4, fd, NULL, 0);
+    tfc_tensor *x = mkr(t, 4, id, NULL, 4), *f = mkr(t, 4, fd, NULL, 5), *dy = mkr(t, 4, od, NULL, 6);
+    tfc_tensor *y = mkr(t, 4, od, NULL, 0), *dx = mkr(t, 4, id, NULL, 0), *df = mkr(t, 4, fd, NULL, 0);
     tfc_conv2d_fwd_ref(t, &g, x->data, f->data, y->data);
     tfc_conv2d_bwd_input_ref(t, &g, f->data, dy->data, dx->data);
     tfc_conv2d_bwd_filter_ref(t, &g, x->data, dy->data, df->data);
@@ -320,7 +225,7 @@ TFC_TEST(conv_conv2d_matches_tensorflow) {
   const tfc_dtype types[] = {TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16,
                              TFC_DTYPE_INT32};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
-    tfc_tensor *in[2] = {mk(types[k], 4, xd, xv, 0), mk(types[k], 4, fdims, fv, 0)};
+    tfc_tensor *in[2] = {mkr(types[k], 4, xd, xv, 0), mkr(types[k], 4, fdims, fv, 0)};
     call c;
     call_init(&c, types[k]);
     conv_attrs(&c, 1, 1, 1, 1, "SAME");
@@ -353,8 +258,8 @@ TFC_TEST(conv_gradients_match_tensorflow) {
   const double want_df[9] = {78, 88, 36, 118, 128, 52, 31, 34, 11};
   const int64_t xd[4] = {1, 4, 4, 1}, fd[4] = {3, 3, 1, 1}, gd[4] = {1, 2, 2, 1};
   const int64_t sizes4[4] = {1, 4, 4, 1}, sizes2[2] = {4, 4}, fsizes[4] = {3, 3, 1, 1};
-  tfc_tensor *x = mk(TFC_DTYPE_FLOAT, 4, xd, xv, 0), *f = mk(TFC_DTYPE_FLOAT, 4, fd, fv, 0);
-  tfc_tensor *g = mk(TFC_DTYPE_FLOAT, 4, gd, gv, 0);
+  tfc_tensor *x = mkr(TFC_DTYPE_FLOAT, 4, xd, xv, 0), *f = mkr(TFC_DTYPE_FLOAT, 4, fd, fv, 0);
+  tfc_tensor *g = mkr(TFC_DTYPE_FLOAT, 4, gd, gv, 0);
   tfc_tensor *s4 = ivec(4, sizes4), *s2 = ivec(2, sizes2), *fs = ivec(4, fsizes);
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
@@ -371,7 +276,7 @@ TFC_TEST(conv_gradients_match_tensorflow) {
   for (int i = 0; i < 9; i++) CHECK_NEAR(at(c.out[0], i), want_df[i], 1e-4);
   /* out_backprop of the wrong size: TF's message. */
   const int64_t gd3[4] = {1, 3, 3, 1};
-  tfc_tensor *g3 = mk(TFC_DTYPE_FLOAT, 4, gd3, NULL, 1);
+  tfc_tensor *g3 = mkr(TFC_DTYPE_FLOAT, 4, gd3, NULL, 1);
   bf[2] = g3;
   CHECK(!call_run(&c, "Conv2DBackpropFilter", 3, bf, 1));
   CHECK(strcmp(c.st.msg, "Conv2DCustomBackpropFilter: Size of out_backprop doesn't match computed: "
@@ -394,8 +299,8 @@ TFC_TEST(conv_gradients_match_tensorflow) {
 
 TFC_TEST(conv_kernel_errors_are_tfs) {
   const int64_t xd[4] = {2, 5, 5, 3}, fd[4] = {3, 3, 3, 4}, fd2[4] = {3, 3, 2, 4}, x3[3] = {5, 5, 3};
-  tfc_tensor *x = mk(TFC_DTYPE_FLOAT, 4, xd, NULL, 1), *f = mk(TFC_DTYPE_FLOAT, 4, fd, NULL, 2);
-  tfc_tensor *f2 = mk(TFC_DTYPE_FLOAT, 4, fd2, NULL, 2), *xr3 = mk(TFC_DTYPE_FLOAT, 3, x3, NULL, 1);
+  tfc_tensor *x = mkr(TFC_DTYPE_FLOAT, 4, xd, NULL, 1), *f = mkr(TFC_DTYPE_FLOAT, 4, fd, NULL, 2);
+  tfc_tensor *f2 = mkr(TFC_DTYPE_FLOAT, 4, fd2, NULL, 2), *xr3 = mkr(TFC_DTYPE_FLOAT, 3, x3, NULL, 1);
   tfc_tensor *in[2] = {x, f};
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
@@ -450,7 +355,7 @@ TFC_TEST(conv_kernel_errors_are_tfs) {
   /* A 7x7 VALID filter on a 5x5 input. */
   conv_attrs(&c, 1, 1, 1, 1, "VALID");
   const int64_t fd7[4] = {7, 7, 3, 4};
-  tfc_tensor *f7 = mk(TFC_DTYPE_FLOAT, 4, fd7, NULL, 3);
+  tfc_tensor *f7 = mkr(TFC_DTYPE_FLOAT, 4, fd7, NULL, 3);
   in[1] = f7;
   CHECK(!call_run(&c, "Conv2D", 2, in, 1));
   CHECK(strcmp(c.st.msg, "Computed output size would be negative: -1 [input_size: 5, "
@@ -502,8 +407,8 @@ TFC_TEST(conv_depthwise_matches_naive_and_adjoint) {
     int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
     for (int tt = 0; tt < 2; tt++) {
       tfc_dtype t = tt ? TFC_DTYPE_DOUBLE : TFC_DTYPE_FLOAT;
-      tfc_tensor *x = mk(t, 4, id, NULL, 11), *f = mk(t, 4, fd, NULL, 12), *dy = mk(t, 4, od, NULL, 13);
-      tfc_tensor *y = mk(t, 4, od, NULL, 0), *dx = mk(t, 4, id, NULL, 0), *df = mk(t, 4, fd, NULL, 0);
+      tfc_tensor *x = mkr(t, 4, id, NULL, 11), *f = mkr(t, 4, fd, NULL, 12), *dy = mkr(t, 4, od, NULL, 13);
+      tfc_tensor *y = mkr(t, 4, od, NULL, 0), *dx = mkr(t, 4, id, NULL, 0), *df = mkr(t, 4, fd, NULL, 0);
       tfc_status st;
       tfc_kernel_ctx ctx = bare_ctx(&st, pool);
       tfc_depthwise_fwd(&ctx, t, &g, x->data, f->data, y->data);
@@ -531,7 +436,7 @@ TFC_TEST(conv_depthwise_kernel_matches_tensorflow) {
                            36.4, 40.8, 48.8, 53.6, 42,   47.2, 56,   61.6, 16.4, 19.2, 23.4, 26.4,
                            8.8,  11.6, 15.4, 18.4, 10,   13.2, 17.4, 20.8, 1.7,  3.4,  5.4,  7.2};
   const int64_t xd[4] = {1, 3, 3, 2}, fd[4] = {2, 2, 2, 2};
-  tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, 4, xd, xv, 0), mk(TFC_DTYPE_FLOAT, 4, fd, fv, 0)};
+  tfc_tensor *in[2] = {mkr(TFC_DTYPE_FLOAT, 4, xd, xv, 0), mkr(TFC_DTYPE_FLOAT, 4, fd, fv, 0)};
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
   conv_attrs(&c, 1, 1, 1, 1, "SAME");
@@ -559,7 +464,7 @@ TFC_TEST(conv_pools_match_tensorflow) {
                                     0.5,     0.5,     1.5,     1};
   const tfc_dtype types[] = {TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF, TFC_DTYPE_INT32};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
-    tfc_tensor *x = mk(types[k], 4, xd, xv, 0);
+    tfc_tensor *x = mkr(types[k], 4, xd, xv, 0);
     call c;
     call_init(&c, types[k]);
     pool_attrs(&c, 3, 3, 2, 2, "SAME");
@@ -581,7 +486,7 @@ TFC_TEST(conv_pools_match_tensorflow) {
     if (types[k] != TFC_DTYPE_INT32) {
       CHECK(call_run(&c, "AvgPool", 1, &x, 1));
       for (int i = 0; i < 4; i++) CHECK_NEAR(at(c.out[0], i), want_avg[i], 1e-2);
-      tfc_tensor *ag[2] = {ivec(4, shape), mk(types[k], 4, gd, gv, 0)};
+      tfc_tensor *ag[2] = {ivec(4, shape), mkr(types[k], 4, gd, gv, 0)};
       CHECK(call_run(&c, "AvgPoolGrad", 2, ag, 1));
       for (int i = 0; i < 16; i++) CHECK_NEAR(at(c.out[0], i), want_avg_grad[i], 2e-3);
       tfc_tensor_unref(ag[0]);
@@ -597,8 +502,8 @@ TFC_TEST(conv_max_pool_grad_ties_and_nans) {
   double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
   const double gv[4] = {1, 2, 3, 4};
   const int64_t xd[4] = {1, 3, 3, 1}, od[4] = {1, 2, 2, 1};
-  tfc_tensor *in[3] = {mk(TFC_DTYPE_FLOAT, 4, xd, ones, 0), mk(TFC_DTYPE_FLOAT, 4, od, NULL, 0),
-                       mk(TFC_DTYPE_FLOAT, 4, od, gv, 0)};
+  tfc_tensor *in[3] = {mkr(TFC_DTYPE_FLOAT, 4, xd, ones, 0), mkr(TFC_DTYPE_FLOAT, 4, od, NULL, 0),
+                       mkr(TFC_DTYPE_FLOAT, 4, od, gv, 0)};
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
   pool_attrs(&c, 2, 2, 1, 1, "VALID");
@@ -609,7 +514,7 @@ TFC_TEST(conv_max_pool_grad_ties_and_nans) {
   /* NaNs: skipped by MaxPool; MaxPoolGrad keeps a NaN that starts a window. */
   double nv[9] = {1, NAN, 3, 2, 5, NAN, 0, 1, 1};
   tfc_tensor_unref(in[0]);
-  in[0] = mk(TFC_DTYPE_FLOAT, 4, xd, nv, 0);
+  in[0] = mkr(TFC_DTYPE_FLOAT, 4, xd, nv, 0);
   CHECK(call_run(&c, "MaxPool", 1, in, 1));
   for (int i = 0; i < 4; i++) CHECK_NEAR(at(c.out[0], i), 5, 0);
   CHECK(call_run(&c, "MaxPoolGrad", 3, in, 1));
@@ -618,12 +523,12 @@ TFC_TEST(conv_max_pool_grad_ties_and_nans) {
   /* -inf everywhere: MaxPool gives the lowest finite float, as TF. */
   double ninf[9];
   for (int i = 0; i < 9; i++) ninf[i] = -INFINITY;
-  tfc_tensor *xi = mk(TFC_DTYPE_FLOAT, 4, xd, ninf, 0);
+  tfc_tensor *xi = mkr(TFC_DTYPE_FLOAT, 4, xd, ninf, 0);
   CHECK(call_run(&c, "MaxPool", 1, &xi, 1));
   CHECK(at(c.out[0], 0) == -3.4028234663852886e38);
   /* Wrong grad shape. */
   tfc_tensor_unref(in[2]);
-  in[2] = mk(TFC_DTYPE_FLOAT, 4, xd, NULL, 0);
+  in[2] = mkr(TFC_DTYPE_FLOAT, 4, xd, NULL, 0);
   CHECK(!call_run(&c, "MaxPoolGrad", 3, in, 1));
   CHECK(strcmp(c.st.msg, "Expected grad shape to be [1,2,2,1], but got [1,3,3,1]") == 0);
   call_done(&c);
@@ -670,7 +575,7 @@ TFC_TEST(conv_pools_match_naive_with_threads) {
     int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.in_depth};
     for (int tt = 0; tt < 2; tt++) {
       tfc_dtype t = tt ? TFC_DTYPE_DOUBLE : TFC_DTYPE_FLOAT;
-      tfc_tensor *x = mk(t, 4, id, NULL, 21), *dy = mk(t, 4, od, NULL, 22);
+      tfc_tensor *x = mkr(t, 4, id, NULL, 21), *dy = mkr(t, 4, od, NULL, 22);
       call c;
       call_init(&c, t);
       c.pool = pool;
@@ -711,7 +616,7 @@ TFC_TEST(conv_pool_errors_and_depth_pooling) {
   double xv[16];
   for (int i = 0; i < 16; i++) xv[i] = i;
   const int64_t xd[4] = {1, 2, 2, 4};
-  tfc_tensor *x = mk(TFC_DTYPE_FLOAT, 4, xd, xv, 0);
+  tfc_tensor *x = mkr(TFC_DTYPE_FLOAT, 4, xd, xv, 0);
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
   set_ints(&c, "explicit_paddings", 0, NULL);
@@ -772,9 +677,9 @@ TFC_TEST(conv_fused_batch_norm_matches_tensorflow) {
                               0.1701013,  0.49447283,  0.04986554,  -0.07144087, -0.27856672, -0.04028733};
   const double want_ds[3] = {-1.1448905, -1.3371481, -0.2515514}, want_do[3] = {0.25580102, -0.2599795, -0.5367361};
   const int64_t xd[4] = {2, 2, 2, 3}, cd[1] = {3};
-  tfc_tensor *in[5] = {mk(TFC_DTYPE_FLOAT, 4, xd, xv, 0), mk(TFC_DTYPE_FLOAT, 1, cd, sv, 0),
-                       mk(TFC_DTYPE_FLOAT, 1, cd, ov, 0), mk(TFC_DTYPE_FLOAT, 1, cd, mv, 0),
-                       mk(TFC_DTYPE_FLOAT, 1, cd, vv, 0)};
+  tfc_tensor *in[5] = {mkr(TFC_DTYPE_FLOAT, 4, xd, xv, 0), mkr(TFC_DTYPE_FLOAT, 1, cd, sv, 0),
+                       mkr(TFC_DTYPE_FLOAT, 1, cd, ov, 0), mkr(TFC_DTYPE_FLOAT, 1, cd, mv, 0),
+                       mkr(TFC_DTYPE_FLOAT, 1, cd, vv, 0)};
   call c;
   call_init(&c, TFC_DTYPE_FLOAT);
   set_float(&c, "epsilon", 0.001f);
@@ -790,7 +695,7 @@ TFC_TEST(conv_fused_batch_norm_matches_tensorflow) {
     CHECK_NEAR(at(c.out[4], i), want_rs2[i], 1e-4);
   }
   CHECK(c.out[5]->rank == 0);
-  tfc_tensor *g[6] = {mk(TFC_DTYPE_FLOAT, 4, xd, dyv, 0), in[0], in[1], tfc_tensor_ref(c.out[3]),
+  tfc_tensor *g[6] = {mkr(TFC_DTYPE_FLOAT, 4, xd, dyv, 0), in[0], in[1], tfc_tensor_ref(c.out[3]),
                       tfc_tensor_ref(c.out[4]), tfc_tensor_ref(c.out[5])};
   call cg;
   call_init(&cg, TFC_DTYPE_FLOAT);
@@ -814,7 +719,7 @@ TFC_TEST(conv_fused_batch_norm_matches_tensorflow) {
   }
   for (int i = 0; i < 3; i++) CHECK(at(c.out[1], i) == mv[i] && at(c.out[2], i) == vv[i]);
   /* Error messages. */
-  tfc_tensor *empty = mk(TFC_DTYPE_FLOAT, 1, (const int64_t[]){0}, NULL, 0);
+  tfc_tensor *empty = mkr(TFC_DTYPE_FLOAT, 1, (const int64_t[]){0}, NULL, 0);
   tfc_tensor *saved = in[3];
   in[3] = empty;
   CHECK(!call_run(&c, "FusedBatchNormV3", 5, in, 6));
@@ -836,16 +741,16 @@ TFC_TEST(conv_fused_batch_norm_nchw_half_and_threads) {
   /* NCHW and half give the NHWC float result (transposed / rounded). */
   const int64_t N = 3, H = 5, W = 7, C = 4;
   const int64_t nhwc[4] = {N, H, W, C}, nchw[4] = {N, C, H, W}, cd[1] = {C};
-  tfc_tensor *x = mk(TFC_DTYPE_FLOAT, 4, nhwc, NULL, 31);
+  tfc_tensor *x = mkr(TFC_DTYPE_FLOAT, 4, nhwc, NULL, 31);
   double *t = tfc_malloc((size_t)x->nelems * sizeof(double));
   for (int64_t n = 0; n < N; n++)
     for (int64_t h = 0; h < H; h++)
       for (int64_t w = 0; w < W; w++)
         for (int64_t c = 0; c < C; c++)
           t[((n * C + c) * H + h) * W + w] = at(x, ((n * H + h) * W + w) * C + c);
-  tfc_tensor *xt = mk(TFC_DTYPE_FLOAT, 4, nchw, t, 0);
-  tfc_tensor *xh = mk(TFC_DTYPE_HALF, 4, nhwc, NULL, 31);
-  tfc_tensor *s = mk(TFC_DTYPE_FLOAT, 1, cd, NULL, 32), *o = mk(TFC_DTYPE_FLOAT, 1, cd, NULL, 33);
+  tfc_tensor *xt = mkr(TFC_DTYPE_FLOAT, 4, nchw, t, 0);
+  tfc_tensor *xh = mkr(TFC_DTYPE_HALF, 4, nhwc, NULL, 31);
+  tfc_tensor *s = mkr(TFC_DTYPE_FLOAT, 1, cd, NULL, 32), *o = mkr(TFC_DTYPE_FLOAT, 1, cd, NULL, 33);
   tfc_tensor *in[5] = {x, s, o, s, o};
   tfc_threadpool *pool = tfc_threadpool_new(2);
   call a, b, h;
@@ -892,8 +797,8 @@ TFC_TEST(conv_fused_batch_norm_nchw_half_and_threads) {
 TFC_TEST(conv_fused_batch_norm_grad_finite_differences) {
   /* d/dx of L = sum(y * dy) through the training forward pass. */
   const int64_t xd[4] = {2, 3, 2, 2}, cd[1] = {2};
-  tfc_tensor *x = mk(TFC_DTYPE_FLOAT, 4, xd, NULL, 41), *dy = mk(TFC_DTYPE_FLOAT, 4, xd, NULL, 42);
-  tfc_tensor *s = mk(TFC_DTYPE_FLOAT, 1, cd, NULL, 43), *o = mk(TFC_DTYPE_FLOAT, 1, cd, NULL, 44);
+  tfc_tensor *x = mkr(TFC_DTYPE_FLOAT, 4, xd, NULL, 41), *dy = mkr(TFC_DTYPE_FLOAT, 4, xd, NULL, 42);
+  tfc_tensor *s = mkr(TFC_DTYPE_FLOAT, 1, cd, NULL, 43), *o = mkr(TFC_DTYPE_FLOAT, 1, cd, NULL, 44);
   call f, g;
   call_init(&f, TFC_DTYPE_FLOAT);
   call_init(&g, TFC_DTYPE_FLOAT);
@@ -1095,8 +1000,8 @@ TFC_TEST(conv_oom_is_a_status) {
   const tfc_dtype types[2] = {TFC_DTYPE_FLOAT, TFC_DTYPE_HALF};
   tfc_threadpool *pool = tfc_threadpool_new(1);
   for (int k = 0; k < 2; k++) {
-    tfc_tensor *x = mk(types[k], 4, xd, NULL, 1), *f = mk(types[k], 4, fd, NULL, 2);
-    tfc_tensor *s = mk(TFC_DTYPE_FLOAT, 1, cd, NULL, 3);
+    tfc_tensor *x = mkr(types[k], 4, xd, NULL, 1), *f = mkr(types[k], 4, fd, NULL, 2);
+    tfc_tensor *s = mkr(TFC_DTYPE_FLOAT, 1, cd, NULL, 3);
     tfc_tensor *in[2] = {x, f}, *bn[5] = {x, s, s, s, s};
     for (int n = 1; n < 8; n++) {
       call c;

@@ -17,104 +17,11 @@
 #include "core/op_registry.h"
 #include "core/tensor.h"
 #include "harness.h"
+#include "kernel_call.h"
 #include "kernels/elementwise_internal.h"
 #include "kernels/kernel.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-/* A kernel invocation built by hand. */
-typedef struct call {
-  tfc_status st;
-  tfc_attrs attrs;
-  tfc_tensor *out[4];
-  tfc_threadpool *pool;
-} call;
-
-/* Sets type attr `name` on c. */
-static void set_type(call *c, const char *name, tfc_dtype t) {
-  tfc_attr_value v = tfc_attr_type(t);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets bool attr `name` on c. */
-static void set_bool(call *c, const char *name, bool b) {
-  tfc_attr_value v = tfc_attr_bool(b);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Starts a call; attr T defaults to `t` unless t is INVALID. */
-static void call_init(call *c, tfc_dtype t) {
-  memset(c, 0, sizeof *c);
-  tfc_status_clear(&c->st);
-  tfc_attrs_init(&c->attrs);
-  if (t != TFC_DTYPE_INVALID) set_type(c, "T", t);
-}
-
-/* Looks up op's CPU kernel for c's attrs and runs it on ins; true when it ran
- * without error (c->st holds the status). */
-static bool call_run(call *c, const char *op, int nin, tfc_tensor **ins, int nout) {
-  const tfc_kernel_def *def = tfc_kernel_lookup(op, "CPU", &c->attrs);
-  if (!def) {
-    tfc_status_set(&c->st, TFC_CODE_NOT_FOUND, "no kernel for %s", op);
-    return false;
-  }
-  tfc_kernel_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.node_name = op;
-  ctx.op_type = op;
-  ctx.attrs = &c->attrs;
-  ctx.n_inputs = nin;
-  ctx.inputs = ins;
-  ctx.n_outputs = nout;
-  ctx.outputs = c->out;
-  ctx.st = &c->st;
-  ctx.intra_pool = c->pool;
-  def->compute(&ctx);
-  return tfc_status_ok(&c->st);
-}
-
-/* Frees what a call holds. */
-static void call_done(call *c) {
-  for (int i = 0; i < 4; i++) tfc_tensor_unref(c->out[i]);
-  tfc_attrs_destroy(&c->attrs);
-}
-
-/* A tensor of dtype t and shape dims filled from doubles (converted per type).
- * Not inlined: gcc cannot see that v has nelems entries. */
-__attribute__((noinline)) static tfc_tensor *mk(tfc_dtype t, int rank, const int64_t *dims,
-                                                const double *v) {
-  tfc_status st;
-  tfc_status_clear(&st);
-  tfc_tensor *x = tfc_tensor_new(t, rank, dims, &st);
-  if (!x) return NULL;
-  for (int64_t i = 0; i < x->nelems; i++) {
-    double d = v[i];
-    switch (t) {
-      case TFC_DTYPE_FLOAT: ((float *)x->data)[i] = (float)d; break;
-      case TFC_DTYPE_DOUBLE: ((double *)x->data)[i] = d; break;
-      case TFC_DTYPE_HALF: ((uint16_t *)x->data)[i] = tfc_float_to_half((float)d); break;
-      case TFC_DTYPE_BFLOAT16: ((uint16_t *)x->data)[i] = tfc_float_to_bfloat16((float)d); break;
-      case TFC_DTYPE_INT8: ((int8_t *)x->data)[i] = (int8_t)d; break;
-      case TFC_DTYPE_INT16: ((int16_t *)x->data)[i] = (int16_t)d; break;
-      case TFC_DTYPE_INT32: ((int32_t *)x->data)[i] = (int32_t)d; break;
-      case TFC_DTYPE_INT64: ((int64_t *)x->data)[i] = (int64_t)d; break;
-      case TFC_DTYPE_UINT8: ((uint8_t *)x->data)[i] = (uint8_t)d; break;
-      case TFC_DTYPE_UINT16: ((uint16_t *)x->data)[i] = (uint16_t)d; break;
-      case TFC_DTYPE_UINT32: ((uint32_t *)x->data)[i] = (uint32_t)d; break;
-      case TFC_DTYPE_UINT64: ((uint64_t *)x->data)[i] = (uint64_t)d; break;
-      case TFC_DTYPE_BOOL: ((uint8_t *)x->data)[i] = d != 0; break;
-      default: break;
-    }
-  }
-  return x;
-}
-
-/* Element i of t as a double (half/bfloat16 widened). */
-static double at(const tfc_tensor *t, int64_t i) {
-  if (t->dtype == TFC_DTYPE_HALF) return tfc_half_to_float(((const uint16_t *)t->data)[i]);
-  if (t->dtype == TFC_DTYPE_BFLOAT16) return tfc_bfloat16_to_float(((const uint16_t *)t->data)[i]);
-  return tfc_tensor_get_double(t, i);
-}
 
 /* Shorthands for small shapes. */
 static const int64_t D1_3[] = {3}, D1_4[] = {4}, D2_23[] = {2, 3};

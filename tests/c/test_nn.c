@@ -18,105 +18,10 @@
 #include "core/op_registry.h"
 #include "core/tensor.h"
 #include "harness.h"
+#include "kernel_call.h"
 #include "kernels/kernel.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-typedef struct call {
-  tfc_status st;
-  tfc_attrs attrs;
-  tfc_tensor *out[2];
-  tfc_dtype out_types[2];
-  tfc_threadpool *pool;
-} call;
-
-/* Starts a call with attr T = t. */
-static void call_init(call *c, tfc_dtype t) {
-  memset(c, 0, sizeof *c);
-  tfc_status_clear(&c->st);
-  tfc_attrs_init(&c->attrs);
-  tfc_attr_value v = tfc_attr_type(t);
-  tfc_attrs_set(&c->attrs, "T", &v, &c->st);
-  c->out_types[0] = c->out_types[1] = t;
-}
-
-/* Sets string attr `name`. */
-static void set_str(call *c, const char *name, const char *s) {
-  tfc_attr_value v = tfc_attr_string(s, strlen(s));
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets float attr `name`. */
-static void set_float(call *c, const char *name, float f) {
-  tfc_attr_value v = tfc_attr_float(f);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets type attr `name`. */
-static void set_type(call *c, const char *name, tfc_dtype t) {
-  tfc_attr_value v = tfc_attr_type(t);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Runs op's CPU kernel on nin inputs with nout outputs; true on success. */
-static bool call_run(call *c, const char *op, int nin, tfc_tensor **ins, int nout) {
-  const tfc_kernel_def *def = tfc_kernel_lookup(op, "CPU", &c->attrs);
-  if (!def) {
-    tfc_status_set(&c->st, TFC_CODE_NOT_FOUND, "no kernel for %s", op);
-    return false;
-  }
-  tfc_kernel_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.node_name = op;
-  ctx.op_type = op;
-  ctx.attrs = &c->attrs;
-  ctx.n_inputs = nin;
-  ctx.inputs = ins;
-  ctx.n_outputs = nout;
-  ctx.outputs = c->out;
-  ctx.out_types = c->out_types;
-  ctx.st = &c->st;
-  ctx.intra_pool = c->pool;
-  def->compute(&ctx);
-  return tfc_status_ok(&c->st);
-}
-
-/* Frees what a call holds. */
-static void call_done(call *c) {
-  for (int i = 0; i < 2; i++) tfc_tensor_unref(c->out[i]);
-  tfc_attrs_destroy(&c->attrs);
-}
-
-/* A tensor of type t and shape dims filled from v (NULL: zeros). */
-__attribute__((noinline)) static tfc_tensor *mk(tfc_dtype t, int rank, const int64_t *dims,
-                                                const double *v) {
-  tfc_status st;
-  tfc_status_clear(&st);
-  tfc_tensor *x = tfc_tensor_new(t, rank, dims, &st);
-  if (!x) return NULL;
-  for (int64_t i = 0; i < x->nelems; i++) {
-    double d = v ? v[i] : 0;
-    switch (t) {
-      case TFC_DTYPE_FLOAT: ((float *)x->data)[i] = (float)d; break;
-      case TFC_DTYPE_DOUBLE: ((double *)x->data)[i] = d; break;
-      case TFC_DTYPE_HALF: ((uint16_t *)x->data)[i] = tfc_float_to_half((float)d); break;
-      case TFC_DTYPE_BFLOAT16: ((uint16_t *)x->data)[i] = tfc_float_to_bfloat16((float)d); break;
-      case TFC_DTYPE_INT8: ((int8_t *)x->data)[i] = (int8_t)d; break;
-      case TFC_DTYPE_INT32: ((int32_t *)x->data)[i] = (int32_t)d; break;
-      case TFC_DTYPE_INT64: ((int64_t *)x->data)[i] = (int64_t)d; break;
-      case TFC_DTYPE_UINT8: ((uint8_t *)x->data)[i] = (uint8_t)d; break;
-      default: break;
-    }
-  }
-  return x;
-}
-
-/* Element i of t as a double. */
-static double at(const tfc_tensor *t, int64_t i) {
-  if (t->dtype == TFC_DTYPE_HALF) return tfc_half_to_float(((const uint16_t *)t->data)[i]);
-  if (t->dtype == TFC_DTYPE_BFLOAT16) return tfc_bfloat16_to_float(((const uint16_t *)t->data)[i]);
-  return tfc_tensor_get_double(t, i);
-}
 
 /* Runs a one-input op of type t on v (n values); output in *out (caller unrefs). */
 static bool run1(const char *op, tfc_dtype t, const double *v, int64_t n, float alpha, tfc_tensor **out,

@@ -19,100 +19,10 @@
 #include "core/op_registry.h"
 #include "core/tensor.h"
 #include "harness.h"
+#include "kernel_call.h"
 #include "kernels/kernel.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-/* A kernel invocation built by hand. */
-typedef struct call {
-  tfc_status st;
-  tfc_attrs attrs;
-  tfc_tensor *out[2];
-  tfc_dtype out_types[2];
-  tfc_threadpool *pool;
-} call;
-
-/* Starts a call with attr T = t (unless INVALID). */
-static void call_init(call *c, tfc_dtype t) {
-  memset(c, 0, sizeof *c);
-  tfc_status_clear(&c->st);
-  tfc_attrs_init(&c->attrs);
-  if (t != TFC_DTYPE_INVALID) {
-    tfc_attr_value v = tfc_attr_type(t);
-    tfc_attrs_set(&c->attrs, "T", &v, &c->st);
-  }
-  c->out_types[0] = c->out_types[1] = t;
-}
-
-/* Sets bool attr `name`. */
-static void set_bool(call *c, const char *name, bool b) {
-  tfc_attr_value v = tfc_attr_bool(b);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Sets type attr `name`. */
-static void set_type(call *c, const char *name, tfc_dtype t) {
-  tfc_attr_value v = tfc_attr_type(t);
-  tfc_attrs_set(&c->attrs, name, &v, &c->st);
-}
-
-/* Runs op's CPU kernel on ins; true when it succeeded. */
-static bool call_run(call *c, const char *op, int nin, tfc_tensor **ins) {
-  const tfc_kernel_def *def = tfc_kernel_lookup(op, "CPU", &c->attrs);
-  if (!def) {
-    tfc_status_set(&c->st, TFC_CODE_NOT_FOUND, "no kernel for %s", op);
-    return false;
-  }
-  tfc_kernel_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.node_name = op;
-  ctx.op_type = op;
-  ctx.attrs = &c->attrs;
-  ctx.n_inputs = nin;
-  ctx.inputs = ins;
-  ctx.n_outputs = 1;
-  ctx.outputs = c->out;
-  ctx.out_types = c->out_types;
-  ctx.st = &c->st;
-  ctx.intra_pool = c->pool;
-  def->compute(&ctx);
-  return tfc_status_ok(&c->st);
-}
-
-/* Frees what a call holds. */
-static void call_done(call *c) {
-  for (int i = 0; i < 2; i++) tfc_tensor_unref(c->out[i]);
-  tfc_attrs_destroy(&c->attrs);
-}
-
-/* A tensor of type t and shape dims filled from v (converted per type). */
-__attribute__((noinline)) static tfc_tensor *mk(tfc_dtype t, int rank, const int64_t *dims,
-                                                const double *v) {
-  tfc_status st;
-  tfc_status_clear(&st);
-  tfc_tensor *x = tfc_tensor_new(t, rank, dims, &st);
-  if (!x) return NULL;
-  for (int64_t i = 0; i < x->nelems; i++) {
-    double d = v ? v[i] : 0;
-    switch (t) {
-      case TFC_DTYPE_FLOAT: ((float *)x->data)[i] = (float)d; break;
-      case TFC_DTYPE_DOUBLE: ((double *)x->data)[i] = d; break;
-      case TFC_DTYPE_HALF: ((uint16_t *)x->data)[i] = tfc_float_to_half((float)d); break;
-      case TFC_DTYPE_BFLOAT16: ((uint16_t *)x->data)[i] = tfc_float_to_bfloat16((float)d); break;
-      case TFC_DTYPE_INT8: ((int8_t *)x->data)[i] = (int8_t)d; break;
-      case TFC_DTYPE_INT16: ((int16_t *)x->data)[i] = (int16_t)d; break;
-      case TFC_DTYPE_INT32: ((int32_t *)x->data)[i] = (int32_t)d; break;
-      case TFC_DTYPE_INT64: ((int64_t *)x->data)[i] = (int64_t)d; break;
-      case TFC_DTYPE_UINT8: ((uint8_t *)x->data)[i] = (uint8_t)d; break;
-      case TFC_DTYPE_UINT16: ((uint16_t *)x->data)[i] = (uint16_t)d; break;
-      case TFC_DTYPE_UINT32: ((uint32_t *)x->data)[i] = (uint32_t)d; break;
-      case TFC_DTYPE_UINT64: ((uint64_t *)x->data)[i] = (uint64_t)d; break;
-      case TFC_DTYPE_BOOL: ((uint8_t *)x->data)[i] = d != 0; break;
-      default: break;
-    }
-  }
-  return x;
-}
 
 /* An int32 vector of axes. */
 static tfc_tensor *axes(int n, const int32_t *v) {
@@ -120,13 +30,6 @@ static tfc_tensor *axes(int n, const int32_t *v) {
   for (int i = 0; i < n; i++) d[i] = v[i];
   int64_t dim = n;
   return mk(TFC_DTYPE_INT32, 1, &dim, d);
-}
-
-/* Element i of t as a double (half/bfloat16 widened). */
-static double at(const tfc_tensor *t, int64_t i) {
-  if (t->dtype == TFC_DTYPE_HALF) return tfc_half_to_float(((const uint16_t *)t->data)[i]);
-  if (t->dtype == TFC_DTYPE_BFLOAT16) return tfc_bfloat16_to_float(((const uint16_t *)t->data)[i]);
-  return tfc_tensor_get_double(t, i);
 }
 
 /* A deterministic pseudo-random double in [-1, 1). */
@@ -189,7 +92,7 @@ TFC_TEST(reduce_sum_2d_axes_keepdims) {
     call_init(&c, TFC_DTYPE_FLOAT);
     set_bool(&c, "keep_dims", cases[k].keep);
     tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, 2, d, v), axes(cases[k].n, cases[k].ax)};
-    CHECK(call_run(&c, "Sum", 2, in));
+    CHECK(call_run(&c, "Sum", 2, in, 1));
     CHECK_EQ_INT(c.out[0]->rank, cases[k].rank);
     for (int i = 0; i < cases[k].rank; i++) CHECK_EQ_INT(c.out[0]->dims[i], cases[k].odims[i]);
     int64_t nout = c.out[0]->nelems;
@@ -229,7 +132,7 @@ TFC_TEST(reduce_all_patterns_match_reference) {
           call_init(&c, t);
           c.pool = use_pool ? pool : NULL;
           tfc_tensor *in[2] = {mk(t, 4, d, v), axes(n, ax)};
-          bool ok = call_run(&c, k_ops[op], 2, in);
+          bool ok = call_run(&c, k_ops[op], 2, in, 1);
           if (!ok) fprintf(stderr, "%s mask %d: %s\n", k_ops[op], m, c.st.msg);
           CHECK(ok);
           CHECK_EQ_INT(c.out[0]->nelems, nout);
@@ -285,7 +188,7 @@ TFC_TEST(reduce_big_shapes_with_pool) {
         c.pool = use_pool ? pool : NULL;
         tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, cases[k].rank, cases[k].d, v),
                              axes(cases[k].n, cases[k].ax)};
-        CHECK(call_run(&c, k_ops[op], 2, in));
+        CHECK(call_run(&c, k_ops[op], 2, in, 1));
         for (int64_t i = 0; i < nout; i++) CHECK_NEAR(at(c.out[0], i), ref[i], 1e-5 * (fabs(ref[i]) + 1));
         if (!first) first = tfc_tensor_ref(c.out[0]);
         else CHECK(memcmp(first->data, c.out[0]->data, (size_t)nout * 4) == 0); /* thread-count independent */
@@ -321,7 +224,7 @@ TFC_TEST(reduce_sum_10m_floats_accurate) {
     c.pool = pool;
     int32_t a0 = 0;
     tfc_tensor *in[2] = {x, axes(1, &a0)};
-    CHECK(call_run(&c, op ? "Mean" : "Sum", 2, in));
+    CHECK(call_run(&c, op ? "Mean" : "Sum", 2, in, 1));
     double want = op ? ref / (double)n : ref;
     CHECK(fabs(at(c.out[0], 0) - want) <= 1e-6 * fabs(want));
     tfc_tensor_unref(in[1]);
@@ -345,7 +248,7 @@ TFC_TEST(reduce_all_dtypes) {
       call_init(&c, types[k]);
       int32_t a1 = 1;
       tfc_tensor *in[2] = {mk(types[k], 2, d, v), axes(1, &a1)};
-      CHECK(call_run(&c, k_ops[op], 2, in));
+      CHECK(call_run(&c, k_ops[op], 2, in, 1));
       CHECK(c.out[0]->dtype == types[k]);
       CHECK_NEAR(at(c.out[0], 0), want[op][0], 1e-2);
       CHECK_NEAR(at(c.out[0], 1), want[op][1], 1e-2);
@@ -362,18 +265,18 @@ TFC_TEST(reduce_int_mean_truncates_and_widens) {
   call_init(&c, TFC_DTYPE_INT32);
   int32_t a0 = 0;
   tfc_tensor *in[2] = {mk(TFC_DTYPE_INT32, 1, &d2, neg), axes(1, &a0)};
-  CHECK(call_run(&c, "Mean", 2, in));
+  CHECK(call_run(&c, "Mean", 2, in, 1));
   CHECK_EQ_INT(((int32_t *)c.out[0]->data)[0], -1);
   tfc_tensor_unref(in[0]);
   call_done(&c);
   call_init(&c, TFC_DTYPE_INT8);
   in[0] = mk(TFC_DTYPE_INT8, 1, &d2, big);
-  CHECK(call_run(&c, "Mean", 2, in));
+  CHECK(call_run(&c, "Mean", 2, in, 1));
   CHECK_EQ_INT(((int8_t *)c.out[0]->data)[0], 100);
   call_done(&c);
   /* Sum of int8 wraps like int8 arithmetic. */
   call_init(&c, TFC_DTYPE_INT8);
-  CHECK(call_run(&c, "Sum", 2, in));
+  CHECK(call_run(&c, "Sum", 2, in, 1));
   CHECK_EQ_INT(((int8_t *)c.out[0]->data)[0], -56);
   call_done(&c);
   tfc_tensor_unref(in[0]);
@@ -398,7 +301,7 @@ TFC_TEST(reduce_empty_identities) {
     call c;
     call_init(&c, cases[k].t == TFC_DTYPE_BOOL ? TFC_DTYPE_INVALID : cases[k].t);
     tfc_tensor *in[2] = {mk(cases[k].t, 2, d, NULL), axes(1, &a0)};
-    CHECK(call_run(&c, cases[k].op, 2, in));
+    CHECK(call_run(&c, cases[k].op, 2, in, 1));
     CHECK_EQ_INT(c.out[0]->rank, 1);
     CHECK_EQ_INT(c.out[0]->dims[0], 3);
     for (int i = 0; i < 3; i++) {
@@ -415,7 +318,7 @@ TFC_TEST(reduce_empty_identities) {
   call_init(&c, TFC_DTYPE_FLOAT);
   int32_t a1 = 1;
   tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, 2, d, NULL), axes(1, &a1)};
-  CHECK(call_run(&c, "Sum", 2, in));
+  CHECK(call_run(&c, "Sum", 2, in, 1));
   CHECK_EQ_INT(c.out[0]->nelems, 0);
   CHECK_EQ_INT(c.out[0]->dims[0], 0);
   tfc_tensor_unref(in[0]);
@@ -434,7 +337,7 @@ TFC_TEST(reduce_all_any_bool) {
     call_init(&c, TFC_DTYPE_INVALID);
     c.out_types[0] = TFC_DTYPE_BOOL;
     tfc_tensor *in[2] = {mk(TFC_DTYPE_BOOL, 2, d, v), axes(1, &a1)};
-    CHECK(call_run(&c, ops[k], 2, in));
+    CHECK(call_run(&c, ops[k], 2, in, 1));
     CHECK(c.out[0]->dtype == TFC_DTYPE_BOOL);
     CHECK_EQ_INT(((uint8_t *)c.out[0]->data)[0], want[k][0]);
     CHECK_EQ_INT(((uint8_t *)c.out[0]->data)[1], want[k][1]);
@@ -456,7 +359,7 @@ TFC_TEST(reduce_max_min_propagate_nan) {
       call c;
       call_init(&c, t);
       tfc_tensor *in[2] = {mk(t, 1, &d, v), axes(1, &a0)};
-      CHECK(call_run(&c, k_ops[k], 2, in));
+      CHECK(call_run(&c, k_ops[k], 2, in, 1));
       CHECK(isnan(at(c.out[0], 0)));
       tfc_tensor_unref(in[0]);
       tfc_tensor_unref(in[1]);
@@ -481,7 +384,7 @@ TFC_TEST(reduce_errors) {
     call c;
     call_init(&c, TFC_DTYPE_FLOAT);
     tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, 2, d, v), axes(cases[k].n, cases[k].ax)};
-    CHECK(!call_run(&c, "Sum", 2, in));
+    CHECK(!call_run(&c, "Sum", 2, in, 1));
     CHECK_CODE(&c.st, TFC_CODE_INVALID_ARGUMENT);
     CHECK(strcmp(c.st.msg, cases[k].msg) == 0);
     tfc_tensor_unref(in[0]);
@@ -498,7 +401,7 @@ TFC_TEST(reduce_scalar_axis_and_int64_axes) {
   call_init(&c, TFC_DTYPE_FLOAT);
   set_type(&c, "Tidx", TFC_DTYPE_INT64);
   tfc_tensor *in[2] = {mk(TFC_DTYPE_FLOAT, 2, d, v), mk(TFC_DTYPE_INT64, 0, NULL, &one)};
-  CHECK(call_run(&c, "Max", 2, in));
+  CHECK(call_run(&c, "Max", 2, in, 1));
   CHECK_EQ_INT(c.out[0]->rank, 1);
   CHECK_NEAR(at(c.out[0], 0), 3, 0);
   CHECK_NEAR(at(c.out[0], 1), 6, 0);
@@ -516,7 +419,7 @@ static bool run_arg(call *c, const char *op, tfc_tensor *x, int64_t dim, tfc_dty
   set_type(c, "output_type", ot);
   double dd = (double)dim;
   tfc_tensor *in[2] = {x, mk(TFC_DTYPE_INT32, 0, NULL, &dd)};
-  bool ok = call_run(c, op, 2, in);
+  bool ok = call_run(c, op, 2, in, 1);
   tfc_tensor_unref(in[1]);
   return ok;
 }
@@ -695,7 +598,7 @@ TFC_TEST(reduce_oom_is_a_status) {
     call w; /* warm up: the kernel index is built on first lookup */
     call_init(&w, cases[k].x->dtype);
     tfc_tensor *win[2] = {cases[k].x, cases[k].ax};
-    CHECK(call_run(&w, cases[k].op, 2, win));
+    CHECK(call_run(&w, cases[k].op, 2, win, 1));
     call_done(&w);
     bool succeeded = false;
     for (int n = 1; n < 20 && !succeeded; n++) {
@@ -703,7 +606,7 @@ TFC_TEST(reduce_oom_is_a_status) {
       call_init(&c, cases[k].x->dtype);
       tfc_tensor *in[2] = {cases[k].x, cases[k].ax};
       tfc_alloc_fail_after(n);
-      bool ok = call_run(&c, cases[k].op, 2, in);
+      bool ok = call_run(&c, cases[k].op, 2, in, 1);
       tfc_alloc_fail_after(0);
       if (ok) succeeded = true;
       else CHECK_CODE(&c.st, TFC_CODE_RESOURCE_EXHAUSTED);
