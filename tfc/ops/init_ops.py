@@ -88,7 +88,10 @@ class RandomUniform(Initializer):
             "dtype": self.dtype.name}
 
 
-class RandomNormal(Initializer):
+class _Normal(Initializer):
+  """Shared body of the normal initializers; subclasses pick the sampling op."""
+  _sample = None
+
   def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=_dtypes.float32):
     self.mean = mean
     self.stddev = stddev
@@ -98,28 +101,21 @@ class RandomNormal(Initializer):
   def __call__(self, shape, dtype=None, partition_info=None):
     if dtype is None:
       dtype = self.dtype
-    return _random_ops.random_normal(shape, self.mean, self.stddev, dtype, seed=self.seed)
+    return self._sample(shape, self.mean, self.stddev, dtype, seed=self.seed)
 
   def get_config(self):
     return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
             "dtype": self.dtype.name}
 
 
-class TruncatedNormal(Initializer):
-  def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=_dtypes.float32):
-    self.mean = mean
-    self.stddev = stddev
-    self.seed = seed
-    self.dtype = _assert_float_dtype(_dtypes.as_dtype(dtype))
+class RandomNormal(_Normal):
+  """Initializer drawing from a normal distribution (mean, stddev)."""
+  _sample = staticmethod(lambda *a, **k: _random_ops.random_normal(*a, **k))
 
-  def __call__(self, shape, dtype=None, partition_info=None):
-    if dtype is None:
-      dtype = self.dtype
-    return _random_ops.truncated_normal(shape, self.mean, self.stddev, dtype, seed=self.seed)
 
-  def get_config(self):
-    return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
-            "dtype": self.dtype.name}
+class TruncatedNormal(_Normal):
+  """Like RandomNormal, with values more than two stddevs from the mean redrawn."""
+  _sample = staticmethod(lambda *a, **k: _random_ops.truncated_normal(*a, **k))
 
 
 def _compute_fans(shape):
