@@ -7,6 +7,8 @@
  */
 #include "base/alloc.h"
 
+#include "base/block_cache.h"
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -84,6 +86,8 @@ void *tfc_aligned_alloc(size_t size) {
    * fresh output costs few page faults (as NumPy does for large arrays). */
   const size_t huge = (size_t)2 << 20;
   bool big = rounded >= ((size_t)4 << 20);
+  p = tfc_block_cache_take(rounded, big ? huge : TFC_ALIGN);
+  if (p) return p; /* a recycled block keeps its huge-page hint */
   if (posix_memalign(&p, big ? huge : TFC_ALIGN, rounded) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
   if (big) madvise(p, rounded & ~(huge - 1), MADV_HUGEPAGE);
@@ -91,5 +95,8 @@ void *tfc_aligned_alloc(size_t size) {
   return p;
 }
 
-/* Frees a block from tfc_aligned_alloc; NULL is a no-op. */
-void tfc_aligned_free(void *p) { free(p); }
+/* Frees a block from tfc_aligned_alloc; NULL is a no-op. Large blocks go to
+ * the block cache for the next step's buffers of the same size. */
+void tfc_aligned_free(void *p) {
+  if (!tfc_block_cache_put(p)) free(p);
+}

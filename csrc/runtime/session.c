@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/block_cache.h"
 #include "base/hashmap.h"
 #include "graph/subgraph.h"
 #include "runtime/executor.h"
@@ -55,6 +56,8 @@ struct tfc_session {
 };
 
 static atomic_int fork_generation;
+/* Sessions alive in this process; the last one freed empties the block cache. */
+static atomic_int live_sessions;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* Child side of fork: invalidates sessions of the parent. */
@@ -127,6 +130,7 @@ tfc_session *tfc_session_new(tfc_graph *g, const tfc_session_options *opts, tfc_
   tfc_hashmap_init(&s->plans);
   s->fork_gen = atomic_load(&fork_generation);
   s->g = tfc_graph_ref(g);
+  atomic_fetch_add(&live_sessions, 1);
   return s;
 oom:
   tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a session");
@@ -181,6 +185,8 @@ void tfc_session_free(tfc_session *s) {
   pthread_cond_destroy(&s->idle);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s);
+  /* idle step buffers are kept only while some session may reuse them */
+  if (atomic_fetch_sub(&live_sessions, 1) == 1) tfc_block_cache_trim();
 }
 
 /* Creates the thread pools on first need. Caller holds s->mu. */

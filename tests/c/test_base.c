@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/block_cache.h"
 #include "base/hashmap.h"
 #include "base/status.h"
 #include "base/strbuf.h"
@@ -105,6 +106,43 @@ TFC_TEST(alloc_fail_injection) {
   CHECK(strcmp(p, "abc") == 0);
   tfc_free(p);
 }
+
+#if !defined(__SANITIZE_ADDRESS__)
+TFC_TEST(block_cache_recycles_large_blocks) {
+  tfc_block_cache_trim();
+  const size_t big = (size_t)6 << 20, mid = (size_t)1 << 20;
+  void *a = tfc_aligned_alloc(big);
+  void *b = tfc_aligned_alloc(mid);
+  CHECK(a && b);
+  CHECK(((uintptr_t)a & (((size_t)2 << 20) - 1)) == 0);
+  memset(a, 1, big);
+  tfc_aligned_free(a);
+  tfc_aligned_free(b);
+  CHECK(tfc_block_cache_bytes() >= big + mid);
+  /* same sizes come back from the cache, with the large block's alignment */
+  void *a2 = tfc_aligned_alloc(big);
+  void *b2 = tfc_aligned_alloc(mid);
+  CHECK(a2 == a);
+  CHECK(b2 == b);
+  CHECK(tfc_block_cache_bytes() == 0);
+  /* a much smaller request does not take a big block */
+  tfc_aligned_free(a2);
+  void *c = tfc_aligned_alloc(mid / 2);
+  CHECK(c != a2);
+  tfc_aligned_free(c);
+  tfc_aligned_free(b2);
+  /* small blocks are not cached */
+  size_t before = tfc_block_cache_bytes();
+  tfc_aligned_free(tfc_aligned_alloc(1000));
+  CHECK(tfc_block_cache_bytes() == before);
+  /* injected failures still fail on a cache hit */
+  tfc_alloc_fail_after(1);
+  CHECK(tfc_aligned_alloc(mid) == NULL);
+  tfc_alloc_fail_after(0);
+  tfc_block_cache_trim();
+  CHECK(tfc_block_cache_bytes() == 0);
+}
+#endif
 
 TFC_TEST(hashmap_put_get_remove) {
   tfc_hashmap m;
