@@ -22,7 +22,7 @@
 #define TFC_BLOCK_CACHE_ENABLED 1
 #endif
 
-#define SLOTS 64
+#define SLOTS 128
 
 typedef struct {
   void *p;

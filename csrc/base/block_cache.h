@@ -19,7 +19,7 @@
 
 /* Smallest block the cache keeps; smaller ones go straight back to malloc,
  * which recycles them without page faults. */
-#define TFC_BLOCK_CACHE_MIN ((size_t)256 << 10)
+#define TFC_BLOCK_CACHE_MIN ((size_t)64 << 10)
 /* Upper bound on the bytes held idle in the cache. */
 #define TFC_BLOCK_CACHE_BYTES ((size_t)512 << 20)
 
