@@ -5,7 +5,7 @@
  * IsVariableInitialized, CountUpTo, the sparse row updates ScatterUpdate /
  * ScatterAdd / ScatterSub / ScatterMul / ScatterDiv / ScatterMin / ScatterMax
  * and ApplyGradientDescent / ApplyMomentum / ApplyAdam / ApplyAdagrad /
- * ApplyRMSProp.
+ * ApplyRMSProp / ApplyCenteredRMSProp.
  *
  * Names, argument order, attrs and defaults are TensorFlow's (state_ops.cc,
  * training_ops.cc), and so are the shape functions and their messages.
@@ -97,6 +97,10 @@ static bool shape_apply_adam(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmms
 static bool shape_apply_adagrad(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmsm"); }
 /* Inputs: var, ms, mom, lr, rho, momentum, epsilon, grad. */
 static bool shape_apply_rmsprop(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmssssm"); }
+/* ApplyCenteredRMSProp: var, mg, ms, mom; lr, rho, momentum, epsilon; grad. */
+static bool shape_apply_centered_rmsprop(tfc_shape_ctx *ctx) {
+  return shape_apply(ctx, "vmmmssssm");
+}
 
 #define VAR_ATTRS "shape: shape; dtype: type; container: string = ''; shared_name: string = ''"
 
@@ -151,6 +155,10 @@ static const tfc_op_spec specs[] = {
     {"ApplyRMSProp",
      "var: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; grad: T",
      "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_rmsprop},
+    {"ApplyCenteredRMSProp",
+     "var: Ref(T); mg: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; "
+     "grad: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_centered_rmsprop},
 };
 
 const tfc_op_table tfc_ops_state = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -846,12 +846,20 @@ static void scatter_max_compute(tfc_kernel_ctx *ctx) { scatter_compute(ctx, SCAT
 /* --------------------------------------------------- dense training updates */
 
 /* Which update an apply_job performs. */
-typedef enum apply_kind { APPLY_GD, APPLY_MOMENTUM, APPLY_ADAM, APPLY_ADAGRAD, APPLY_RMSPROP } apply_kind;
+typedef enum apply_kind {
+  APPLY_GD,
+  APPLY_MOMENTUM,
+  APPLY_ADAM,
+  APPLY_ADAGRAD,
+  APPLY_RMSPROP,
+  APPLY_CENTERED_RMSPROP
+} apply_kind;
 
 typedef struct apply_job {
   apply_kind kind;
   tfc_dtype dtype;
-  void *var, *s1, *s2;   /* variable and up to two slots (accum / m, v / ms, mom) */
+  void *var, *s1, *s2, *s3; /* variable and up to three slots (accum / m, v / ms, mom /
+                             mg, ms, mom) */
   const void *grad;
   double c[8];           /* scalar hyper-parameters, in the op's input order */
   bool flag;             /* use_nesterov / update_slots */
@@ -882,9 +890,16 @@ typedef struct apply_job {
     *mom = *mom * momentum + (g * lr) / SQRT(*ms + eps);                               \
     *var -= *mom;                                                                      \
   }                                                                                    \
+  static inline void centered_rmsprop_##SUF(T *var, T *mg, T *ms, T *mom, T g, T lr,   \
+                                            T rho, T momentum, T eps) {                \
+    *ms += (g * g - *ms) * ((T)1 - rho);                                               \
+    *mg += (g - *mg) * ((T)1 - rho);                                                   \
+    *mom = *mom * momentum + (g * lr) / SQRT(*ms - *mg * *mg + eps);                   \
+    *var -= *mom;                                                                      \
+  }                                                                                    \
   /* Applies j's update to elements [lo, hi) of arrays of T. */                        \
   static void apply_range_##SUF(const apply_job *j, int64_t lo, int64_t hi) {          \
-    T *var = j->var, *s1 = j->s1, *s2 = j->s2;                                         \
+    T *var = j->var, *s1 = j->s1, *s2 = j->s2, *s3 = j->s3;                            \
     const T *g = j->grad;                                                              \
     const T c0 = (T)j->c[0], c1 = (T)j->c[1], c2 = (T)j->c[2], c3 = (T)j->c[3];        \
     switch (j->kind) {                                                                 \
@@ -906,6 +921,10 @@ typedef struct apply_job {
         for (int64_t i = lo; i < hi; i++)                                              \
           rmsprop_##SUF(&var[i], &s1[i], &s2[i], g[i], c0, c1, c2, c3);                \
         break;                                                                         \
+      case APPLY_CENTERED_RMSPROP:                                                     \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          centered_rmsprop_##SUF(&var[i], &s1[i], &s2[i], &s3[i], g[i], c0, c1, c2, c3); \
+        break;                                                                         \
     }                                                                                  \
   }
 
@@ -914,23 +933,26 @@ DEFINE_APPLY(double, f64, sqrt)
 
 /* 16-bit floats: each element is widened to float, updated, and rounded back. */
 static void apply_range_f16(const apply_job *j, int64_t lo, int64_t hi, bool bf16) {
-  uint16_t *var = j->var, *s1 = j->s1, *s2 = j->s2;
+  uint16_t *var = j->var, *s1 = j->s1, *s2 = j->s2, *s3 = j->s3;
   const uint16_t *g = j->grad;
   for (int64_t i = lo; i < hi; i++) {
     float fv = bf16 ? tfc_bfloat16_to_float(var[i]) : tfc_half_to_float(var[i]);
-    float f1 = 0, f2 = 0;
+    float f1 = 0, f2 = 0, f3 = 0;
     if (s1) f1 = bf16 ? tfc_bfloat16_to_float(s1[i]) : tfc_half_to_float(s1[i]);
     if (s2) f2 = bf16 ? tfc_bfloat16_to_float(s2[i]) : tfc_half_to_float(s2[i]);
+    if (s3) f3 = bf16 ? tfc_bfloat16_to_float(s3[i]) : tfc_half_to_float(s3[i]);
     float fg = bf16 ? tfc_bfloat16_to_float(g[i]) : tfc_half_to_float(g[i]);
     apply_job one = *j;
     one.var = &fv;
     one.s1 = &f1;
     one.s2 = &f2;
+    one.s3 = &f3;
     one.grad = &fg;
     apply_range_f32(&one, 0, 1);
     var[i] = bf16 ? tfc_float_to_bfloat16(fv) : tfc_float_to_half(fv);
     if (s1) s1[i] = bf16 ? tfc_float_to_bfloat16(f1) : tfc_float_to_half(f1);
     if (s2) s2[i] = bf16 ? tfc_float_to_bfloat16(f2) : tfc_float_to_half(f2);
+    if (s3) s3[i] = bf16 ? tfc_float_to_bfloat16(f3) : tfc_float_to_half(f3);
   }
 }
 
@@ -952,7 +974,7 @@ typedef struct apply_spec {
   int n_vars;                 /* inputs 0..n_vars-1 are Ref */
   int n_scalars;              /* then n_scalars scalar inputs */
   int grad_index;             /* input index of the gradient */
-  const char *var_names[3];   /* for shape messages: "var", "accum", ... */
+  const char *var_names[4];   /* for shape messages: "var", "accum", ... */
   const char *scalar_names[6];
   const char *flag_attr;      /* "use_nesterov" / "update_slots" / NULL */
   bool flag_default;
@@ -968,6 +990,9 @@ static const apply_spec spec_adagrad = {APPLY_ADAGRAD, 2, 1, 3, {"var", "accum"}
                                         "update_slots", true};
 static const apply_spec spec_rmsprop = {APPLY_RMSPROP, 3, 4, 7, {"var", "ms", "mom"},
                                         {"lr", "rho", "momentum", "epsilon"}, NULL, false};
+static const apply_spec spec_centered_rmsprop = {APPLY_CENTERED_RMSPROP, 4, 4, 8,
+                                                 {"var", "mg", "ms", "mom"},
+                                                 {"lr", "rho", "momentum", "epsilon"}, NULL, false};
 
 /* Input index of scalar k (momentum's scalars are lr at 2 and momentum at 4). */
 static int scalar_index(const apply_spec *sp, int k) {
@@ -983,7 +1008,7 @@ static bool legacy_scalar(const tfc_tensor *t) {
 /* Shared compute of the Apply* kernels: checks like TF's training_ops (same
  * order and wording), makes each variable private, then updates in place. */
 static void apply_compute(tfc_kernel_ctx *ctx, const apply_spec *sp) {
-  tfc_var *vars[3] = {NULL, NULL, NULL};
+  tfc_var *vars[4] = {NULL, NULL, NULL, NULL};
   for (int i = 0; i < sp->n_vars; i++)
     if ((vars[i] = ref_input(ctx, i)) == NULL) return;
   const tfc_tensor *grad = ctx->inputs[sp->grad_index];
@@ -1036,6 +1061,7 @@ static void apply_compute(tfc_kernel_ctx *ctx, const apply_spec *sp) {
   job.var = vars[0]->value->data;
   job.s1 = sp->n_vars > 1 ? vars[1]->value->data : NULL;
   job.s2 = sp->n_vars > 2 ? vars[2]->value->data : NULL;
+  job.s3 = sp->n_vars > 3 ? vars[3]->value->data : NULL;
   if (sp->flag_attr) {
     const tfc_attr_value *f = tfc_attrs_find(ctx->attrs, sp->flag_attr);
     if (f && f->kind == TFC_ATTR_B) job.flag = f->v.b;
@@ -1068,6 +1094,10 @@ static void apply_adam_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_a
 static void apply_adagrad_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_adagrad); }
 /* ApplyRMSProp: ms, mom and var updated as in TF's ApplyRMSProp. */
 static void apply_rmsprop_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_rmsprop); }
+/* ApplyCenteredRMSProp: RMSProp normalised by the centred second moment ms - mg^2. */
+static void apply_centered_rmsprop_compute(tfc_kernel_ctx *ctx) {
+  apply_compute(ctx, &spec_centered_rmsprop);
+}
 
 /* ------------------------------------------------------------------ table */
 
@@ -1105,6 +1135,7 @@ static const tfc_kernel_def defs[] = {
     {"ApplyAdam", "CPU", "T", real_types, NULL, apply_adam_compute, NULL, 0},
     {"ApplyAdagrad", "CPU", "T", real_types, NULL, apply_adagrad_compute, NULL, 0},
     {"ApplyRMSProp", "CPU", "T", real_types, NULL, apply_rmsprop_compute, NULL, 0},
+    {"ApplyCenteredRMSProp", "CPU", "T", real_types, NULL, apply_centered_rmsprop_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_state = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -1,7 +1,8 @@
-"""tf.train.RMSPropOptimizer (ApplyRMSProp).
+"""tf.train.RMSPropOptimizer (ApplyRMSProp, ApplyCenteredRMSProp).
 
 ms = decay * ms + (1 - decay) * grad^2; mom = momentum * mom + lr * grad / sqrt(ms + epsilon);
-var -= mom.
+var -= mom. Centered: mg = decay * mg + (1 - decay) * grad, and the denominator is
+sqrt(ms - mg^2 + epsilon).
 """
 from tfc.framework import ops as _ops
 from tfc.framework.op_def_library import _apply_op
@@ -17,15 +18,20 @@ def apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=F
                    {"use_locking": bool(use_locking)}).outputs[0]
 
 
+def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad,
+                            use_locking=False, name=None):
+  return _apply_op("ApplyCenteredRMSProp", name,
+                   [var, mg, ms, mom, lr, rho, momentum, epsilon, grad],
+                   {"use_locking": bool(use_locking)}).outputs[0]
+
+
 class RMSPropOptimizer(_optimizer.Optimizer):
-  """RMSProp; slots 'rms' ('<var>/RMSProp', ones) and 'momentum' ('<var>/RMSProp_1')."""
+  """RMSProp; slots 'rms' ('<var>/RMSProp', ones), 'mg' when centered (zeros) and
+  'momentum' (zeros), named '<var>/RMSProp', '<var>/RMSProp_1', ... in that order."""
 
   def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
                centered=False, name="RMSProp"):
     super(RMSPropOptimizer, self).__init__(use_locking, name)
-    if centered:
-      raise NotImplementedError("RMSPropOptimizer(centered=True) needs ApplyCenteredRMSProp, "
-                                "which tfc does not have yet")
     self._learning_rate = learning_rate
     self._decay = decay
     self._momentum = momentum
@@ -40,6 +46,8 @@ class RMSPropOptimizer(_optimizer.Optimizer):
         init_rms = _array_ops.ones_like(v)
       self._get_or_make_slot_with_initializer(v, init_rms, v.get_shape(), v.dtype.base_dtype,
                                               "rms", self._name)
+      if self._centered:
+        self._zeros_slot(v, "mg", self._name)
       self._zeros_slot(v, "momentum", self._name)
 
   def _prepare(self):
@@ -54,8 +62,12 @@ class RMSPropOptimizer(_optimizer.Optimizer):
     rms = self.get_slot(var, "rms")
     mom = self.get_slot(var, "momentum")
     dt = var.dtype.base_dtype
-    return apply_rms_prop(
-        var._ref(), rms._ref(), mom._ref(),  # pylint: disable=protected-access
-        _math_ops.cast(self._learning_rate_tensor, dt), _math_ops.cast(self._decay_tensor, dt),
-        _math_ops.cast(self._momentum_tensor, dt), _math_ops.cast(self._epsilon_tensor, dt),
-        grad, use_locking=self._use_locking).op
+    hyper = (_math_ops.cast(self._learning_rate_tensor, dt), _math_ops.cast(self._decay_tensor, dt),
+             _math_ops.cast(self._momentum_tensor, dt), _math_ops.cast(self._epsilon_tensor, dt))
+    # pylint: disable=protected-access
+    if self._centered:
+      mg = self.get_slot(var, "mg")
+      return apply_centered_rms_prop(var._ref(), mg._ref(), rms._ref(), mom._ref(), *hyper,
+                                     grad, use_locking=self._use_locking).op
+    return apply_rms_prop(var._ref(), rms._ref(), mom._ref(), *hyper, grad,
+                          use_locking=self._use_locking).op
