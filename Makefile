@@ -5,6 +5,7 @@
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
+#   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared
 #   make clean
 #
 # The C library build is parametrised by BUILD, OPTFLAGS and SANFLAGS so the
@@ -30,7 +31,7 @@ CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUI
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
-PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn
+PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn 'dask[distributed]'
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 LAYERS   := base core graph kernels runtime
@@ -143,6 +144,25 @@ $(BUILD)/stamp/venv-tf:
 	[ -x .venv-tf/bin/python ] || $(PYTHON3) -m venv .venv-tf
 	.venv-tf/bin/python -c "import tensorflow" 2>/dev/null || .venv-tf/bin/pip install -q tensorflow-cpu numpy
 	@touch $@
+
+# ---------------------------------------------------------------- compat
+# Frozen models written by real TensorFlow (tools/make_compat_fixtures.py:
+# the farm's path-input CNN, MobileNetV2, ResNet50), run by tfc and compared
+# with TensorFlow's outputs (tests/python/test_compat.py). The fixtures are
+# regenerated when they are missing or when the script, the farm fixture it
+# reuses or the TensorFlow venv changed. TFC_COMPAT_REQUIRED turns a missing
+# or incomplete fixture folder into a failure instead of a skip.
+COMPAT_DIR    := $(BUILD)/compat
+COMPAT_INPUTS := tools/make_compat_fixtures.py $(shell find tests/fixtures/farm -type f 2>/dev/null)
+
+$(COMPAT_DIR)/.stamp: $(COMPAT_INPUTS) $(BUILD)/stamp/venv-tf
+	.venv-tf/bin/python tools/make_compat_fixtures.py --out $(COMPAT_DIR)
+	@touch $@
+
+.PHONY: compat
+compat: install $(COMPAT_DIR)/.stamp
+	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py
 
 # ---------------------------------------------------------------- sanitizers
 # Independent of the normal build: objects in build/asan, Python in .venv-asan,
