@@ -188,6 +188,7 @@ from tfc import layers  # noqa: F401,E402
 
 from tfc.protos import (GraphDef, NodeDef, AttrValue, NameAttrList, TensorProto,  # noqa: F401,E402
                         TensorShapeProto, VersionDef)
+from tfc.protos import MetaGraphDef, TensorInfo  # noqa: F401,E402
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
 from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
 from tfc.framework import graph_util  # noqa: F401,E402

@@ -58,6 +58,8 @@ def _check_scalar(field, value):
        not hasattr(value, "__float__"):
       raise TypeError("%r has type %s, but expected one of: int, float"
                       % (value, type(value).__name__))
+    if kind == "float":
+      return _to_float32(float(value))
     return float(value)
   if kind == "string":
     if isinstance(value, bytes):
@@ -74,6 +76,14 @@ def _check_scalar(field, value):
                       % (value, type(value).__name__))
     return value
   raise TypeError("bad field kind %s" % kind)
+
+
+def _to_float32(v):
+  """v rounded to the nearest float32, as a float field stores it."""
+  try:
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+  except OverflowError:
+    return float("inf") if v > 0 else float("-inf")
 
 
 class RepeatedField(list):
@@ -468,9 +478,12 @@ def _encode_value(out, f_number, kind, v, msg_cls=None):
     out += struct.pack("<f", v)
   else:
     if kind == "message":
-      sub = bytearray()
-      _encode(v, sub)
-      data = sub
+      if v.__class__ is GraphDef:
+        data = v.SerializeToString()  # parsed bytes are reused as they are
+      else:
+        sub = bytearray()
+        _encode(v, sub)
+        data = sub
     elif kind == "string":
       data = v.encode("utf-8")
     else:
@@ -597,6 +610,9 @@ def _decode(msg, buf, pos, end):
       else:
         m = getattr(msg, f.name)
         object.__setattr__(m, "_present", True)
+        if m.__class__ is GraphDef and m._raw is None and not _values_slot.__get__(m):
+          object.__setattr__(m, "_raw", bytes(raw))  # nodes decoded when first read
+          continue
       _decode(m, raw, 0, len(raw))
     elif f.label == "repeated":
       lst = getattr(msg, f.name)
@@ -816,6 +832,12 @@ class VariableDef(Message):
       _F("is_resource", 5, "bool"),
       _F("initial_value_name", 6, "string"),
       _F("trainable", 7, "bool"),
+      _F("synchronization", 8, "enum", enum={
+          "VARIABLE_SYNCHRONIZATION_AUTO": 0, "VARIABLE_SYNCHRONIZATION_NONE": 1,
+          "VARIABLE_SYNCHRONIZATION_ON_WRITE": 2, "VARIABLE_SYNCHRONIZATION_ON_READ": 3}),
+      _F("aggregation", 9, "enum", enum={
+          "VARIABLE_AGGREGATION_NONE": 0, "VARIABLE_AGGREGATION_SUM": 1,
+          "VARIABLE_AGGREGATION_MEAN": 2, "VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA": 3}),
   )
 
 
@@ -1112,6 +1134,7 @@ class NodeDef(_CheckedMessage):
       _F("device", 4, "string"),
       _F("attr", 5, "message", label="map", msg="AttrValue", key_kind="string"),
       _F("experimental_debug_info", 6, "message", msg="ExperimentalDebugInfo"),
+      _F("experimental_type", 7, "message", msg="FullTypeDef"),
   )
 
 
@@ -1208,3 +1231,209 @@ class GraphDef(_CheckedMessage):
 
   def __reduce__(self):
     return GraphDef.FromString, (self.SerializeToString(),)
+
+
+# -- meta graph protos (MetaGraphDef, OpDef, CollectionDef, SaverDef, ...) ----------------------
+
+
+_FULL_TYPE_IDS = {
+    "TFT_UNSET": 0, "TFT_VAR": 1, "TFT_ANY": 2, "TFT_PRODUCT": 3, "TFT_NAMED": 4,
+    "TFT_FOR_EACH": 20, "TFT_CALLABLE": 100, "TFT_TENSOR": 1000, "TFT_ARRAY": 1001,
+    "TFT_OPTIONAL": 1002, "TFT_LITERAL": 1003, "TFT_ENCODED": 1004, "TFT_SHAPE_TENSOR": 1005,
+    "TFT_BOOL": 200, "TFT_UINT8": 201, "TFT_UINT16": 202, "TFT_UINT32": 203, "TFT_UINT64": 204,
+    "TFT_INT8": 205, "TFT_INT16": 206, "TFT_INT32": 207, "TFT_INT64": 208, "TFT_HALF": 209,
+    "TFT_FLOAT": 210, "TFT_DOUBLE": 211, "TFT_BFLOAT16": 215, "TFT_COMPLEX64": 212,
+    "TFT_COMPLEX128": 213, "TFT_STRING": 214, "TFT_DATASET": 10102, "TFT_RAGGED": 10103,
+    "TFT_ITERATOR": 10104, "TFT_MUTEX_LOCK": 10202, "TFT_LEGACY_VARIANT": 10203,
+}
+
+
+class FullTypeDef(_OneofMessage):
+  """tensorflow.FullTypeDef: the type annotation newer TF writes on NodeDefs
+  and OpDef args (kept so such files parse and round-trip; tfc ignores it)."""
+  _ONEOF = ("s", "i")
+  _ONEOF_NAME = "attr"
+  _FIELDS = (
+      _F("type_id", 1, "enum", enum=_FULL_TYPE_IDS),
+      _F("args", 2, "message", label="repeated", msg="FullTypeDef"),
+      _F("s", 3, "string"),
+      _F("i", 4, "int64"),
+  )
+
+
+class DtypeAndShape(_CheckedMessage):
+  """tensorflow.ResourceHandleProto.DtypeAndShape."""
+  _FIELDS = (
+      _F("dtype", 1, "enum", enum=_DATA_TYPES),
+      _F("shape", 2, "message", msg="TensorShapeProto"),
+  )
+
+
+class Any(_CheckedMessage):
+  """google.protobuf.Any: a serialized message and its type URL."""
+  _FIELDS = (_F("type_url", 1, "string"), _F("value", 2, "bytes"))
+
+
+class OpDeprecation(_CheckedMessage):
+  _FIELDS = (_F("version", 1, "int32"), _F("explanation", 2, "string"))
+
+
+class OpDef(_CheckedMessage):
+  """tensorflow.OpDef: an op's signature (inputs, outputs, attrs and flags)."""
+
+  class ArgDef(_CheckedMessage):
+    _FIELDS = (
+        _F("name", 1, "string"),
+        _F("description", 2, "string"),
+        _F("type", 3, "enum", enum=_DATA_TYPES),
+        _F("type_attr", 4, "string"),
+        _F("number_attr", 5, "string"),
+        _F("type_list_attr", 6, "string"),
+        _F("handle_data", 7, "message", label="repeated", msg="DtypeAndShape"),
+        _F("is_ref", 16, "bool"),
+        _F("experimental_full_type", 17, "message", msg="FullTypeDef"),
+    )
+
+  class AttrDef(_CheckedMessage):
+    _FIELDS = (
+        _F("name", 1, "string"),
+        _F("type", 2, "string"),
+        _F("default_value", 3, "message", msg="AttrValue"),
+        _F("description", 4, "string"),
+        _F("has_minimum", 5, "bool"),
+        _F("minimum", 6, "int64"),
+        _F("allowed_values", 7, "message", msg="AttrValue"),
+    )
+
+  _FIELDS = (
+      _F("name", 1, "string"),
+      _F("input_arg", 2, "message", label="repeated", msg="ArgDef"),
+      _F("output_arg", 3, "message", label="repeated", msg="ArgDef"),
+      _F("attr", 4, "message", label="repeated", msg="AttrDef"),
+      _F("summary", 5, "string"),
+      _F("description", 6, "string"),
+      _F("deprecation", 8, "message", msg="OpDeprecation"),
+      _F("is_aggregate", 16, "bool"),
+      _F("is_stateful", 17, "bool"),
+      _F("is_commutative", 18, "bool"),
+      _F("allows_uninitialized_input", 19, "bool"),
+      _F("control_output", 20, "string", label="repeated"),
+      _F("is_distributed_communication", 21, "bool"),
+  )
+
+
+class OpList(_CheckedMessage):
+  _FIELDS = (_F("op", 1, "message", label="repeated", msg="OpDef"),)
+
+
+class SaverDef(_CheckedMessage):
+  """tensorflow.SaverDef: the names a Saver's save/restore subgraph uses."""
+  CheckpointFormatVersion = {"LEGACY": 0, "V1": 1, "V2": 2}
+  _FIELDS = (
+      _F("filename_tensor_name", 1, "string"),
+      _F("save_tensor_name", 2, "string"),
+      _F("restore_op_name", 3, "string"),
+      _F("max_to_keep", 4, "int32"),
+      _F("sharded", 5, "bool"),
+      _F("keep_checkpoint_every_n_hours", 6, "float"),
+      _F("version", 7, "enum", enum={"LEGACY": 0, "V1": 1, "V2": 2}),
+  )
+
+
+class CollectionDef(_OneofMessage):
+  """tensorflow.CollectionDef: one collection, as exactly one of node_list
+  (op/tensor names), bytes_list, int64_list, float_list or any_list.
+  Reading a member selects it, so `c.node_list.value.append(...)` works."""
+
+  class NodeList(_CheckedMessage):
+    _FIELDS = (_F("value", 1, "string", label="repeated"),)
+
+  class BytesList(_CheckedMessage):
+    _FIELDS = (_F("value", 1, "bytes", label="repeated"),)
+
+  class Int64List(_CheckedMessage):
+    _FIELDS = (_F("value", 1, "int64", label="repeated"),)
+
+  class FloatList(_CheckedMessage):
+    _FIELDS = (_F("value", 1, "float", label="repeated"),)
+
+  class AnyList(_CheckedMessage):
+    _FIELDS = (_F("value", 1, "message", label="repeated", msg="Any"),)
+
+  _ONEOF = ("node_list", "bytes_list", "int64_list", "float_list", "any_list")
+  _ONEOF_NAME = "kind"
+  _FIELDS = (
+      _F("node_list", 1, "message", msg="NodeList"),
+      _F("bytes_list", 2, "message", msg="BytesList"),
+      _F("int64_list", 3, "message", msg="Int64List"),
+      _F("float_list", 4, "message", msg="FloatList"),
+      _F("any_list", 5, "message", msg="AnyList"),
+  )
+
+  def __getattr__(self, name):
+    if name in self._ONEOF:
+      return _oneof_message_member(self, name)
+    return _OneofMessage.__getattr__(self, name)
+
+
+class TensorInfo(_OneofMessage):
+  """tensorflow.TensorInfo: a tensor named in a SignatureDef or AssetFileDef."""
+
+  class CooSparse(_CheckedMessage):
+    _FIELDS = (
+        _F("values_tensor_name", 1, "string"),
+        _F("indices_tensor_name", 2, "string"),
+        _F("dense_shape_tensor_name", 3, "string"),
+    )
+
+  _ONEOF = ("name", "coo_sparse")
+  _ONEOF_NAME = "encoding"
+  _FIELDS = (
+      _F("name", 1, "string"),
+      _F("dtype", 2, "enum", enum=_DATA_TYPES),
+      _F("tensor_shape", 3, "message", msg="TensorShapeProto"),
+      _F("coo_sparse", 4, "message", msg="CooSparse"),
+  )
+
+
+class SignatureDef(_CheckedMessage):
+  _FIELDS = (
+      _F("inputs", 1, "message", label="map", msg="TensorInfo", key_kind="string"),
+      _F("outputs", 2, "message", label="map", msg="TensorInfo", key_kind="string"),
+      _F("method_name", 3, "string"),
+      _F("defaults", 4, "message", label="map", msg="TensorProto", key_kind="string"),
+  )
+
+
+class AssetFileDef(_CheckedMessage):
+  _FIELDS = (
+      _F("tensor_info", 1, "message", msg="TensorInfo"),
+      _F("filename", 2, "string"),
+  )
+
+
+class MetaGraphDef(_CheckedMessage):
+  """tensorflow.MetaGraphDef: a GraphDef with the collections, saver and
+  signatures needed to rebuild a Python-level graph (tf.train.export_meta_graph).
+  The embedded graph_def keeps its parsed bytes until its nodes are read."""
+
+  class MetaInfoDef(_CheckedMessage):
+    _FIELDS = (
+        _F("meta_graph_version", 1, "string"),
+        _F("stripped_op_list", 2, "message", msg="OpList"),
+        _F("any_info", 3, "message", msg="Any"),
+        _F("tags", 4, "string", label="repeated"),
+        _F("tensorflow_version", 5, "string"),
+        _F("tensorflow_git_version", 6, "string"),
+        _F("stripped_default_attrs", 7, "bool"),
+        _F("function_aliases", 8, "string", label="map", key_kind="string"),
+    )
+
+  _FIELDS = (
+      _F("meta_info_def", 1, "message", msg="MetaInfoDef"),
+      _F("graph_def", 2, "message", msg="GraphDef"),
+      _F("saver_def", 3, "message", msg="SaverDef"),
+      _F("collection_def", 4, "message", label="map", msg="CollectionDef", key_kind="string"),
+      _F("signature_def", 5, "message", label="map", msg="SignatureDef", key_kind="string"),
+      _F("asset_file_def", 6, "message", label="repeated", msg="AssetFileDef"),
+  )

@@ -2,9 +2,15 @@
 
 The work is done in C (Graph._import_graph_def / Graph._as_graph_def, see
 csrc/python/py_graphdef.c); this module adds TF 1.15's Python-level argument
-checks, the "import" name scope, return-element gathering and name
-bookkeeping.
+checks, the "import" name scope, return-element gathering, name bookkeeping,
+and the graph's construction context applied to the imported ops as TF 1.15
+applies it: the device stack (string specs merge under a node's own device,
+device functions decide), the control-dependency context (every imported op
+gets the enclosing control inputs), the colocation context, and
+`producer_op_list` (attrs the local op definition does not know are dropped
+when they hold the producer's default).
 """
+from tfc import _tfc
 from tfc import protos as _protos
 from tfc.framework import ops as _ops
 
@@ -49,21 +55,50 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
                      producer_op_list=None):
   """Imports the graph in `graph_def` into the default graph (TF 1.15 semantics).
 
-  name None: nodes go under a new unique "import" scope; name "": no prefix.
-  Returns None when return_elements is None, else the Tensors/Operations they
-  name (resolved in graph_def, before the prefix). Raises TypeError for a
-  non-GraphDef, ValueError for invalid graphs, input_map keys that are not in
-  graph_def and unknown return elements, NotFoundError for unregistered ops.
-  op_dict and producer_op_list are accepted and ignored.
+  Args:
+    graph_def: a `GraphDef` proto.
+    input_map: dict from names in `graph_def` (`"x:0"`, or `"^x"` for a
+      control input) to Tensors (Operations for `"^x"`) of the default graph
+      that replace them.
+    return_elements: names in `graph_def` (`"x:0"` for a tensor, `"x"` for an
+      operation) to return, resolved before the prefix is added.
+    name: name scope for the imported names, opened inside the current one.
+      None: a new unique "import" scope; "": no prefix at all.
+    op_dict: ignored (deprecated in TF as well).
+    producer_op_list: an `OpList` of the producer's op definitions. An attr
+      that the registered op definition does not know is removed from the
+      node (in `graph_def` itself, as TF does) when the producer's definition
+      gives it a default and the node holds exactly that default.
+
+  The current context applies to the imported ops as in TF 1.15: the device
+  stack (a node's own device fields win over enclosing device strings, a
+  device function's result is used as it is; ops with `_class` colocation
+  take the device of an op they are colocated with instead), the control
+  dependency context (each imported op gets the enclosing control inputs),
+  and `colocate_with` (the imported ops join the enclosing colocation group).
+
+  Returns:
+    None when return_elements is None, else the list of Tensors/Operations.
+
+  Raises:
+    TypeError: for a non-GraphDef or ill-typed arguments.
+    ValueError: for invalid graphs, input_map keys that are not in graph_def
+      and unknown return elements.
+    NotFoundError: for unregistered ops.
   """
-  del op_dict, producer_op_list
+  del op_dict
   input_map, return_elements = _check_args(graph_def, input_map, return_elements)
+  if producer_op_list is not None:
+    _remove_default_attrs(producer_op_list, graph_def)
   graph = _ops.get_default_graph()
   values = [v for v in input_map.values() if isinstance(v, (_ops.Tensor, _ops.Operation))]
   with _ops.name_scope(name, "import", values or None) as scope:
     prefix = scope[:-1] if scope else ""
     pairs = _convert_input_map(input_map)
   graph._check_not_finalized()
+  tl = graph._tl
+  if tl.colocation_stack:
+    graph_def = _with_colocation(graph_def, graph)
   data = graph_def.SerializeToString()
   with graph._lock:
     new_ops, returns, library, _ = graph._import_graph_def(
@@ -82,9 +117,105 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
           names_in_use[scope_key] = 1
     if library:
       graph._tfc_library = library
+    _apply_context(graph, new_ops)
   if return_elements is None:
     return None
   return returns
+
+
+def _colocation_names(op):
+  """The op names in `op`'s `_class` attr other than its own ([] if none)."""
+  if "_class" not in op._attr_names():
+    return []
+  own = "loc:@" + op.name
+  names = []
+  for s in _tfc.Operation.get_attr(op, "_class"):
+    s = s.decode() if isinstance(s, bytes) else s
+    if s.startswith("loc:@") and s != own:
+      names.append(s[5:])
+  return names
+
+
+def _apply_context(graph, new_ops):
+  """Applies the graph's device and control-dependency context to imported ops."""
+  tl = graph._tl
+  top = tl.device_top
+  devices = top.spec is not None or top.func is not None
+  colocated = []
+  for op in new_ops:
+    names = _colocation_names(op)
+    if names:
+      # colocation decides: the device comes from the group (below)
+      colocated.append((op, names))
+      if op.device:
+        op._set_device("")
+    elif devices:
+      graph._apply_device_functions(op)
+  for op, names in colocated:
+    for n in names:
+      other = graph._op_by_name(n)
+      if other is not None and other.device:
+        op._set_device(other.device)
+        break
+  if tl.control_dependencies_stack:
+    control = []
+    for controller in tl.control_dependencies_stack:
+      for c in controller.control_inputs:
+        if c not in control:
+          control.append(c)
+    for op in new_ops:
+      if control:
+        have = op.control_inputs
+        extra = [c for c in control if c not in have]
+        if extra:
+          op._add_control_inputs(extra)
+      graph._record_op_seen_by_control_dependencies(op)
+
+
+def _with_colocation(graph_def, graph):
+  """A copy of graph_def whose nodes carry the colocation groups in force."""
+  groups, _ = graph._colocation_attrs()
+  gd = _protos.GraphDef()
+  gd.CopyFrom(graph_def)
+  for node in gd.node:
+    av = node.attr["_class"]
+    av.Clear()
+    av.list.s.extend(groups)
+  return gd
+
+
+def _attr_default_value(attr_def):
+  return attr_def.default_value if attr_def.HasField("default_value") else None
+
+
+def _remove_default_attrs(producer_op_list, graph_def):
+  """Drops, from graph_def's nodes, attrs unknown to the registered op whose
+  value is the default the producer's op definition gives them."""
+  producer = {op.name: op for op in producer_op_list.op}
+  # attrs per op type that the producer knows with a default and tfc does not
+  candidates = {}
+  for op_name, op_def in producer.items():
+    try:
+      known = set(a["name"] for a in _tfc.op_def(op_name)["attrs"])
+    except KeyError:
+      continue  # not registered: the import reports it
+    extra = {}
+    for attr_def in op_def.attr:
+      default = _attr_default_value(attr_def)
+      if attr_def.name not in known and default is not None:
+        extra[attr_def.name] = default
+    if extra:
+      candidates[op_name] = extra
+  if not candidates:
+    return
+  for node in graph_def.node:
+    extra = candidates.get(node.op)
+    if not extra:
+      continue
+    for key in list(node.attr):
+      default = extra.get(key)
+      if default is not None and node.attr[key] == default:
+        del node.attr[key]
 
 
 def graph_as_graph_def(self, from_version=None, add_shapes=False):

@@ -15,3 +15,18 @@ from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
+from tfc.protos import SaverDef  # noqa: E402,F401
+
+
+def __getattr__(name):
+  # the MetaGraphDef functions load on first use (keeps `import tfc` fast)
+  if name in ("export_meta_graph", "import_meta_graph"):
+    from tfc.framework import meta_graph  # pylint: disable=g-import-not-at-top
+    value = getattr(meta_graph, name)
+    globals()[name] = value
+    return value
+  raise AttributeError("module 'tfc.train' has no attribute %r" % name)
+
+
+def __dir__():
+  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"})
