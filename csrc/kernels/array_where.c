@@ -36,10 +36,16 @@ static bool truth_mask(const tfc_tensor *t, uint8_t *mask) {
 #undef MASK_LOOP
 }
 
-/* Where(input): int64 [num_true, rank] coordinates in row-major order. */
+/* Where(input): int64 [num_true, rank] coordinates in row-major order.
+ * Fails with INVALID_ARGUMENT for a scalar input, as TF's CPU kernel does
+ * (it handles ranks 1 to 8 only). */
 void arr_where_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *in = ctx->inputs[0];
   int rank = in->rank;
+  if (rank == 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "WhereOp : Unhandled input dimensions: 0");
+    return;
+  }
   int64_t n = in->nelems;
   uint8_t *mask = n ? tfc_malloc((size_t)n) : NULL;
   if (n && !mask) {

@@ -13,11 +13,18 @@
 
 /* ---------------------------------------------------------------- shared helpers */
 
-/* Turns inner-loop error bits into the kernel's status (TF's messages). */
+/* Turns inner-loop error bits into the kernel's status (TF's messages and
+ * codes: TF names integer division by zero only for Div, FloorDiv and
+ * FloorMod; TruncateDiv and TruncateMod by zero fail with TF's generic
+ * INTERNAL "Unexpected error in binary operator" instead). */
 void tfc_ew_report(tfc_kernel_ctx *ctx, int err) {
   if (!err) return;
   if (err & TFC_EW_ERR_OOM)
     tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "OOM when allocating a string result");
+  else if ((err & TFC_EW_ERR_DIV0) &&
+           (!strcmp(ctx->op_type, "TruncateDiv") || !strcmp(ctx->op_type, "TruncateMod")))
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL,
+                    "Unexpected error in binary operator (only integer div and mod should have errors)");
   else if (err & TFC_EW_ERR_DIV0)
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Integer division by zero");
   else if (err & TFC_EW_ERR_NEGPOW)

@@ -142,6 +142,10 @@ def test_integer_division_truncates_and_floors(dt):
 def test_integer_division_by_zero(name):
     fn = api(name)
     x, y = np.array([1, 2], np.int32), np.array([1, 0], np.int32)
+    if name.startswith("truncate"):  # TF has no message of its own for these two
+        with pytest.raises(tf.errors.InternalError, match="Unexpected error in binary operator"):
+            run(fn, x, y)
+        return
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
         run(fn, x, y)
 

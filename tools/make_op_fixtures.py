@@ -1,0 +1,1446 @@
+#!/usr/bin/env python3
+"""Writes tests/fixtures/ops/: one frozen GraphDef per op type that tfc
+registers, built and run by real TensorFlow, with TF's outputs beside it.
+
+Run with the TensorFlow venv (tf.compat.v1 graph mode):
+
+  .venv-tf/bin/python tools/make_op_fixtures.py [--only OP[,OP...]]
+
+For every op type the file holds a table of cases (CASES below). Each case is
+built in its own name scope of the op's graph with tf.raw_ops.<Op>, so the
+graph holds exactly that op type with the attrs the case chooses; tensor
+inputs are Placeholders fed with seeded random data (or fixed values), inputs
+that act like attrs (axes, shapes, sizes) are Consts. The files per op:
+
+  <Op>.pb    the GraphDef of all the op's cases (serialized, as TF wrote it)
+  <Op>.npz   the feeds and TF's outputs, keys "<case>.feed<i>" / "<case>.fetch<i>"
+             (strings: "<key>.bytes" uint8 data + "<key>.lens" int64 lengths
+             in the string tensor's shape; bfloat16: "<key>.bfloat16", the bits
+             as uint16)
+
+and manifest.json:
+
+  {"tensorflow": version,
+   "tolerance": the comparison rule,
+   "ops": {op: {"graph", "data", "cases": [case]}},
+   "skipped": {op: reason},            registered ops without a case, on purpose
+   "uncovered": [op],                  registered ops with neither (should stay empty)
+   "differs": {"op/case": {...}}}     cases where tfc differs from TF 2.21 on purpose
+                                       (see DIFFERS below for the keys), with the reason
+
+case = {"name", "feeds": [tensor], "fetches": [tensor], "targets": [op],
+        "init": [op]   (run first, in a step of their own: variable initializers),
+        "file_feeds": {tensor: path relative to tests/fixtures}  (fed the file's bytes),
+        "path_feeds": {tensor: path relative to tests/fixtures}  (fed the absolute path),
+        "tmp_feeds": {tensor: file name}  (fed a path in a fresh temporary folder),
+        "files": {file name: key}  (after the step, that temporary file must hold
+                                    the bytes stored under key),
+        "rtol": float (when the case needs another float tolerance, with "why"),
+        "error": TF's error class name (the step fails in TF; tfc must raise
+                 the same tfc.errors class)}
+
+TF's outputs are computed by importing the exact bytes of <Op>.pb into a fresh
+graph and running it with Grappler and the classic graph optimizer off, and
+with oneDNN off, so they are the plain CPU kernels' results.
+The registered tfc op types come from `.venv/bin/python` (the installed tfc),
+so the manifest's "uncovered" list stays honest.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+OUT = os.path.join(FIXTURES, "ops")
+
+TOLERANCE = ("float outputs, per output: |tfc - tf| <= rtol * max(|tf|) + 1e-30 elementwise "
+             "over the finite elements (max over the output's finite TF values), rtol 1e-5 "
+             "(float16 outputs: 2e-3, two half ulps) unless the case names another; NaN and "
+             "+-inf exactly where TF has them; integer, bool and string outputs exactly; "
+             "dtype and shape identical; error cases: the same error class")
+
+# Registered op types that deliberately have no case.
+SKIPPED = {
+    "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
+    "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",
+}
+
+# Cases where tfc does not reproduce TF 2.21 on purpose, with the reason:
+#   "skip_outputs": [i]    those outputs are compared for dtype and shape only
+#                          (the npz stores zeros for them);
+#   "tfc_error": class     tfc fails the step with that error class (TF 1.15's
+#                          behaviour) where TF 2.21 computes a result;
+#   "tfc_computes": true   TF fails the step, tfc computes a result.
+_BN_RESERVE = ("in inference mode TF's CPU kernel leaves reserve_space_1/2 unwritten "
+               "(uninitialized memory in TF 1.15 and, for FusedBatchNorm, still in 2.21; "
+               "zeros for V2/V3 in 2.21); tfc passes the given mean/variance through; no "
+               "gradient reads them (the inference gradient takes the op's mean/variance "
+               "inputs)")
+DIFFERS = {
+    "FusedBatchNorm/inference": {"skip_outputs": [3, 4], "reason": _BN_RESERVE},
+    "FusedBatchNormV2/inference": {"skip_outputs": [3, 4], "reason": _BN_RESERVE},
+    "FusedBatchNormV3/inference": {"skip_outputs": [3, 4], "reason": _BN_RESERVE},
+    "FusedBatchNormV3/inference_nchw": {"skip_outputs": [3, 4], "reason": _BN_RESERVE},
+    "DecodeBmp/rgba32_as_rgb": {
+        "tfc_error": "InvalidArgumentError",
+        "reason": "TF 1.15 requires channels to match the file's bits per pixel ('channels "
+                  "attribute 3 does not match bits per pixel from file 4'); TF 2.x converts"},
+    "Conv2DBackpropInput/dilated": {
+        "tfc_computes": True,
+        "reason": "TF's CPU kernel rejects dilations > 1 for Conv2DBackpropInput "
+                  "(InvalidArgument); tfc computes the dilated input gradient"},
+}
+
+
+# ---------------------------------------------------------------- input specs
+
+class Spec:
+    """One input of a case: a fed Placeholder (default) or a Const."""
+
+    def __init__(self, value=None, dtype=None, shape=None, lo=-2.0, hi=2.0, const=False,
+                 file=None, path=None, tmp=None, step=None):
+        self.value, self.dtype, self.shape, self.step = value, dtype, shape, step
+        self.lo, self.hi, self.const = lo, hi, const
+        self.file, self.path, self.tmp = file, path, tmp
+
+    def make(self, rng):
+        """The numpy value (random specs draw from rng)."""
+        if self.value is not None:
+            dt = self.dtype
+            if dt == "string":
+                return np.array(self.value, dtype=object)
+            return np.array(self.value, dtype=dt) if dt else np.array(self.value)
+        dt = np.dtype(self.dtype or "float32")
+        if dt == np.bool_:
+            return rng.rand(*self.shape) < 0.5
+        if dt.kind in "iu":
+            return rng.randint(int(self.lo), int(self.hi) + 1, size=self.shape).astype(dt)
+        x = rng.uniform(self.lo, self.hi, size=self.shape)
+        if self.step:  # few distinct values: big inputs stay small in the npz
+            x = np.round(x / self.step) * self.step
+        return x.astype(dt)
+
+
+def F(*shape, lo=-2.0, hi=2.0, dt="float32", step=None):
+    """A fed float tensor, uniform in [lo, hi) (rounded to multiples of step)."""
+    return Spec(shape=shape, lo=lo, hi=hi, dtype=dt, step=step)
+
+
+def FB(*shape, lo=-2.0, hi=2.0):
+    """A big fed float32 tensor (past the kernels' one-thread thresholds) with
+    few distinct values, so that its fixture compresses well."""
+    return Spec(shape=shape, lo=lo, hi=hi, dtype="float32", step=1 / 32)
+
+
+def I(*shape, lo=-5, hi=5, dt="int32"):
+    """A fed integer tensor, uniform in [lo, hi]."""
+    return Spec(shape=shape, lo=lo, hi=hi, dtype=dt)
+
+
+def B(*shape):
+    """A fed bool tensor."""
+    return Spec(shape=shape, dtype="bool")
+
+
+def V(value, dt=None):
+    """A fed tensor with a fixed value."""
+    return Spec(value=value, dtype=dt)
+
+
+def K(value, dt=None):
+    """A Const input."""
+    return Spec(value=value, dtype=dt, const=True)
+
+
+def FILE(rel):
+    """A fed scalar string: the bytes of tests/fixtures/<rel>."""
+    return Spec(file=rel)
+
+
+def PATH(rel):
+    """A fed scalar string: the absolute path of tests/fixtures/<rel>."""
+    return Spec(path=rel)
+
+
+def TMP(name):
+    """A fed scalar string: the path of <name> in a fresh temporary folder."""
+    return Spec(tmp=name)
+
+
+# ---------------------------------------------------------------- the table
+
+CASES = []   # (op, case name, builder)
+
+
+def case(op, name="f32", rtol=None, why=None, error=False, **inputs_and_attrs):
+    """A case calling tf.raw_ops.<op>: Spec arguments (or lists of them) are
+    inputs, everything else is an attr. error=True: TF fails the step, and
+    the manifest records the error class tfc must raise too."""
+    if error:
+        inputs_and_attrs["__error__"] = True
+    CASES.append((op, name, ("raw", inputs_and_attrs, rtol, why)))
+
+
+def custom(op, name, fn, error=False):
+    """A case built by fn(tf, inp) -> dict(fetches=[...], targets=[...], init=[...]);
+    inp(spec, name) makes an input from a Spec. error=True as for case()."""
+    CASES.append((op, name, ("custom", fn, None, error)))
+
+
+UNARY_F = ["Abs", "Ceil", "Cos", "Exp", "Expm1", "Floor", "Neg", "Round", "Sigmoid", "Sign",
+           "Sin", "Square", "Tanh", "Softplus", "Softsign", "Relu", "Relu6", "Elu", "Selu",
+           "OnesLike", "ZerosLike"]
+for _op in UNARY_F:
+    _arg = "features" if _op in ("Softplus", "Softsign", "Relu", "Relu6", "Elu", "Selu") else "x"
+    case(_op, **{_arg: F(3, 5, lo=-4, hi=4)})
+    case(_op, "f64", **{_arg: F(7, dt="float64", lo=-4, hi=4)})
+for _op in ["Abs", "Neg", "Sign", "Square", "Relu", "OnesLike", "ZerosLike"]:
+    _arg = "features" if _op == "Relu" else "x"
+    case(_op, "i32", **{_arg: I(4, 3, lo=-9, hi=9)})
+case("Abs", "i64", x=I(5, lo=-9, hi=9, dt="int64"))
+case("Round", "halves", x=V([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.49, -3.51], "float32"))
+case("Exp", "wide", x=F(20, lo=-30, hi=30))
+case("Inv", x=V([[1.5, -2.0, 4.0], [0.25, -8.0, 3.0]], "float32"))
+case("Reciprocal", x=V([[1.5, -2.0, 4.0], [0.25, -8.0, 3.0]], "float32"))
+case("Log", x=F(3, 4, lo=0.01, hi=10))
+case("Log1p", x=F(3, 4, lo=-0.9, hi=10))
+case("Rsqrt", x=F(3, 4, lo=0.01, hi=10))
+case("Sqrt", x=F(3, 4, lo=0.0, hi=10))
+case("Sqrt", "f64", x=F(6, lo=0.0, hi=10, dt="float64"))
+case("LeakyRelu", features=F(3, 4), alpha=0.1)
+case("LeakyRelu", "default_alpha", features=F(6))
+_SPECIAL = [1.0, -np.inf, np.inf, np.nan, 0.0, -3.5]
+for _op in ["IsFinite", "IsInf", "IsNan"]:
+    case(_op, x=V(_SPECIAL, "float32"))
+    case(_op, "f64", x=V(_SPECIAL, "float64"))
+case("LogicalNot", "bool", x=B(3, 4))
+for _op in ["Identity", "StopGradient", "Snapshot"]:
+    case(_op, input=F(2, 3))
+    case(_op, "i64", input=I(4, dt="int64"))
+case("Identity", "string", input=V([b"ab", b"", b"xyz"], "string"))
+case("PreventGradient", input=F(2, 3), message="no gradient here")
+case("L2Loss", t=F(4, 5))
+case("L2Loss", "f64", t=F(9, dt="float64"))
+case("Softmax", logits=F(3, 6, lo=-5, hi=5))
+case("Softmax", "large", logits=F(2, 5, lo=80, hi=100))
+case("LogSoftmax", logits=F(3, 6, lo=-5, hi=5))
+case("CheckNumerics", tensor=F(3, 3), message="bad values")
+
+# gradients of unary ops: (y, dy) form
+for _op, _lo in [("InvGrad", 0.5), ("ReciprocalGrad", 0.5), ("RsqrtGrad", 0.5),
+                 ("SigmoidGrad", 0.05), ("SqrtGrad", 0.5), ("TanhGrad", -0.9)]:
+    case(_op, y=F(3, 4, lo=_lo, hi=0.95), dy=F(3, 4))
+for _op in ["EluGrad", "SeluGrad"]:
+    case(_op, gradients=F(3, 4), outputs=F(3, 4, lo=-1.5, hi=2))
+for _op in ["ReluGrad", "Relu6Grad", "SoftplusGrad", "SoftsignGrad"]:
+    case(_op, gradients=F(3, 4), features=F(3, 4, lo=-3, hi=8))
+case("LeakyReluGrad", gradients=F(3, 4), features=F(3, 4), alpha=0.3)
+
+# binary arithmetic, broadcasting
+for _op in ["Add", "AddV2", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference"]:
+    case(_op, x=F(3, 4), y=F(4))
+    case(_op, "i32", x=I(2, 3, lo=-50, hi=50), y=I(2, 1, lo=-50, hi=50))
+    case(_op, "f64_scalar", x=F(5, dt="float64"), y=F(dt="float64"))
+case("Add", "i64", x=I(3, lo=-1000, hi=1000, dt="int64"), y=I(3, lo=-1000, hi=1000, dt="int64"))
+case("Add", "string", x=V([b"ab", b"", b"c"], "string"), y=V([b"x", b"yz", b""], "string"))
+case("Mul", "rank4", x=F(2, 1, 3, 1), y=F(1, 4, 1, 5))
+for _op in ["Div", "RealDiv"]:
+    case(_op, x=F(3, 4), y=F(3, 4, lo=0.5, hi=3))
+case("Div", "i32", x=V([7, -7, 7, -7, 0, 9], "int32"), y=V([2, 2, -2, -2, 3, 4], "int32"))
+case("DivNoNan", x=F(6), y=V([2.0, 0.0, -1.5, 0.0, 4.0, 0.5], "float32"))
+case("DivNoNan", "f64", x=F(4, dt="float64"), y=V([2.0, 0.0, -1.5, 0.0], "float64"))
+_NUM = V([7, -7, 7, -7, 0, 9, -9, 1], "int32")
+_DEN = V([2, 2, -2, -2, 3, 4, 4, -3], "int32")
+for _op in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"]:
+    case(_op, "i32", x=_NUM, y=_DEN)
+for _op in ["FloorDiv", "FloorMod"]:
+    case(_op, x=V([7.5, -7.5, 7.5, -7.5, 0.0, 9.0], "float32"),
+         y=V([2.0, 2.0, -2.0, -2.0, 3.0, 4.0], "float32"))
+    case(_op, "i64", x=V([7, -7, 100], "int64"), y=V([-3, 3, 7], "int64"))
+case("TruncateMod", x=V([7.5, -7.5, 7.5, -7.5], "float32"), y=V([2.0, 2.0, -2.0, -2.0], "float32"))
+case("Pow", x=F(3, 4, lo=0.1, hi=3), y=F(3, 4, lo=-2, hi=3))
+case("Pow", "i32", x=V([2, -3, 0, 5, 1], "int32"), y=V([10, 3, 2, 0, 7], "int32"))
+case("Pow", "f64", x=F(5, lo=0.1, hi=3, dt="float64"), y=F(5, dt="float64"))
+
+# comparisons and logic
+for _op in ["Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual"]:
+    case(_op, x=V([[1.0, 2.0, 3.0], [4.0, 2.0, -1.0]], "float32"), y=V([1.0, 3.0, -1.0], "float32"))
+    case(_op, "i32", x=I(3, 4, lo=-2, hi=2), y=I(4, lo=-2, hi=2))
+for _op in ["Equal", "NotEqual"]:
+    case(_op, "string", x=V([b"a", b"b", b""], "string"), y=V([b"a", b"c", b""], "string"))
+    case(_op, "bool", x=B(5), y=B(5))
+for _op in ["LogicalAnd", "LogicalOr"]:
+    case(_op, "bool", x=B(3, 4), y=B(4))
+
+case("Select", condition=B(3, 4), x=F(3, 4), y=F(3, 4))
+case("Select", "vector_cond", condition=B(3), x=F(3, 4), y=F(3, 4))
+case("Select", "scalar_cond_i32", condition=V(True), x=I(2, 2), y=I(2, 2))
+case("SelectV2", condition=B(3, 1), t=F(3, 4), e=F(4))
+case("SelectV2", "i64", condition=B(2, 3), t=I(2, 3, dt="int64"), e=V(-1, "int64"))
+case("ClipByValue", t=F(3, 4), clip_value_min=V(-0.5, "float32"), clip_value_max=V(0.7, "float32"))
+case("ClipByValue", "tensor_bounds", t=F(2, 3), clip_value_min=F(2, 3, lo=-1, hi=0),
+     clip_value_max=F(2, 3, lo=0, hi=1))
+case("ClipByValue", "i32", t=I(6, lo=-9, hi=9), clip_value_min=V(-3, "int32"),
+     clip_value_max=V(4, "int32"))
+case("AddN", inputs=[F(3, 4), F(3, 4), F(3, 4)])
+case("AddN", "i32", inputs=[I(5), I(5)])
+case("AddN", "single", inputs=[F(2, 2)])
+
+case("Cast", "f32_to_i32", x=F(10, lo=-50, hi=50), DstT="int32")
+case("Cast", "i32_to_f32", x=I(6, lo=-1000, hi=1000), DstT="float32")
+case("Cast", "f32_to_bool", x=V([0.0, 1.5, -0.0, -2.0], "float32"), DstT="bool")
+case("Cast", "bool_to_f32", x=B(5), DstT="float32")
+case("Cast", "f32_to_f16", x=F(8, lo=-100, hi=100), DstT="float16")
+case("Cast", "f16_to_f32", x=F(8, lo=-100, hi=100, dt="float16"), DstT="float32")
+case("Cast", "f64_to_f32", x=F(6, lo=-1e6, hi=1e6, dt="float64"), DstT="float32")
+case("Cast", "i64_to_i32", x=I(5, lo=-100000, hi=100000, dt="int64"), DstT="int32")
+case("Cast", "i32_to_i64", x=I(5, lo=-100000, hi=100000), DstT="int64")
+case("Cast", "u8_to_f32", x=I(6, lo=0, hi=255, dt="uint8"), DstT="float32")
+case("Cast", "f32_to_u8", x=F(6, lo=0, hi=255), DstT="uint8")
+case("Cast", "f32_to_i64", x=F(6, lo=-1e4, hi=1e4), DstT="int64")
+case("Cast", "f32_to_f64", x=F(6), DstT="float64")
+case("Cast", "i32_to_bool", x=I(6, lo=-2, hi=2), DstT="bool")
+case("Cast", "f32_to_bf16_truncate", x=F(6, lo=-10, hi=10), DstT="bfloat16", Truncate=True)
+
+case("BroadcastGradientArgs", s0=K([2, 3, 1], "int32"), s1=K([3, 4], "int32"))
+case("BroadcastGradientArgs", "i64", s0=K([1, 5], "int64"), s1=K([4, 1, 1], "int64"))
+case("BroadcastTo", input=F(3, 1), shape=K([2, 3, 4], "int32"))
+case("BroadcastTo", "i32", input=I(4), shape=K([3, 4], "int64"))
+
+# reductions
+for _op in ["Sum", "Mean", "Max", "Min", "Prod"]:
+    case(_op, input=F(3, 4, 5, lo=0.5 if _op == "Prod" else -2, hi=1.5 if _op == "Prod" else 2),
+         axis=K([0, 2], "int32"))
+    case(_op, "keep_dims_neg_axis", input=F(4, 6), axis=K(-1, "int32"), keep_dims=True)
+    case(_op, "i32_all_axes", input=I(3, 4, lo=-3, hi=3), axis=K([0, 1], "int32"))
+    case(_op, "f64_i64_axis", input=F(5, 3, dt="float64"), axis=K([0], "int64"))
+case("Sum", "empty_axes", input=F(2, 3), axis=K([], "int32"))
+case("Sum", "long_row", input=F(2, 1000), axis=K(1, "int32"))
+case("Mean", "i32", input=V([[1, 2, 4], [7, -8, 9]], "int32"), axis=K(1, "int32"))
+for _op in ["All", "Any"]:
+    case(_op, "bool", input=B(4, 5), axis=K(1, "int32"))
+    case(_op, "keep_dims", input=B(3, 3), axis=K([0, 1], "int32"), keep_dims=True)
+for _op in ["ArgMax", "ArgMin"]:
+    case(_op, input=F(4, 6), dimension=K(1, "int32"))
+    case(_op, "axis0_i32_out", input=F(4, 6), dimension=K(0, "int32"), output_type="int32")
+    case(_op, "i32_ties", input=V([[3, 1, 3], [0, 0, -1]], "int32"), dimension=K(1, "int64"))
+    case(_op, "f64", input=F(3, 5, dt="float64"), dimension=K(-1, "int32"))
+
+# arrays
+case("Concat", concat_dim=K(1, "int32"), values=[F(2, 3), F(2, 1), F(2, 2)])
+case("ConcatV2", values=[F(2, 3), F(1, 3)], axis=K(0, "int32"))
+case("ConcatV2", "neg_axis_i32", values=[I(2, 2), I(2, 3), I(2, 1)], axis=K(-1, "int64"))
+case("ConcatV2", "string", values=[V([b"a", b"b"], "string"), V([b"c"], "string")],
+     axis=K(0, "int32"))
+case("ConcatOffset", "i32", concat_dim=K(1, "int32"),
+     shape=[K([2, 3, 4], "int32"), K([2, 5, 4], "int32"), K([2, 1, 4], "int32")])
+case("ExpandDims", input=F(2, 3), axis=K(1, "int32"))
+case("ExpandDims", "neg_dim", input=I(2, 3), axis=K(-1, "int64"))
+case("Fill", dims=K([2, 3], "int32"), value=V(1.25, "float32"))
+case("Fill", "i64_dims", dims=K([4], "int64"), value=V(-7, "int32"))
+case("Fill", "string", dims=K([2], "int32"), value=V(b"hey", "string"))
+case("Gather", params=F(5, 3), indices=V([4, 0, 2, 2], "int32"))
+case("Gather", "i64_idx_2d", params=I(6), indices=V([[5, 1], [0, 3]], "int64"))
+case("GatherV2", params=F(4, 5, 2), indices=V([3, 0, 1], "int32"), axis=K(1, "int32"))
+case("GatherV2", "batch_dims", params=F(3, 4, 2), indices=V([[0, 3], [1, 1], [2, 0]], "int32"),
+     axis=K(1, "int32"), batch_dims=1)
+case("GatherV2", "string", params=V([b"a", b"bb", b"ccc"], "string"), indices=V([2, 0], "int64"),
+     axis=K(0, "int64"))
+case("InvertPermutation", "i32", x=V([3, 0, 4, 1, 2], "int32"))
+case("InvertPermutation", "i64", x=V([1, 2, 0], "int64"))
+case("MirrorPad", "reflect", input=F(3, 4), paddings=K([[1, 2], [2, 1]], "int32"), mode="REFLECT")
+case("MirrorPad", "symmetric", input=I(3, 3), paddings=K([[2, 0], [1, 3]], "int64"),
+     mode="SYMMETRIC")
+case("OneHot", indices=V([0, 2, -1, 1], "int32"), depth=K(3, "int32"), on_value=V(5.0, "float32"),
+     off_value=V(-1.0, "float32"))
+case("OneHot", "axis0_i64", indices=V([[0, 3], [1, 2]], "int64"), depth=K(4, "int32"),
+     on_value=V(1, "int32"), off_value=V(0, "int32"), axis=0)
+case("Pack", values=[F(2, 3), F(2, 3), F(2, 3)])
+case("Pack", "axis1_i32", values=[I(4), I(4)], axis=1)
+case("Pack", "neg_axis", values=[F(2, 3), F(2, 3)], axis=-1)
+case("Unpack", value=F(3, 2, 4), num=3)
+case("Unpack", "axis1_i32", value=I(2, 3), num=3, axis=1)
+case("Unpack", "neg_axis", value=F(2, 2), num=2, axis=-1)
+case("Pad", input=F(2, 3), paddings=K([[1, 0], [2, 1]], "int32"))
+case("Pad", "i64", input=I(3, dt="int64"), paddings=K([[2, 1]], "int64"))
+case("PadV2", input=F(2, 3), paddings=K([[0, 1], [1, 1]], "int32"),
+     constant_values=V(9.5, "float32"))
+case("Range", "i32", start=K(3, "int32"), limit=K(20, "int32"), delta=K(4, "int32"))
+case("Range", start=K(1.0, "float32"), limit=K(-2.0, "float32"), delta=K(-0.7, "float32"))
+case("Range", "i64_fed", start=V(-2, "int64"), limit=V(5, "int64"), delta=V(1, "int64"))
+case("Rank", input=F(2, 3, 4))
+case("Rank", "scalar", input=V(3, "int32"))
+case("Reshape", tensor=F(2, 6), shape=K([3, -1], "int32"))
+case("Reshape", "i64_shape", tensor=I(2, 3, 2), shape=K([12], "int64"))
+case("Reshape", "to_scalar", tensor=V([5.0], "float32"), shape=K([], "int32"))
+case("Reverse", tensor=F(2, 3, 4), dims=K([True, False, True], "bool"))
+case("ReverseV2", tensor=F(2, 3, 4), axis=K([1, -1], "int32"))
+case("ReverseV2", "i32_i64axis", tensor=I(5), axis=K([0], "int64"))
+case("Shape", input=F(2, 3, 4))
+case("Shape", "i64", input=F(5), out_type="int64")
+case("ShapeN", input=[F(2, 3), F(4), F(1, 1, 2)])
+case("ShapeN", "i64", input=[I(3), I(3, 2)], out_type="int64")
+case("Size", input=F(2, 3, 4))
+case("Size", "i64", input=I(7), out_type="int64")
+case("Slice", input=F(4, 5), begin=K([1, 2], "int32"), size=K([2, -1], "int32"))
+case("Slice", "i64", input=I(3, 4, 2), begin=K([0, 1, 1], "int64"), size=K([3, 2, 1], "int64"))
+case("Split", axis=K(1, "int32"), value=F(2, 6), num_split=3)
+case("Split", "neg_dim_i32", axis=K(-2, "int32"), value=I(4, 2), num_split=2)
+case("SplitV", value=F(7, 2), size_splits=K([2, -1, 3], "int64"), axis=K(0, "int32"),
+     num_split=3)
+case("SplitV", "i32_sizes", value=I(2, 5), size_splits=K([1, 4], "int32"), axis=K(1, "int32"),
+     num_split=2)
+case("Squeeze", input=F(1, 3, 1, 2))
+case("Squeeze", "dims", input=F(1, 3, 1, 2), axis=[0, -2])
+case("StridedSlice", input=F(5, 6), begin=K([1, -1], "int32"), end=K([4, 0], "int32"),
+     strides=K([2, -2], "int32"))
+case("StridedSlice", "masks", input=F(3, 4, 5), begin=K([1, 0, 2], "int32"),
+     end=K([2, 0, 4], "int32"), strides=K([1, 1, 1], "int32"), begin_mask=2, end_mask=2,
+     shrink_axis_mask=1)
+case("StridedSlice", "ellipsis_newaxis", input=I(3, 4, 5), begin=K([0, 0, 1], "int64"),
+     end=K([0, 0, 3], "int64"), strides=K([1, 1, 1], "int64"), ellipsis_mask=1, new_axis_mask=2)
+case("StridedSliceGrad", shape=K([5, 6], "int32"), begin=K([1, -1], "int32"),
+     end=K([4, 0], "int32"), strides=K([2, -2], "int32"), dy=F(2, 3))
+case("StridedSliceGrad", "shrink", shape=K([3, 4], "int64"), begin=K([1, 0], "int64"),
+     end=K([2, 4], "int64"), strides=K([1, 2], "int64"), dy=F(2), shrink_axis_mask=1)
+case("Tile", input=F(2, 3), multiples=K([2, 3], "int32"))
+case("Tile", "i64", input=I(3, dt="int64"), multiples=K([4], "int64"))
+case("Transpose", x=F(2, 3, 4), perm=K([2, 0, 1], "int32"))
+case("Transpose", "i64_perm", x=I(3, 5), perm=K([1, 0], "int64"))
+case("Unique", x=V([4, 1, 4, 7, 1, 1, 9], "int32"))
+case("Unique", "f32_i64", x=V([2.5, -1.0, 2.5, 0.0], "float32"), out_idx="int64")
+case("Where", "bool", condition=B(3, 4))
+case("Where", "f32", condition=V([[0.0, 1.5], [-2.0, 0.0], [0.0, 0.0]], "float32"))
+case("IdentityN", input=[F(2, 2), I(3), V([b"s"], "string")])
+case("PlaceholderWithDefault", "default", input=K([1.0, 2.0], "float32"), shape=[2])
+case("BiasAdd", value=F(2, 3, 4), bias=F(4))
+case("BiasAdd", "nchw", value=F(2, 3, 2, 2), bias=F(3), data_format="NCHW")
+case("BiasAddV1", value=F(3, 5), bias=F(5))
+case("BiasAddGrad", out_backprop=F(2, 3, 4))
+case("BiasAddGrad", "nchw", out_backprop=F(2, 3, 2, 2), data_format="NCHW")
+
+# nn
+case("SoftmaxCrossEntropyWithLogits", features=F(4, 5, lo=-3, hi=3),
+     labels=V(np.eye(5, dtype=np.float32)[[0, 3, 4, 1]]))
+case("SoftmaxCrossEntropyWithLogits", "soft_labels", features=F(3, 4), labels=F(3, 4, lo=0, hi=1))
+case("SparseSoftmaxCrossEntropyWithLogits", features=F(4, 5, lo=-3, hi=3),
+     labels=V([0, 3, 4, 1], "int64"))
+case("SparseSoftmaxCrossEntropyWithLogits", "i32_labels", features=F(3, 6), labels=V([5, 0, 2], "int32"))
+case("MatMul", a=F(3, 4), b=F(4, 5))
+case("MatMul", "transposed", a=F(4, 3), b=F(5, 4), transpose_a=True, transpose_b=True)
+case("MatMul", "f64", a=F(2, 7, dt="float64"), b=F(7, 3, dt="float64"))
+case("MatMul", "i32", a=I(2, 3), b=I(3, 2))
+case("MatMul", "larger", a=F(33, 70), b=F(70, 41))
+case("BatchMatMul", x=F(2, 3, 4), y=F(2, 4, 5))
+case("BatchMatMul", "adjoint", x=F(2, 4, 3), y=F(2, 5, 4), adj_x=True, adj_y=True)
+case("BatchMatMulV2", x=F(2, 1, 3, 4), y=F(3, 4, 2))
+case("BatchMatMulV2", "adj_y", x=F(3, 4), y=F(2, 5, 4), adj_y=True)
+_POOL = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
+case("AvgPool", "valid", value=F(2, 6, 6, 3), padding="VALID", **_POOL)
+case("AvgPool", "same_3x3s2", value=F(1, 7, 5, 2), padding="SAME", ksize=[1, 3, 3, 1],
+     strides=[1, 2, 2, 1])
+case("MaxPool", "valid", input=F(2, 6, 6, 3), padding="VALID", **_POOL)
+case("MaxPool", "same_3x3s2", input=F(1, 7, 5, 2), padding="SAME", ksize=[1, 3, 3, 1],
+     strides=[1, 2, 2, 1])
+case("MaxPoolV2", input=F(1, 5, 5, 2), ksize=K([1, 3, 3, 1], "int32"),
+     strides=K([1, 2, 2, 1], "int32"), padding="SAME")
+case("AvgPoolGrad", orig_input_shape=K([1, 5, 5, 2], "int32"), grad=F(1, 3, 3, 2),
+     ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding="SAME")
+case("AvgPoolGrad", "valid", orig_input_shape=K([2, 4, 4, 1], "int32"), grad=F(2, 2, 2, 1),
+     padding="VALID", **_POOL)
+
+def _maxpool_grad(v2):
+    """MaxPoolGrad(V2) of a MaxPool computed in the same graph."""
+    def build(tf, inp):
+        x = inp(F(1, 5, 5, 2), "x")
+        g = inp(F(1, 3, 3, 2), "g")
+        y = tf.raw_ops.MaxPool(input=x, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding="SAME")
+        if v2:
+            k = tf.constant([1, 3, 3, 1], tf.int32)
+            s = tf.constant([1, 2, 2, 1], tf.int32)
+            out = tf.raw_ops.MaxPoolGradV2(orig_input=x, orig_output=y, grad=g, ksize=k,
+                                           strides=s, padding="SAME")
+        else:
+            out = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=g, ksize=[1, 3, 3, 1],
+                                         strides=[1, 2, 2, 1], padding="SAME")
+        return {"fetches": [out]}
+    return build
+
+
+custom("MaxPoolGrad", "same_3x3s2", _maxpool_grad(False))
+custom("MaxPoolGradV2", "same_3x3s2", _maxpool_grad(True))
+case("Conv2D", "same", input=F(2, 6, 6, 3), filter=F(3, 3, 3, 4), strides=[1, 1, 1, 1],
+     padding="SAME")
+case("Conv2D", "valid_s2", input=F(1, 7, 8, 2), filter=F(3, 2, 2, 5), strides=[1, 2, 2, 1],
+     padding="VALID")
+case("Conv2D", "dilated", input=F(1, 7, 7, 2), filter=F(2, 2, 2, 3), strides=[1, 1, 1, 1],
+     padding="SAME", dilations=[1, 2, 2, 1])
+case("Conv2D", "explicit", input=F(1, 5, 5, 1), filter=F(3, 3, 1, 2), strides=[1, 1, 1, 1],
+     padding="EXPLICIT", explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0])
+case("Conv2DBackpropInput", input_sizes=K([2, 6, 6, 3], "int32"), filter=F(3, 3, 3, 4),
+     out_backprop=F(2, 3, 3, 4), strides=[1, 2, 2, 1], padding="SAME")
+case("Conv2DBackpropFilter", input=F(2, 6, 6, 3), filter_sizes=K([3, 3, 3, 4], "int32"),
+     out_backprop=F(2, 3, 3, 4), strides=[1, 2, 2, 1], padding="SAME")
+case("Conv2DBackpropFilter", "valid", input=F(1, 5, 5, 2), filter_sizes=K([2, 2, 2, 3], "int32"),
+     out_backprop=F(1, 4, 4, 3), strides=[1, 1, 1, 1], padding="VALID")
+case("DepthwiseConv2dNative", input=F(2, 5, 5, 3), filter=F(3, 3, 3, 2), strides=[1, 1, 1, 1],
+     padding="SAME")
+case("DepthwiseConv2dNative", "valid_s2", input=F(1, 7, 7, 2), filter=F(3, 3, 2, 1),
+     strides=[1, 2, 2, 1], padding="VALID")
+case("DepthwiseConv2dNativeBackpropInput", input_sizes=K([2, 5, 5, 3], "int32"),
+     filter=F(3, 3, 3, 2), out_backprop=F(2, 5, 5, 6), strides=[1, 1, 1, 1], padding="SAME")
+case("DepthwiseConv2dNativeBackpropFilter", input=F(2, 5, 5, 3),
+     filter_sizes=K([3, 3, 3, 2], "int32"), out_backprop=F(2, 5, 5, 6), strides=[1, 1, 1, 1],
+     padding="SAME")
+_BN = dict(x=F(2, 3, 3, 4), scale=F(4, lo=0.5, hi=1.5), offset=F(4))
+for _op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
+    case(_op, "training", mean=K([], "float32"), variance=K([], "float32"), epsilon=0.001, **_BN)
+    case(_op, "inference", mean=F(4), variance=F(4, lo=0.5, hi=2), is_training=False, **_BN)
+case("FusedBatchNormV3", "inference_nchw", x=F(2, 4, 3, 3), scale=F(4, lo=0.5, hi=1.5),
+     offset=F(4), mean=F(4), variance=F(4, lo=0.5, hi=2), is_training=False, data_format="NCHW")
+case("FusedBatchNormV3", "training_avg_factor", mean=F(4), variance=F(4, lo=0.5, hi=2),
+     exponential_avg_factor=0.25, **_BN)
+
+
+def _bn_grad(op, training):
+    """FusedBatchNormGrad*: reserve spaces from a forward FusedBatchNorm* of the same version."""
+    fwd = {"FusedBatchNormGrad": "FusedBatchNorm", "FusedBatchNormGradV2": "FusedBatchNormV2",
+           "FusedBatchNormGradV3": "FusedBatchNormV3"}[op]
+
+    def build(tf, inp):
+        x = inp(F(2, 3, 3, 4), "x")
+        scale = inp(F(4, lo=0.5, hi=1.5), "scale")
+        offset = inp(F(4), "offset")
+        dy = inp(F(2, 3, 3, 4), "dy")
+        if training:
+            mean, var = tf.constant([], tf.float32), tf.constant([], tf.float32)
+        else:
+            mean, var = inp(F(4), "mean"), inp(F(4, lo=0.5, hi=2), "variance")
+        f = getattr(tf.raw_ops, fwd)(x=x, scale=scale, offset=offset, mean=mean, variance=var,
+                                     epsilon=0.001, is_training=training)
+        # Only the forward outputs the gradient reads are passed on; the
+        # forward itself is checked by its own fixtures.
+        fwd_op = f[0].op
+        if training:
+            rs = [fwd_op.outputs[3], fwd_op.outputs[4]]
+        else:
+            rs = [mean, var]
+        args = dict(y_backprop=dy, x=x, scale=scale, reserve_space_1=rs[0], reserve_space_2=rs[1],
+                    epsilon=0.001, is_training=training)
+        if op == "FusedBatchNormGradV3":
+            args["reserve_space_3"] = fwd_op.outputs[5]
+        g = getattr(tf.raw_ops, op)(**args)
+        return {"fetches": list(g[:3])}
+    return build
+
+
+for _op in ["FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3"]:
+    custom(_op, "training", _bn_grad(_op, True))
+    custom(_op, "inference", _bn_grad(_op, False))
+
+# images
+case("AdjustContrastv2", images=F(2, 3, 4, 3, lo=0, hi=1), contrast_factor=V(1.7, "float32"))
+case("ResizeBilinear", images=F(1, 4, 5, 2), size=K([7, 3], "int32"))
+case("ResizeBilinear", "align_corners", images=F(2, 3, 3, 1), size=K([5, 6], "int32"),
+     align_corners=True)
+case("ResizeBilinear", "half_pixel", images=F(1, 4, 4, 3), size=K([6, 2], "int32"),
+     half_pixel_centers=True)
+case("ResizeBilinear", "u8", images=I(1, 3, 4, 2, lo=0, hi=255, dt="uint8"), size=K([5, 5], "int32"))
+case("ResizeBicubic", images=F(1, 4, 5, 2), size=K([7, 3], "int32"))
+case("ResizeBicubic", "align_corners", images=F(1, 3, 3, 1), size=K([5, 6], "int32"),
+     align_corners=True)
+case("ResizeBicubic", "half_pixel", images=F(1, 4, 4, 3), size=K([6, 9], "int32"),
+     half_pixel_centers=True)
+case("ResizeNearestNeighbor", images=F(1, 4, 5, 2), size=K([7, 3], "int32"))
+case("ResizeNearestNeighbor", "align_corners", images=F(1, 3, 3, 1), size=K([5, 6], "int32"),
+     align_corners=True)
+case("ResizeNearestNeighbor", "half_pixel_u8", images=I(1, 4, 4, 3, lo=0, hi=255, dt="uint8"),
+     size=K([6, 9], "int32"), half_pixel_centers=True)
+case("DecodeJpeg", "rgb420", contents=FILE("images/rgb420.jpg"))
+case("DecodeJpeg", "rgb444_gray_out", contents=FILE("images/rgb444.jpg"), channels=1)
+case("DecodeJpeg", "gray_rgb_out", contents=FILE("images/gray.jpg"), channels=3)
+case("DecodeJpeg", "progressive", contents=FILE("images/progressive.jpg"))
+case("DecodeJpeg", "islow_no_fancy", contents=FILE("images/rgb420.jpg"), dct_method="INTEGER_ACCURATE",
+     fancy_upscaling=False)
+case("DecodePng", "rgb", contents=FILE("images/rgb.png"))
+case("DecodePng", "rgba_to_rgb", contents=FILE("images/rgba.png"), channels=3)
+case("DecodePng", "palette_trns", contents=FILE("images/palette_trns.png"))
+case("DecodePng", "gray2bit", contents=FILE("images/gray2bit.png"))
+case("DecodePng", "graya_to_rgba", contents=FILE("images/graya.png"), channels=4)
+case("DecodePng", "rgb16", contents=FILE("images/rgb16.png"), dtype="uint16")
+case("DecodePng", "gray16_to_u8", contents=FILE("images/gray16.png"))
+case("DecodeBmp", "rgb24", contents=FILE("images/rgb24.bmp"))
+case("DecodeBmp", "rgba32_topdown", contents=FILE("images/rgba32_topdown.bmp"))
+case("DecodeImage", "png", contents=FILE("images/rgb.png"))
+case("DecodeImage", "jpeg_gray_out", contents=FILE("images/rgb420.jpg"), channels=1)
+case("DecodeImage", "bmp", contents=FILE("images/rgb24.bmp"), channels=3)
+case("DecodeImage", "png_float", contents=FILE("images/rgba.png"), dtype="float32")
+case("EncodePng", "rgb", image=I(5, 7, 3, lo=0, hi=255, dt="uint8"))
+case("EncodePng", "gray16", image=I(4, 3, 1, lo=0, hi=65535, dt="uint16"), compression=9)
+case("EncodeJpeg", "rgb", image=I(8, 9, 3, lo=0, hi=255, dt="uint8"))
+case("EncodeJpeg", "gray_q50", image=I(16, 8, 1, lo=0, hi=255, dt="uint8"), quality=50)
+
+# random ops (Philox streams with fixed seeds)
+case("RandomUniform", shape=K([3, 5], "int32"), dtype="float32", seed=7, seed2=11)
+case("RandomUniform", "f64", shape=K([7], "int64"), dtype="float64", seed=1, seed2=2)
+case("RandomStandardNormal", shape=K([4, 5], "int32"), dtype="float32", seed=7, seed2=11)
+case("RandomStandardNormal", "f64", shape=K([9], "int32"), dtype="float64", seed=3, seed2=0)
+case("TruncatedNormal", shape=K([4, 5], "int32"), dtype="float32", seed=7, seed2=11)
+case("TruncatedNormal", "f64", shape=K([9], "int32"), dtype="float64", seed=3, seed2=4)
+case("RandomUniformInt", "i32", shape=K([3, 4], "int32"), minval=K(-5, "int32"),
+     maxval=K(17, "int32"), seed=7, seed2=11)
+case("RandomUniformInt", "i64", shape=K([6], "int32"), minval=K(0, "int64"),
+     maxval=K(1000000007, "int64"), seed=2, seed2=9)
+case("RandomShuffle", value=F(8, 2), seed=5, seed2=6)
+case("RandomShuffle", "i32_vector", value=V(list(range(20)), "int32"), seed=1, seed2=1)
+case("Multinomial", logits=F(3, 4), num_samples=K(6, "int32"), seed=5, seed2=6)
+case("Multinomial", "i32_out", logits=F(2, 3, dt="float64"), num_samples=K(4, "int32"), seed=8,
+     seed2=1, output_dtype="int32")
+
+# logging, files, control
+case("Print", input=F(3), data=[F(2), I(2)], message="tfc op fixture: ", summarize=4)
+case("Assert", "true_cond", condition=V(True), data=[F(2)])
+case("ReadFile", "image", filename=PATH("images/rgb24.bmp"))
+case("WriteFile", "bytes", filename=TMP("out.bin"), contents=V(b"some\x00bytes\xff", "string"))
+case("NoOp", "target")
+case("ControlTrigger", "target")
+
+
+def _placeholder_cases(tf, inp):
+    x = tf.raw_ops.Placeholder(dtype=tf.float32, shape=[2, None], name="x")
+    return {"fetches": [x], "extra_feeds": {x: np.arange(6, dtype=np.float32).reshape(2, 3)}}
+
+
+def _const_cases(tf, inp):
+    outs = [tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3), name="f32"),
+            tf.constant(1.5, shape=[2, 2], name="splat"),
+            tf.constant([1, -2, 3], tf.int64, name="i64"),
+            tf.constant([True, False], name="bool"),
+            tf.constant([b"a", b"bc"], name="string"),
+            tf.constant([1.5, -2.25], tf.float16, name="f16"),
+            tf.constant(np.arange(4, dtype=np.uint8), name="u8"),
+            tf.constant(3.25, tf.float64, name="f64")]
+    return {"fetches": outs}
+
+
+def _pwd_fed(tf, inp):
+    d = tf.constant([1.0, 2.0], tf.float32)
+    y = tf.raw_ops.PlaceholderWithDefault(input=d, shape=[None], name="y")
+    return {"fetches": [y], "extra_feeds": {y: np.array([4.0, 5.0, 6.0], np.float32)}}
+
+
+custom("Placeholder", "fed", _placeholder_cases)
+custom("Const", "dtypes", _const_cases)
+custom("PlaceholderWithDefault", "fed", _pwd_fed)
+
+
+# ---- state: variables and their updates
+
+def _var(tf, value, name, op="VariableV2"):
+    """A ref variable (VariableV2 or Variable) and its initializer."""
+    value = np.asarray(value)
+    v = getattr(tf.raw_ops, op)(shape=list(value.shape), dtype=tf.as_dtype(value.dtype),
+                                name=name)
+    init = tf.raw_ops.Assign(ref=v, value=tf.constant(value), name=name + "_init")
+    return v, init.op
+
+
+def _rng(name):
+    return np.random.RandomState(zlib.crc32(name.encode()) & 0x7FFFFFFF)
+
+
+def _variable_case(op):
+    def build(tf, inp):
+        v, init = _var(tf, _rng(op).randn(2, 3).astype(np.float32), "v", op)
+        return {"init": [init], "fetches": [tf.raw_ops.Identity(input=v)]}
+    return build
+
+
+custom("VariableV2", "init_read", _variable_case("VariableV2"))
+custom("Variable", "init_read", _variable_case("Variable"))
+
+
+def _assign_case(op, dt="float32"):
+    def build(tf, inp):
+        rng = _rng(op + dt)
+        v, init = _var(tf, rng.randn(2, 3).astype(dt) * 10, "v")
+        val = inp(F(2, 3, dt=dt) if dt.startswith("float") else I(2, 3, dt=dt), "value")
+        out = getattr(tf.raw_ops, op)(ref=v, value=val)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+custom("Assign", "f32", _assign_case("Assign"))
+custom("AssignAdd", "f32", _assign_case("AssignAdd"))
+custom("AssignSub", "f32", _assign_case("AssignSub"))
+custom("AssignAdd", "i32", _assign_case("AssignAdd", "int32"))
+
+
+def _assign_new_shape(tf, inp):
+    v, init = _var(tf, np.zeros([2], np.float32), "v")
+    out = tf.raw_ops.Assign(ref=v, value=inp(F(3, 2), "value"), validate_shape=False)
+    return {"init": [init], "fetches": [out]}
+
+
+custom("Assign", "no_validate_shape", _assign_new_shape)
+
+
+def _scatter_case(op, dt="float32", dup=False):
+    def build(tf, inp):
+        rng = _rng(op + dt)
+        base = (rng.uniform(0.5, 3, (5, 3)) * (1 if dt.startswith("float") else 4)).astype(dt)
+        v, init = _var(tf, base, "v")
+        idx = inp(V([4, 0, 4, 2] if dup else [3, 0, 1], "int32"), "indices")
+        n = 4 if dup else 3
+        upd = inp(F(n, 3, lo=0.5, hi=2, dt=dt) if dt.startswith("float")
+                  else I(n, 3, lo=1, hi=4, dt=dt), "updates")
+        out = getattr(tf.raw_ops, op)(ref=v, indices=idx, updates=upd)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+for _op in ["ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax", "ScatterMin",
+            "ScatterUpdate"]:
+    custom(_op, "f32", _scatter_case(_op))
+    if _op != "ScatterUpdate":
+        custom(_op, "f32_dup_indices", _scatter_case(_op, dup=True))
+custom("ScatterAdd", "i32", _scatter_case("ScatterAdd", "int32"))
+custom("ScatterMax", "i64", _scatter_case("ScatterMax", "int64"))
+
+
+def _scatter_scalar_updates(tf, inp):
+    v, init = _var(tf, np.arange(8, dtype=np.float32).reshape(4, 2), "v")
+    out = tf.raw_ops.ScatterUpdate(ref=v, indices=inp(V([[1], [3]], "int64"), "indices"),
+                                   updates=inp(F(2, 1, 2), "updates"))
+    return {"init": [init], "fetches": [out]}
+
+
+custom("ScatterUpdate", "2d_indices", _scatter_scalar_updates)
+
+
+def _count_up_to(tf, inp):
+    v, init = _var(tf, np.array(3, np.int64), "v")
+    out = tf.raw_ops.CountUpTo(ref=v, limit=10)
+    return {"init": [init], "fetches": [out, tf.raw_ops.Identity(input=v)]}
+
+
+def _is_initialized(tf, inp):
+    v, init = _var(tf, np.ones([2], np.float32), "v")
+    w = tf.raw_ops.VariableV2(shape=[3], dtype=tf.int32, name="w")
+    return {"init": [init], "fetches": [tf.raw_ops.IsVariableInitialized(ref=v),
+                                        tf.raw_ops.IsVariableInitialized(ref=w)]}
+
+
+def _temporary_variable(tf, inp):
+    t = tf.raw_ops.TemporaryVariable(shape=[2, 2], dtype=tf.float32, var_name="tmp")
+    a = tf.raw_ops.Assign(ref=t, value=inp(F(2, 2), "value"))
+    b = tf.raw_ops.AssignAdd(ref=a, value=inp(F(2, 2), "delta"))
+    d = tf.raw_ops.DestroyTemporaryVariable(ref=b, var_name="tmp")
+    return {"fetches": [d]}
+
+
+custom("CountUpTo", "i64", _count_up_to)
+custom("IsVariableInitialized", "one_of_two", _is_initialized)
+custom("TemporaryVariable", "assign_destroy", _temporary_variable)
+custom("DestroyTemporaryVariable", "assign_destroy", _temporary_variable)
+
+
+def _apply_case(op, **attrs):
+    slots = {"ApplyGradientDescent": [], "ApplyAdagrad": ["accum"], "ApplyMomentum": ["accum"],
+             "ApplyAdam": ["m", "v"], "ApplyRMSProp": ["ms", "mom"],
+             "ApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + repr(attrs))
+        var, init0 = _var(tf, rng.randn(3, 4).astype(np.float32), "var")
+        inits = [init0]
+        refs = {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (3, 4)).astype(np.float32)
+            if s == "mg":  # keeps ms - mg^2 positive
+                value *= np.float32(0.3)
+            r, i = _var(tf, value, s)
+            refs[s] = r
+            inits.append(i)
+        grad = inp(F(3, 4), "grad")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        if op == "ApplyGradientDescent":
+            out = tf.raw_ops.ApplyGradientDescent(var=var, alpha=sc(0.1, "alpha"), delta=grad,
+                                                  **attrs)
+        elif op == "ApplyAdagrad":
+            out = tf.raw_ops.ApplyAdagrad(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                          grad=grad, **attrs)
+        elif op == "ApplyMomentum":
+            out = tf.raw_ops.ApplyMomentum(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                           grad=grad, momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "ApplyAdam":
+            out = tf.raw_ops.ApplyAdam(var=var, m=refs["m"], v=refs["v"],
+                                       beta1_power=sc(0.9 ** 3, "b1p"),
+                                       beta2_power=sc(0.999 ** 3, "b2p"), lr=sc(0.01, "lr"),
+                                       beta1=sc(0.9, "beta1"), beta2=sc(0.999, "beta2"),
+                                       epsilon=sc(1e-7, "eps"), grad=grad, **attrs)
+        elif op == "ApplyCenteredRMSProp":
+            out = tf.raw_ops.ApplyCenteredRMSProp(var=var, mg=refs["mg"], ms=refs["ms"],
+                                                  mom=refs["mom"], lr=sc(0.01, "lr"),
+                                                  rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"),
+                                                  epsilon=sc(1e-7, "eps"), grad=grad, **attrs)
+        else:
+            out = tf.raw_ops.ApplyRMSProp(var=var, ms=refs["ms"], mom=refs["mom"],
+                                          lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                                          momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                                          grad=grad, **attrs)
+        fetches = [out]
+        # the slots after the update, read in a second step
+        after = [tf.raw_ops.Identity(input=refs[s], name=s + "_after") for s in slots]
+        return {"init": inits, "fetches": fetches, "after": after}
+    return build
+
+
+for _op in ["ApplyGradientDescent", "ApplyAdagrad", "ApplyMomentum", "ApplyAdam", "ApplyRMSProp",
+            "ApplyCenteredRMSProp"]:
+    custom(_op, "f32", _apply_case(_op))
+custom("ApplyMomentum", "nesterov", _apply_case("ApplyMomentum", use_nesterov=True))
+custom("ApplyAdam", "nesterov", _apply_case("ApplyAdam", use_nesterov=True))
+custom("ApplyAdagrad", "no_update_slots", _apply_case("ApplyAdagrad", update_slots=False))
+
+
+# ---- edge values, dtypes and shapes
+_NANS = [np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -2.0]
+for _op in ["Abs", "Neg", "Sign", "Floor", "Ceil", "Round", "Exp", "Expm1", "Log", "Log1p",
+            "Sqrt", "Rsqrt", "Reciprocal", "Sigmoid", "Tanh", "Relu", "Relu6", "Elu", "Selu",
+            "Softplus", "Softsign", "Square", "Sin", "Cos"]:
+    _arg = "features" if _op in ("Softplus", "Softsign", "Relu", "Relu6", "Elu", "Selu") else "x"
+    case(_op, "special", **{_arg: V(_NANS, "float32")})
+case("Softplus", "extremes", features=V([-100.0, -20.0, -15.0, 15.0, 20.0, 100.0, 1e-4], "float32"))
+case("Sigmoid", "extremes", x=V([-100.0, -20.0, -15.0, 15.0, 20.0, 100.0, 1e-4], "float32"))
+case("Exp", "overflow", x=V([88.0, 89.0, -104.0, -110.0], "float32"))
+case("Abs", "i32_min", x=V([-2147483648, 5], "int32"))
+case("Neg", "i64", x=I(4, lo=-100, hi=100, dt="int64"))
+case("Abs", "f16", x=F(5, dt="float16"))
+case("Sqrt", "f16", x=F(5, lo=0, hi=4, dt="float16"))
+case("Tanh", "f16", x=F(5, dt="float16"))
+case("Exp", "f16", x=F(5, dt="float16"))
+case("Relu", "f16", features=F(5, dt="float16"))
+case("Sign", "i64", x=I(5, lo=-3, hi=3, dt="int64"))
+case("Square", "i64", x=I(5, lo=-3000, hi=3000, dt="int64"))
+case("Identity", "empty", input=F(0, 3))
+case("Abs", "scalar", x=V(-3.5, "float32"))
+for _op in ["Add", "Sub", "Mul", "Maximum", "Minimum", "RealDiv", "Div"]:
+    case(_op, "special", x=V(_NANS, "float32"), y=V([1.0, np.nan, 0.0, 0.0, -0.0, np.inf, np.inf],
+                                                    "float32"))
+for _op in ["Add", "Mul", "Sub", "Maximum", "Minimum"]:
+    case(_op, "u8", x=I(6, lo=0, hi=255, dt="uint8"), y=I(6, lo=0, hi=255, dt="uint8"))
+    case(_op, "i8", x=I(6, lo=-128, hi=127, dt="int8"), y=I(6, lo=-128, hi=127, dt="int8"))
+    case(_op, "i16", x=I(6, lo=-30000, hi=30000, dt="int16"), y=I(6, lo=-30000, hi=30000, dt="int16"))
+    case(_op, "f16", x=F(2, 3, dt="float16"), y=F(3, dt="float16"))
+    case(_op, "empty", x=F(0, 3), y=F(3))
+case("Add", "i32_overflow", x=V([2147483647, -2147483648], "int32"), y=V([1, -1], "int32"))
+case("Mul", "i64_big", x=V([3037000499, -4], "int64"), y=V([3037000499, 2 ** 61], "int64"))
+case("Maximum", "i64", x=I(5, dt="int64"), y=I(5, dt="int64"))
+case("Pow", "special", x=V([-2.0, -2.0, 0.0, 0.0, np.nan, 1.0, 2.0, -0.0], "float32"),
+     y=V([0.5, 3.0, -1.0, 0.0, 0.0, np.nan, np.inf, -3.0], "float32"))
+case("Pow", "i64", x=V([3, -2, 10], "int64"), y=V([20, 5, 18], "int64"))
+case("FloorMod", "special", x=V([np.nan, 1.0, np.inf, 5.0, -0.0, 1e-30, -1e-30], "float32"),
+     y=V([1.0, np.inf, 2.0, 0.0, 3.0, -5.0, 5.0], "float32"))
+case("FloorDiv", "special", x=V([np.nan, 1.0, np.inf, 5.0, -0.0, -5.0, 5.0], "float32"),
+     y=V([1.0, np.inf, 2.0, 0.0, 3.0, 0.0, -0.0], "float32"))
+case("FloorDiv", "i32_min", x=V([-2147483648, -7, 7], "int32"), y=V([-1, 7, -7], "int32"))
+case("FloorMod", "i32_big", x=V([2147483647, -2147483648, -1], "int32"), y=V([-2, 3, 2147483647], "int32"))
+case("FloorMod", "f64", x=F(6, lo=-10, hi=10, dt="float64"), y=V([3.0, -3.0, 0.5, -0.25, 7.0, 1.0], "float64"))
+case("TruncateMod", "i64", x=V([-7, 7, -9], "int64"), y=V([3, -3, 4], "int64"))
+case("TruncateDiv", "u8", x=V([250, 7, 0], "uint8"), y=V([3, 2, 9], "uint8"))
+case("Div", "u8", x=V([250, 7, 0], "uint8"), y=V([3, 2, 9], "uint8"))
+case("FloorDiv", "u8", x=V([250, 7, 0], "uint8"), y=V([3, 2, 9], "uint8"))
+case("RealDiv", "f64", x=F(5, dt="float64"), y=F(5, lo=0.5, hi=2, dt="float64"))
+case("SquaredDifference", "special", x=V(_NANS, "float32"), y=V([1.0] * 7, "float32"))
+case("DivNoNan", "special", x=V([np.nan, np.inf, 1.0, 0.0], "float32"),
+     y=V([0.0, 0.0, np.nan, np.inf], "float32"))
+for _op in ["Equal", "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual"]:
+    case(_op, "nan", x=V([np.nan, 1.0, np.nan, -0.0, np.inf], "float32"),
+         y=V([np.nan, np.nan, 1.0, 0.0, np.inf], "float32"))
+    case(_op, "i64_u8", x=I(6, lo=0, hi=3, dt="uint8"), y=I(6, lo=0, hi=3, dt="uint8"))
+case("Equal", "i64", x=I(6, lo=0, hi=2, dt="int64"), y=I(6, lo=0, hi=2, dt="int64"))
+case("Less", "f64", x=F(6, dt="float64"), y=F(1, dt="float64"))
+for _op in ["Sum", "Mean", "Max", "Min", "Prod"]:
+    case(_op, "empty_input", input=F(0, 3), axis=K(0, "int32"))
+    case(_op, "nan", input=V([[1.0, np.nan, 3.0], [np.inf, -1.0, 2.0]], "float32"),
+         axis=K(1, "int32"))
+    case(_op, "f16", input=F(4, 6, lo=0.5, hi=1.5, dt="float16"), axis=K(1, "int32"))
+    case(_op, "i64", input=I(3, 4, lo=-3, hi=3, dt="int64"), axis=K(0, "int32"))
+    case(_op, "scalar_no_axes", input=V(2.5, "float32"), axis=K([], "int32"))
+    case(_op, "u8_keep", input=I(2, 3, lo=0, hi=200, dt="uint8"), axis=K([1], "int32"),
+         keep_dims=True)
+case("Sum", "middle_axis", input=F(3, 70, 5), axis=K(1, "int32"))
+case("Mean", "i64_trunc", input=V([[-7, 2], [5, 1]], "int64"), axis=K(0, "int32"))
+case("Max", "i32_empty_rows", input=I(0, 4), axis=K(0, "int32"))
+for _op in ["ArgMax", "ArgMin"]:
+    case(_op, "nan", input=V([[1.0, np.nan, 3.0], [np.nan, -1.0, 2.0], [2.0, 5.0, np.nan]],
+                             "float32"), dimension=K(1, "int32"))
+    case(_op, "u8", input=I(3, 5, lo=0, hi=4, dt="uint8"), dimension=K(0, "int32"))
+    case(_op, "f16", input=F(3, 5, dt="float16"), dimension=K(1, "int32"))
+    case(_op, "rank3_mid", input=F(2, 5, 3), dimension=K(1, "int64"))
+case("Cast", "nan_inf_to_i32", x=V([np.nan, np.inf, -np.inf, 3e9, -3e9, 2.9, -2.9], "float32"),
+     DstT="int32")
+case("Cast", "f32_to_f16_edge", x=V([65504.0, 65520.0, 1e-8, 6e-5, -0.0, np.nan, 70000.0,
+                                      0.000030517578125 * 1.5], "float32"), DstT="float16")
+case("Cast", "f32_to_bf16_round", x=V([1.00390625, 1.01171875, 3.4e38, np.nan, -0.0, 1e-40],
+                                      "float32"), DstT="bfloat16")
+case("Cast", "i64_to_f32_round", x=V([16777217, 2 ** 40 + 1, -(2 ** 62) - 1], "int64"),
+     DstT="float32")
+case("Cast", "f64_to_f16", x=V([1.0009765625, 0.1, 65519.99, -3.0], "float64"), DstT="float16")
+case("Cast", "i32_to_u8_wrap", x=V([300, -1, 255, 256], "int32"), DstT="uint8")
+case("Cast", "i32_to_i8_wrap", x=V([300, -129, 127, 128], "int32"), DstT="int8")
+case("Cast", "bool_to_i64", x=B(4), DstT="int64")
+case("Cast", "f16_to_i32", x=V([1.5, -2.5, 100.25], "float16"), DstT="int32")
+case("Cast", "u16_to_f32", x=V([0, 65535, 1000], "uint16"), DstT="float32")
+case("Cast", "f64_to_i64", x=V([1e15 + 0.5, -2.7, 9.1e18], "float64"), DstT="int64")
+case("Softmax", "inf", logits=V([[0.0, -np.inf, 1.0], [-np.inf, -np.inf, 2.0]], "float32"))
+case("Softmax", "f64", logits=F(2, 5, dt="float64"))
+case("Softmax", "rank3", logits=F(2, 2, 5))
+case("LogSoftmax", "large", logits=F(2, 5, lo=80, hi=100))
+case("LogSoftmax", "inf", logits=V([[0.0, -np.inf, 1.0]], "float32"))
+case("LeakyRelu", "f64_neg_alpha", features=F(6, dt="float64"), alpha=-0.5)
+case("Relu6", "i32", features=I(6, lo=-10, hi=10))
+case("ClipByValue", "nan", t=V([np.nan, 1.0, -5.0, 5.0], "float32"), clip_value_min=V(-1.0, "float32"),
+     clip_value_max=V(1.0, "float32"))
+case("Select", "nan_string", condition=V([True, False]), x=V([b"a", b"b"], "string"),
+     y=V([b"c", b"d"], "string"))
+case("Tile", "empty_mult", input=F(2, 3), multiples=K([0, 2], "int32"))
+case("Tile", "string", input=V([[b"a"], [b"bc"]], "string"), multiples=K([2, 3], "int32"))
+case("Transpose", "rank5", x=F(2, 1, 3, 2, 2), perm=K([4, 2, 0, 3, 1], "int32"))
+case("Transpose", "string", x=V([[b"a", b"b"], [b"c", b"d"]], "string"), perm=K([1, 0], "int32"))
+case("Transpose", "u8_large", x=I(33, 65, lo=0, hi=255, dt="uint8"), perm=K([1, 0], "int32"))
+case("Pad", "string", input=V([b"a", b"b"], "string"), paddings=K([[1, 1]], "int32"))
+case("Pad", "rank4_f16", input=F(1, 2, 2, 1, dt="float16"), paddings=K([[0, 0], [1, 1], [2, 0], [0, 1]], "int32"))
+case("MirrorPad", "reflect_rank3_f64", input=F(2, 3, 3, dt="float64"),
+     paddings=K([[1, 1], [0, 2], [2, 2]], "int32"), mode="REFLECT")
+case("ConcatV2", "empty_piece", values=[F(2, 0), F(2, 3), F(2, 1)], axis=K(1, "int32"))
+case("ConcatV2", "bool_axis0", values=[B(1, 3), B(2, 3)], axis=K(0, "int32"))
+case("Gather", "string", params=V([b"x", b"yy", b"zzz"], "string"), indices=V([2, 2, 0], "int32"))
+case("GatherV2", "neg_axis_i64", params=I(3, 4, dt="int64"), indices=V([3, 1], "int64"),
+     axis=K(-1, "int32"))
+case("GatherV2", "scalar_index", params=F(4, 3), indices=V(2, "int32"), axis=K(0, "int32"))
+case("GatherV2", "empty_indices", params=F(4, 3), indices=V(np.zeros([0, 2], np.int32)),
+     axis=K(0, "int32"))
+case("StridedSlice", "neg_stride_masks", input=F(6, 4), begin=K([-2, 0], "int32"),
+     end=K([0, 0], "int32"), strides=K([-1, 3], "int32"), end_mask=1)
+case("StridedSlice", "out_of_range", input=F(5), begin=K([-100], "int32"), end=K([100], "int32"),
+     strides=K([2], "int32"))
+case("StridedSlice", "shrink_all", input=F(3, 4), begin=K([2, -1], "int32"), end=K([3, 0], "int32"),
+     strides=K([1, 1], "int32"), shrink_axis_mask=3)
+case("StridedSlice", "string", input=V([b"a", b"b", b"c", b"d"], "string"), begin=K([3], "int32"),
+     end=K([0], "int32"), strides=K([-2], "int32"))
+case("Reverse", "string_rank1", tensor=V([b"a", b"b", b"c"], "string"), dims=K([True], "bool"))
+case("ReverseV2", "u8_all", tensor=I(3, 4, 2, lo=0, hi=255, dt="uint8"), axis=K([0, 1, 2], "int32"))
+case("Unique", "string", x=V([b"b", b"a", b"b", b""], "string"))
+case("Unique", "empty", x=V(np.zeros([0], np.int64)))
+case("Where", "empty", condition=V(np.zeros([0, 3], bool)))
+case("Where", "rank3_i32", condition=I(2, 3, 2, lo=0, hi=1))
+case("Where", "scalar", condition=V(True), error=True)
+case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
+     on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
+case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
+     on_value=V(True), off_value=V(False))
+case("Range", "empty", start=K(5, "int32"), limit=K(5, "int32"), delta=K(1, "int32"))
+case("Range", "f64_frac", start=K(0.1, "float64"), limit=K(1.0, "float64"), delta=K(0.3, "float64"))
+case("Fill", "empty", dims=K([0, 3], "int32"), value=V(2.0, "float32"))
+case("Reshape", "empty", tensor=F(0, 4), shape=K([2, -1, 2], "int32"))
+case("Split", "one", axis=K(0, "int32"), value=F(3, 2), num_split=1)
+case("SplitV", "zero_size", value=F(4, 2), size_splits=K([0, 4, 0], "int32"), axis=K(0, "int32"),
+     num_split=3)
+case("Squeeze", "scalar_result", input=F(1, 1))
+case("ExpandDims", "scalar", input=V(3.0, "float32"), axis=K(0, "int32"))
+case("Pack", "scalars_string", values=[V(b"a", "string"), V(b"b", "string")])
+case("Unpack", "string", value=V([[b"a", b"b"], [b"c", b"d"]], "string"), num=2, axis=1)
+case("BroadcastTo", "same_shape", input=F(2, 3), shape=K([2, 3], "int32"))
+case("BroadcastTo", "string", input=V([b"a", b"b"], "string"), shape=K([3, 2], "int32"))
+case("Slice", "empty", input=F(3, 4), begin=K([1, 1], "int32"), size=K([0, 2], "int32"))
+case("Slice", "string", input=V([b"a", b"b", b"c"], "string"), begin=K([1], "int32"), size=K([-1], "int32"))
+case("InvertPermutation", "empty", x=V(np.zeros([0], np.int32)))
+case("AddN", "f64_many", inputs=[F(3, dt="float64") for _ in range(6)])
+case("AddN", "f16", inputs=[F(3, dt="float16"), F(3, dt="float16")])
+case("BiasAdd", "f64_rank2", value=F(3, 4, dt="float64"), bias=F(4, dt="float64"))
+case("BiasAdd", "i32", value=I(2, 3), bias=I(3))
+case("BiasAddGrad", "rank2_f64", out_backprop=F(5, 3, dt="float64"))
+case("L2Loss", "empty", t=F(0))
+case("SoftmaxCrossEntropyWithLogits", "f64_broadcast_labels", features=F(3, 4, dt="float64"),
+     labels=F(1, 4, lo=0, hi=1, dt="float64"))
+case("SparseSoftmaxCrossEntropyWithLogits", "f64", features=F(2, 4, dt="float64"),
+     labels=V([3, 0], "int64"))
+case("ResizeBilinear", "downscale", images=F(1, 9, 7, 2), size=K([4, 3], "int32"))
+case("ResizeBilinear", "i32_halfpixel_down", images=I(2, 6, 6, 1, lo=-100, hi=100),
+     size=K([4, 5], "int32"), half_pixel_centers=True)
+case("ResizeBilinear", "f64_align", images=F(1, 3, 4, 1, dt="float64"), size=K([5, 7], "int32"),
+     align_corners=True)
+case("ResizeBicubic", "downscale", images=F(1, 9, 7, 2), size=K([4, 3], "int32"))
+case("ResizeBicubic", "u8_half_pixel", images=I(1, 5, 5, 1, lo=0, hi=255, dt="uint8"),
+     size=K([8, 3], "int32"), half_pixel_centers=True)
+case("ResizeNearestNeighbor", "downscale", images=F(1, 9, 7, 2), size=K([4, 3], "int32"))
+case("ResizeNearestNeighbor", "align_half_i64", images=I(1, 4, 5, 1, dt="int64"),
+     size=K([7, 2], "int32"), half_pixel_centers=True, align_corners=False)
+case("AdjustContrastv2", "single_pixel", images=F(1, 1, 3, lo=0, hi=1), contrast_factor=V(0.3, "float32"))
+case("MaxPool", "valid_s1", input=F(1, 4, 4, 1), padding="VALID", ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1])
+case("AvgPool", "same_even", value=F(1, 4, 4, 3), padding="SAME", ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1])
+case("RandomUniform", "large", shape=K([1000], "int32"), dtype="float32", seed=1234, seed2=0)
+case("RandomStandardNormal", "large_odd", shape=K([1001], "int32"), dtype="float32", seed=5, seed2=77)
+case("TruncatedNormal", "large", shape=K([999], "int32"), dtype="float32", seed=9, seed2=3)
+case("RandomUniformInt", "i32_wide", shape=K([100], "int32"), minval=K(-2147483648, "int32"),
+     maxval=K(2147483647, "int32"), seed=4, seed2=4)
+case("RandomUniform", "f16", shape=K([10], "int32"), dtype="float16", seed=3, seed2=5)
+case("RandomStandardNormal", "f16", shape=K([10], "int32"), dtype="float16", seed=3, seed2=5)
+case("RandomShuffle", "rank3_string", value=V([[b"a"], [b"b"], [b"c"], [b"d"]], "string"), seed=2,
+     seed2=3)
+case("RandomShuffle", "large", value=V(np.arange(3000, dtype=np.int64)), seed=11, seed2=12)
+case("Multinomial", "many_classes", logits=F(2, 50), num_samples=K(20, "int32"), seed=1, seed2=2)
+case("Multinomial", "neg_inf_logits", logits=V([[0.0, -np.inf, 1.0], [-np.inf, 0.0, -np.inf]],
+                                               "float32"), num_samples=K(8, "int32"), seed=3, seed2=3)
+case("Multinomial", "zero_samples", logits=F(2, 3), num_samples=K(0, "int32"), seed=1, seed2=2)
+
+
+# ---- steps TF fails: tfc must fail them with the same error class
+case("Gather", "index_out_of_range", error=True, params=F(3, 2), indices=V([0, 3], "int32"))
+case("GatherV2", "index_out_of_range", error=True, params=F(3, 2), indices=V([-1], "int32"),
+     axis=K(0, "int32"))
+case("CheckNumerics", "nan", error=True, tensor=V([1.0, np.nan], "float32"), message="found")
+case("CheckNumerics", "inf", error=True, tensor=V([np.inf, 1.0], "float32"), message="found")
+case("Assert", "false_cond", error=True, condition=V(False), data=[V([1, 2], "int32")])
+case("DecodeJpeg", "truncated", error=True, contents=FILE("images/truncated.jpg"))
+case("DecodePng", "not_png", error=True, contents=FILE("images/rgb24.bmp"))
+case("DecodeBmp", "not_bmp", error=True, contents=FILE("images/rgb.png"))
+case("DecodeImage", "unknown_format", error=True, contents=V(b"definitely not an image", "string"))
+for _op in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Div"]:
+    case(_op, "i32_by_zero", error=True, x=V([1, 2], "int32"), y=V([1, 0], "int32"))
+case("InvertPermutation", "not_a_permutation", error=True, x=V([0, 0, 1], "int32"))
+case("OneHot", "negative_depth", error=True, indices=V([0], "int32"), depth=V(-1, "int32"),
+     on_value=V(1.0, "float32"), off_value=V(0.0, "float32"))
+case("Range", "zero_delta", error=True, start=V(0, "int32"), limit=V(5, "int32"),
+     delta=V(0, "int32"))
+case("Range", "wrong_direction", error=True, start=V(0.0, "float32"), limit=V(5.0, "float32"),
+     delta=V(-1.0, "float32"))
+case("RandomUniformInt", "empty_range", error=True, shape=K([3], "int32"), minval=V(4, "int32"),
+     maxval=V(4, "int32"), seed=1, seed2=1)
+case("Multinomial", "negative_samples", error=True, logits=F(2, 3), num_samples=V(-1, "int32"),
+     seed=1, seed2=1)
+case("ReadFile", "missing", error=True, filename=PATH("ops/no-such-file.bin"))
+case("Fill", "negative_dims", error=True, dims=V([2, -3], "int32"), value=V(1.0, "float32"))
+case("Reshape", "size_mismatch", error=True, tensor=F(2, 3), shape=V([4, 2], "int32"))
+case("Reshape", "two_unknown", error=True, tensor=F(2, 3), shape=V([-1, -1], "int32"))
+case("Slice", "out_of_bounds", error=True, input=F(3, 4), begin=V([2, 0], "int32"),
+     size=V([2, 4], "int32"))
+case("Transpose", "bad_perm", error=True, x=F(2, 3), perm=V([0, 0], "int32"))
+case("SparseSoftmaxCrossEntropyWithLogits", "label_out_of_range", error=True, features=F(2, 3),
+     labels=V([1, 3], "int32"))
+case("Tile", "negative_multiples", error=True, input=F(2), multiples=V([-1], "int32"))
+case("Pad", "negative_padding", error=True, input=F(2, 2), paddings=V([[0, -1], [0, 0]], "int32"))
+case("MirrorPad", "too_much_padding", error=True, input=F(2, 3), paddings=V([[2, 0], [0, 0]], "int32"),
+     mode="REFLECT")
+case("ResizeBilinear", "zero_size", error=True, images=F(1, 2, 2, 1), size=V([0, 3], "int32"))
+case("EncodeJpeg", "two_channels", error=True, image=I(4, 4, 2, lo=0, hi=255, dt="uint8"))
+case("Conv2D", "nchw_on_cpu", error=True, input=F(1, 2, 5, 5), filter=F(3, 3, 2, 2),
+     strides=[1, 1, 1, 1], padding="SAME", data_format="NCHW")
+case("MaxPool", "nchw_on_cpu", error=True, input=F(1, 2, 4, 4), ksize=[1, 1, 2, 2],
+     strides=[1, 1, 2, 2], padding="VALID", data_format="NCHW")
+case("BroadcastTo", "incompatible", error=True, input=F(3), shape=V([2, 4], "int32"))
+case("StridedSlice", "zero_stride", error=True, input=F(4), begin=V([0], "int32"),
+     end=V([2], "int32"), strides=V([0], "int32"))
+case("Unpack", "f32_axis_mid", value=F(2, 3, 2), num=3, axis=1)
+
+
+def _count_up_to_limit(tf, inp):
+    v, init = _var(tf, np.array(10, np.int32), "v")
+    return {"init": [init], "fetches": [tf.raw_ops.CountUpTo(ref=v, limit=10)]}
+
+
+def _uninitialized(tf, inp):
+    v = tf.raw_ops.VariableV2(shape=[2], dtype=tf.float32, name="v")
+    return {"fetches": [tf.raw_ops.Identity(input=v)]}
+
+
+def _scatter_out_of_range(tf, inp):
+    v, init = _var(tf, np.zeros([3, 2], np.float32), "v")
+    out = tf.raw_ops.ScatterUpdate(ref=v, indices=inp(V([0, 3], "int32"), "indices"),
+                                   updates=inp(F(2, 2), "updates"))
+    return {"init": [init], "fetches": [out]}
+
+
+def _assign_shape_mismatch(tf, inp):
+    v, init = _var(tf, np.zeros([3], np.float32), "v")
+    val = tf.raw_ops.Placeholder(dtype=tf.float32, shape=None, name="value")
+    out = tf.raw_ops.Assign(ref=v, value=val)
+    return {"init": [init], "fetches": [out], "extra_feeds": {val: np.ones([4], np.float32)}}
+
+
+custom("CountUpTo", "at_limit", _count_up_to_limit, error=True)
+custom("VariableV2", "uninitialized_read", _uninitialized, error=True)
+custom("ScatterUpdate", "index_out_of_range", _scatter_out_of_range, error=True)
+custom("Assign", "shape_mismatch", _assign_shape_mismatch, error=True)
+
+_TIES = np.array([[1, 1, 2, 2, 0], [1, 0, 2, 1, 0], [3, 3, 3, 3, 3], [0, 0, 0, 0, 0],
+                  [5, 1, 5, 1, 5]], np.float32).reshape(1, 5, 5, 1)
+
+
+def _maxpool_grad_ties(tf, inp):
+    x = inp(V(_TIES), "x")
+    g = inp(F(1, 4, 4, 1), "g")
+    y = tf.raw_ops.MaxPool(input=x, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID")
+    out = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=g, ksize=[1, 2, 2, 1],
+                                 strides=[1, 1, 1, 1], padding="VALID")
+    return {"fetches": [out]}
+
+
+custom("MaxPoolGrad", "ties_overlapping", _maxpool_grad_ties)
+case("MaxPool", "ties_nan", input=V(np.where(_TIES == 3, np.nan, _TIES)), ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1], padding="VALID")
+case("Conv2D", "larger_s2_same", input=F(2, 17, 15, 8), filter=F(5, 5, 8, 16), strides=[1, 2, 2, 1],
+     padding="SAME")
+case("Conv2D", "1x1", input=F(3, 4, 4, 32), filter=F(1, 1, 32, 8), strides=[1, 1, 1, 1],
+     padding="VALID")
+case("Conv2D", "f64", input=F(1, 5, 5, 2, dt="float64"), filter=F(3, 3, 2, 2, dt="float64"),
+     strides=[1, 1, 1, 1], padding="SAME")
+case("Conv2D", "f16", input=F(1, 5, 5, 2, dt="float16"), filter=F(3, 3, 2, 2, dt="float16"),
+     strides=[1, 1, 1, 1], padding="SAME")
+case("Conv2DBackpropInput", "valid_s2_odd", input_sizes=K([1, 8, 7, 3], "int32"),
+     filter=F(3, 3, 3, 2), out_backprop=F(1, 3, 3, 2), strides=[1, 2, 2, 1], padding="VALID")
+case("Conv2DBackpropInput", "dilated", error=True, input_sizes=K([1, 7, 7, 2], "int32"),
+     filter=F(2, 2, 2, 3), out_backprop=F(1, 7, 7, 3), strides=[1, 1, 1, 1], padding="SAME",
+     dilations=[1, 2, 2, 1])
+case("Conv2DBackpropFilter", "s2_odd", input=F(1, 8, 7, 3), filter_sizes=K([3, 3, 3, 2], "int32"),
+     out_backprop=F(1, 4, 4, 2), strides=[1, 2, 2, 1], padding="SAME")
+case("DepthwiseConv2dNative", "multiplier3_s2_same", input=F(1, 8, 7, 2), filter=F(3, 3, 2, 3),
+     strides=[1, 2, 2, 1], padding="SAME")
+case("DepthwiseConv2dNativeBackpropInput", "valid_s2", input_sizes=K([1, 7, 7, 2], "int32"),
+     filter=F(3, 3, 2, 2), out_backprop=F(1, 3, 3, 4), strides=[1, 2, 2, 1], padding="VALID")
+case("DepthwiseConv2dNativeBackpropFilter", "valid_s2", input=F(1, 7, 7, 2),
+     filter_sizes=K([3, 3, 2, 2], "int32"), out_backprop=F(1, 3, 3, 4), strides=[1, 2, 2, 1],
+     padding="VALID")
+case("AvgPool", "large_window", value=F(1, 6, 6, 2), ksize=[1, 4, 4, 1], strides=[1, 3, 3, 1],
+     padding="SAME")
+case("AvgPool", "f64", value=F(1, 4, 4, 1, dt="float64"), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+     padding="VALID")
+case("MaxPool", "f16", input=F(1, 4, 4, 1, dt="float16"), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+     padding="VALID")
+case("MaxPool", "i32", input=I(1, 4, 4, 2), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+     padding="VALID")
+case("MatMul", "f16", a=F(3, 4, dt="float16"), b=F(4, 2, dt="float16"))
+case("MatMul", "i64", a=I(2, 3, dt="int64"), b=I(3, 2, dt="int64"))
+case("MatMul", "empty_inner", a=F(3, 0), b=F(0, 2))
+case("MatMul", "transpose_a_large", a=F(70, 33), b=F(70, 41), transpose_a=True)
+case("BatchMatMulV2", "i32", x=I(2, 2, 3), y=I(3, 2))
+case("BatchMatMulV2", "f64_adj_x", x=F(2, 4, 3, dt="float64"), y=F(2, 4, 2, dt="float64"), adj_x=True)
+case("DecodeJpeg", "ratio2", contents=FILE("images/rgb444.jpg"), ratio=2)
+case("DecodeJpeg", "ifast", contents=FILE("images/rgb420.jpg"), dct_method="INTEGER_FAST")
+case("DecodeJpeg", "truncated_recover", contents=FILE("images/truncated.jpg"),
+     try_recover_truncated=True, acceptable_fraction=0.1)
+case("DecodePng", "palette_rgba", contents=FILE("images/palette_trns.png"), channels=4)
+case("DecodePng", "gray16_as_u16", contents=FILE("images/gray16.png"), dtype="uint16", channels=3)
+case("DecodeBmp", "rgba32_as_rgb", contents=FILE("images/rgba32_topdown.bmp"), channels=3)
+case("DecodeImage", "jpeg_u16", contents=FILE("images/gray.jpg"), dtype="uint16")
+case("EncodePng", "rgba_fast", image=I(3, 4, 4, lo=0, hi=255, dt="uint8"), compression=1)
+case("EncodeJpeg", "options", image=I(9, 11, 3, lo=0, hi=255, dt="uint8"), quality=80,
+     progressive=True, optimize_size=True, chroma_downsampling=False, density_unit="cm",
+     x_density=72, y_density=96, xmp_metadata="tfc")
+case("EncodeJpeg", "format_grayscale", image=I(6, 6, 1, lo=0, hi=255, dt="uint8"),
+     format="grayscale")
+
+
+# ---- big tensors: past the kernels' one-thread thresholds (16K elements
+# for elementwise ops, 32K for reductions), so the sharded paths run too
+case("Add", "big_broadcast", x=FB(150, 120), y=FB(120))
+case("Tanh", "big", x=FB(20000, lo=-5, hi=5))
+case("Exp", "big", x=FB(20000, lo=-5, hi=5))
+case("Softplus", "big", features=FB(20000, lo=-8, hi=8))
+case("ReluGrad", "big", gradients=FB(20000), features=FB(20000))
+case("Cast", "big_f32_to_i32", x=FB(20000, lo=-100, hi=100), DstT="int32")
+case("Select", "big", condition=B(150, 120), x=FB(150, 120), y=FB(150, 120))
+case("AddN", "big", inputs=[FB(20000), FB(20000)])
+for _ax in (0, 1):
+    case("Sum", "big_axis%d" % _ax, input=FB(220, 150), axis=K(_ax, "int32"))
+    case("Max", "big_axis%d" % _ax, input=FB(220, 150), axis=K(_ax, "int32"))
+    case("ArgMax", "big_axis%d" % _ax, input=FB(220, 150), dimension=K(_ax, "int32"))
+case("Mean", "big_all", input=FB(220, 150), axis=K([0, 1], "int32"))
+case("Prod", "big_mid", input=FB(15, 200, 11, lo=0.9, hi=1.1), axis=K(1, "int32"))
+case("Softmax", "big", logits=FB(200, 100, lo=-5, hi=5))
+case("Transpose", "big", x=FB(40, 25, 20), perm=K([2, 0, 1], "int32"))
+case("Gather", "big", params=FB(500, 40), indices=I(500, lo=0, hi=499))
+case("SoftmaxCrossEntropyWithLogits", "big", features=FB(200, 100, lo=-5, hi=5),
+     labels=FB(200, 100, lo=0, hi=1))
+case("FusedBatchNormV3", "big_training", x=FB(2, 32, 32, 17), scale=F(17, lo=0.5, hi=1.5),
+     offset=F(17), mean=K([], "float32"), variance=K([], "float32"), epsilon=0.001)
+case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
+case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
+
+
+# ---------------------------------------------------------------- building and running
+
+def _tf():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    return tf
+
+
+def _config(tf):
+    """A session config that runs the graph as written: no Grappler, no
+    constant folding or CSE, one thread per pool (reproducible float sums)."""
+    cfg = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
+    cfg.graph_options.optimizer_options.opt_level = tf.OptimizerOptions.L0
+    cfg.graph_options.optimizer_options.do_constant_folding = False
+    cfg.graph_options.optimizer_options.do_common_subexpression_elimination = False
+    cfg.graph_options.optimizer_options.do_function_inlining = False
+    return cfg
+
+
+def build_op_graph(tf, op, cases):
+    """Builds every case of op in one graph; returns (GraphDef, [case record],
+    {key: value}) with the feed values in the data dict."""
+    g = tf.Graph()
+    records, data = [], {}
+    with g.as_default():
+        for name, (kind, payload, rtol, why) in cases:
+            if kind == "custom":
+                expect_error, why = why, None
+            rng = _rng(op + "/" + name)
+            feeds = {}     # tensor -> value
+            rec = {"name": name, "feeds": [], "fetches": [], "targets": [], "init": []}
+            file_feeds, path_feeds, tmp_feeds = {}, {}, {}
+
+            def inp(spec, argname):
+                if spec.file or spec.path or spec.tmp:
+                    t = tf.placeholder(tf.string, [], name=argname)
+                    if spec.file:
+                        file_feeds[t.name] = spec.file
+                    elif spec.path:
+                        path_feeds[t.name] = spec.path
+                    else:
+                        tmp_feeds[t.name] = spec.tmp
+                    return t
+                value = spec.make(rng)
+                dt = tf.string if value.dtype == object else tf.as_dtype(value.dtype)
+                if spec.const:
+                    return tf.constant(value, dtype=dt, name=argname)
+                t = tf.placeholder(dt, value.shape, name=argname)
+                feeds[t] = value
+                return t
+
+            with g.name_scope(name):
+                if kind == "raw":
+                    kwargs = {}
+                    if payload.get("__error__"):
+                        rec["error"] = True
+                    for k, v in payload.items():
+                        if k == "__error__":
+                            continue
+                        if isinstance(v, Spec):
+                            kwargs[k] = inp(v, k)
+                        elif isinstance(v, list) and v and isinstance(v[0], Spec):
+                            kwargs[k] = [inp(s, "%s_%d" % (k, i)) for i, s in enumerate(v)]
+                        elif k in ("DstT", "dtype", "out_type", "output_type", "out_idx",
+                                   "output_dtype", "U", "T") and isinstance(v, str):
+                            kwargs[k] = tf.as_dtype(v)
+                        else:
+                            kwargs[k] = v
+                    getattr(tf.raw_ops, op)(name=op, **kwargs)
+                    node = g.get_operation_by_name(name + "/" + op)
+                    if node.outputs:
+                        rec["fetches"] = [t.name for t in node.outputs]
+                    else:
+                        rec["targets"] = [node.name]
+                    after = []
+                else:
+                    if expect_error:
+                        rec["error"] = True
+                    built = payload(tf, inp)
+                    for t, v in built.get("extra_feeds", {}).items():
+                        feeds[t] = v
+                    rec["fetches"] = [t.name for t in built.get("fetches", [])]
+                    rec["targets"] = [o.name for o in built.get("targets", [])]
+                    rec["init"] = [o.name for o in built.get("init", [])]
+                    after = [t.name for t in built.get("after", [])]
+                    if after:
+                        rec["after"] = after
+            for i, (t, v) in enumerate(feeds.items()):
+                rec["feeds"].append(t.name)
+                _put(data, "%s.feed%d" % (name, i), v)
+            if file_feeds:
+                rec["file_feeds"] = file_feeds
+            if path_feeds:
+                rec["path_feeds"] = path_feeds
+            if tmp_feeds:
+                rec["tmp_feeds"] = tmp_feeds
+            if rtol is not None:
+                rec["rtol"], rec["why"] = rtol, why
+            records.append(rec)
+    return g.as_graph_def(), records, data
+
+
+def _put(data, key, value):
+    """Stores value under key; string tensors as bytes + lengths."""
+    value = np.asarray(value)
+    if value.dtype.kind in "OSU":
+        items = [x if isinstance(x, bytes) else str(x).encode() for x in value.reshape(-1)]
+        data[key + ".bytes"] = np.frombuffer(b"".join(items), np.uint8)
+        data[key + ".lens"] = np.array([len(x) for x in items], np.int64).reshape(value.shape)
+    elif value.dtype.name == "bfloat16":
+        data[key + ".bfloat16"] = value.view(np.uint16)
+    else:
+        data[key] = value
+
+
+def _get(data, key):
+    if key + ".lens" in data:
+        lens = data[key + ".lens"]
+        raw = data[key + ".bytes"].tobytes()
+        out, pos = [], 0
+        for n in lens.reshape(-1):
+            out.append(raw[pos:pos + n])
+            pos += n
+        return np.array(out, dtype=object).reshape(lens.shape)
+    if key + ".bfloat16" in data:
+        import ml_dtypes
+        return data[key + ".bfloat16"].view(ml_dtypes.bfloat16)
+    return data[key]
+
+
+def run_case(tf, graph_def, rec, data, tmpdir):
+    """Runs one case of graph_def in TensorFlow as the test runs it in tfc:
+    init targets in a step of their own, then fetches + targets in one step,
+    then the "after" fetches. Returns (outputs, written files)."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(graph_def, name="")
+    feed = {}
+    for i, name in enumerate(rec["feeds"]):
+        feed[g.get_tensor_by_name(name)] = _get(data, "%s.feed%d" % (rec["name"], i))
+    for name, rel in rec.get("file_feeds", {}).items():
+        with open(os.path.join(FIXTURES, rel), "rb") as f:
+            feed[g.get_tensor_by_name(name)] = f.read()
+    for name, rel in rec.get("path_feeds", {}).items():
+        feed[g.get_tensor_by_name(name)] = os.path.join(FIXTURES, rel).encode()
+    for name, fname in rec.get("tmp_feeds", {}).items():
+        feed[g.get_tensor_by_name(name)] = os.path.join(tmpdir, fname).encode()
+    with tf.Session(graph=g, config=_config(tf)) as sess:
+        for op in rec["init"]:
+            sess.run(g.get_operation_by_name(op))
+        fetches = [g.get_tensor_by_name(n) for n in rec["fetches"]]
+        targets = [g.get_operation_by_name(n) for n in rec["targets"]]
+        try:
+            outs = sess.run(fetches + targets, feed)[:len(fetches)]
+        except tf.errors.OpError as e:
+            if not rec.get("error"):
+                raise
+            return type(e).__name__, {}
+        assert not rec.get("error"), "%s: TF did not fail" % rec["name"]
+        after = [g.get_tensor_by_name(n) for n in rec.get("after", [])]
+        outs += sess.run(after) if after else []
+    files = {}
+    for fname in rec.get("tmp_feeds", {}).values():
+        with open(os.path.join(tmpdir, fname), "rb") as f:
+            files[fname] = f.read()
+    return outs, files
+
+
+def _manifest_text(manifest):
+    """The manifest as JSON, one case per line (short diffs, small file)."""
+    lines = ["{"]
+    keys = ["tensorflow", "tolerance", "skipped", "uncovered", "unregistered", "differs"]
+    for k in keys:
+        lines.append(" %s: %s," % (json.dumps(k), json.dumps(manifest[k], indent=None)))
+    lines.append(' "ops": {')
+    ops = sorted(manifest["ops"])
+    for i, op in enumerate(ops):
+        e = manifest["ops"][op]
+        lines.append("  %s: {\"graph\": %s, \"data\": %s, \"cases\": [" % (
+            json.dumps(op), json.dumps(e["graph"]), json.dumps(e["data"])))
+        for j, rec in enumerate(e["cases"]):
+            lines.append("   " + json.dumps(rec) + ("," if j + 1 < len(e["cases"]) else ""))
+        lines.append("  ]}" + ("," if i + 1 < len(ops) else ""))
+    lines.append(" }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def registered_tfc_ops(python):
+    """The op types the installed tfc registers (via its venv's python)."""
+    code = "from tfc import _tfc; print('\\n'.join(sorted(_tfc.op_names())))"
+    out = subprocess.run([python, "-c", code], cwd=tempfile.gettempdir(), check=True,
+                         capture_output=True, text=True).stdout
+    return [line for line in out.split() if line]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", help="comma-separated op types to (re)write")
+    ap.add_argument("--tfc-python", default=os.path.join(REPO, ".venv", "bin", "python"),
+                    help="python of the venv with tfc installed (for the registered op list)")
+    args = ap.parse_args(argv)
+    tf = _tf()
+    by_op = {}
+    for op, name, spec in CASES:
+        by_op.setdefault(op, []).append((name, spec))
+    for op, cases in by_op.items():
+        names = [n for n, _ in cases]
+        assert len(set(names)) == len(names), "duplicate case names for " + op
+    only = set(args.only.split(",")) if args.only else None
+    os.makedirs(OUT, exist_ok=True)
+    manifest_path = os.path.join(OUT, "manifest.json")
+    manifest = {"ops": {}}
+    if only and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    for op in sorted(by_op):
+        if only and op not in only:
+            continue
+        graph_def, records, data = build_op_graph(tf, op, by_op[op])
+        for rec in records:
+            with tempfile.TemporaryDirectory() as tmpdir:
+                outs, files = run_case(tf, graph_def, rec, data, tmpdir)
+            if isinstance(outs, str):
+                rec["error"] = outs
+                continue
+            skip = DIFFERS.get("%s/%s" % (op, rec["name"]), {}).get("skip_outputs", [])
+            for i, value in enumerate(outs):
+                if i in skip:  # undefined in TF: stored as zeros, stable across runs
+                    value = np.zeros_like(value)
+                _put(data, "%s.fetch%d" % (rec["name"], i), value)
+            for fname, content in files.items():
+                key = "%s.file.%s" % (rec["name"], fname)
+                _put(data, key, np.array(content, dtype=object))
+                rec.setdefault("files", {})[fname] = key
+        with open(os.path.join(OUT, op + ".pb"), "wb") as f:
+            f.write(graph_def.SerializeToString(deterministic=True))
+        np.savez_compressed(os.path.join(OUT, op + ".npz"), **data)
+        manifest["ops"][op] = {"graph": op + ".pb", "data": op + ".npz", "cases": records}
+        print("%-40s %d case(s)" % (op, len(records)))
+    registered = registered_tfc_ops(args.tfc_python)
+    manifest["tensorflow"] = tf.__version__
+    manifest["tolerance"] = TOLERANCE
+    manifest["skipped"] = dict(sorted(SKIPPED.items()))
+    manifest["differs"] = dict(sorted(DIFFERS.items()))
+    cases = {"%s/%s" % (op, rec["name"]) for op, e in manifest["ops"].items() for rec in e["cases"]}
+    assert set(DIFFERS) <= cases, "DIFFERS names unknown cases: %s" % (set(DIFFERS) - cases)
+    manifest["uncovered"] = sorted(o for o in registered
+                                   if o not in manifest["ops"] and o not in SKIPPED)
+    manifest["unregistered"] = sorted(o for o in manifest["ops"] if o not in registered)
+    manifest["ops"] = dict(sorted(manifest["ops"].items()))
+    with open(manifest_path, "w") as f:
+        f.write(_manifest_text(manifest))
+    print("%d op types with cases, %d skipped, uncovered: %s"
+          % (len(manifest["ops"]), len(SKIPPED), " ".join(manifest["uncovered"]) or "none"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
