@@ -24,13 +24,13 @@ OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-LIBS     := -lopenblas -lprotobuf-c -ljpeg -lpng -lm -lpthread
+LIBS     := -lopenblas -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
-APT_PACKAGES := libopenblas-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
+APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
 PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn 'dask[distributed]'
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
@@ -137,6 +137,17 @@ demo: deps install
 
 bench: deps install $(BUILD)/stamp/venv-tf
 	$(VENV)/bin/python benchmarks/run.py
+
+# Convolution and GEMM backends side by side (BENCHMARKS.md, "Convolution and GEMM backends").
+# OpenBLAS gets the environment the Python package gives it (one thread, its
+# AVX-512 kernel on AVX-512 CPUs).
+$(BUILD)/bench_conv_backends: tools/bench_conv_backends.c $(BUILD)/libtfccore.a
+	$(CC) $(CFLAGS_LIB) -o $@ $< $(BUILD)/libtfccore.a $(LIBS)
+
+.PHONY: bench-backends
+bench-backends: deps $(BUILD)/bench_conv_backends
+	@if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi; \
+	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_conv_backends $(BENCH_SECONDS)
 
 # Real TensorFlow, the oracle and the benchmark baseline, in its own venv.
 $(BUILD)/stamp/venv-tf:

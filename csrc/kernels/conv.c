@@ -6,8 +6,9 @@
  *
  * This file checks attrs and shapes with the messages of TF's CPU kernels,
  * works out the convolution geometry (TF's windowed output-size and padding
- * rules) and hands the arithmetic to conv_gemm.c (float/double Conv2D),
- * conv_ref.c (int32) or conv_depthwise.c. half and bfloat16 are widened to
+ * rules) and hands the arithmetic to conv_dnn.c (float, through the DNN
+ * library, unless TFC_CONV_BACKEND=openblas or it cannot do the shape),
+ * conv_gemm.c (float/double Conv2D), conv_ref.c (int32) or conv_depthwise.c. half and bfloat16 are widened to
  * float, computed there and rounded back. Like TF 1.x on CPU, only NHWC is
  * accepted for convolutions.
  */
@@ -123,9 +124,23 @@ static bool backprop_geom(tfc_kernel_ctx *ctx, const char *label, bool depthwise
 typedef bool (*conv_fn)(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out);
 
-/* Conv2D forward: BLAS path for floats, direct loops for int32. */
+/* Tries the DNN library for a float pass (ctx->state is the kernel's
+ * primitive cache, NULL when that backend is off). True with *ok set when it
+ * handled the pass; false when the caller must use its own kernel. */
+static bool try_dnn(tfc_kernel_ctx *ctx, tfc_dtype t, tfc_conv_pass pass, bool depthwise,
+                    const tfc_conv_geom *g, const void *a, const void *b, void *out, bool *ok) {
+  if (t != TFC_DTYPE_FLOAT || !ctx->state) return false;
+  int rc = tfc_conv_dnn_run(ctx, ctx->state, pass, depthwise, g, a, b, out);
+  *ok = rc > 0;
+  return rc != 0;
+}
+
+/* Conv2D forward: the DNN library or the BLAS path for floats, direct loops
+ * for int32. */
 static bool conv_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_FWD, false, g, a, b, out, &ok)) return ok;
   if (t == TFC_DTYPE_INT32) {
     tfc_conv2d_fwd_ref(t, g, a, b, out);
     return true;
@@ -136,6 +151,8 @@ static bool conv_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g
 /* Conv2D input gradient (a = filter, b = dy). */
 static bool conv_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_BWD_INPUT, false, g, a, b, out, &ok)) return ok;
   if (t == TFC_DTYPE_INT32) {
     tfc_conv2d_bwd_input_ref(t, g, a, b, out);
     return true;
@@ -146,12 +163,16 @@ static bool conv_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g
 /* Conv2D filter gradient (a = input, b = dy). */
 static bool conv_bf_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                        const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_BWD_FILTER, false, g, a, b, out, &ok)) return ok;
   return tfc_conv2d_bwd_filter_gemm(ctx, t, g, a, b, out);
 }
 
 /* Depthwise forward (a = input, b = filter). */
 static bool dw_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                       const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_FWD, true, g, a, b, out, &ok)) return ok;
   tfc_depthwise_fwd(ctx, t, g, a, b, out);
   return true;
 }
@@ -159,6 +180,8 @@ static bool dw_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, 
 /* Depthwise input gradient (a = filter, b = dy). */
 static bool dw_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                       const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_BWD_INPUT, true, g, a, b, out, &ok)) return ok;
   tfc_depthwise_bwd_input(ctx, t, g, a, b, out);
   return true;
 }
@@ -166,8 +189,24 @@ static bool dw_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, 
 /* Depthwise filter gradient (a = input, b = dy). */
 static bool dw_bf_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                      const void *b, void *out) {
+  bool ok;
+  if (try_dnn(ctx, t, TFC_CONV_BWD_FILTER, true, g, a, b, out, &ok)) return ok;
   return tfc_depthwise_bwd_filter(ctx, t, g, a, b, out);
 }
+
+/* Kernel init for the convolutions: a primitive cache for the DNN library
+ * when the node computes in float (float, half, bfloat16) and that backend
+ * is selected; no state otherwise (the BLAS / direct kernels need none). */
+static bool conv_init(const tfc_kernel_init *ki, void **state) {
+  *state = NULL;
+  tfc_dtype t = ki->n_outputs > 0 ? ki->out_types[0] : TFC_DTYPE_INVALID;
+  if ((t == TFC_DTYPE_FLOAT || tfc_conv_is16(t)) && tfc_conv_dnn_wanted())
+    *state = tfc_conv_dnn_cache_new(); /* NULL on OOM: the BLAS path still works */
+  return true;
+}
+
+/* Kernel destroy for the convolutions: frees the primitive cache. */
+static void conv_destroy(void *state) { tfc_conv_dnn_cache_free(state); }
 
 /* Runs fn on tensors a, b into out; half/bfloat16 go through float copies. */
 static void run_conv(tfc_kernel_ctx *ctx, conv_fn fn, const tfc_conv_geom *g, const tfc_tensor *a,
@@ -466,14 +505,14 @@ static const tfc_dtype k_bn_types[] = {F16, TFC_DTYPE_FLOAT, TFC_DTYPE_INVALID};
 static const tfc_dtype k_f32[] = {TFC_DTYPE_FLOAT, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
-    {"Conv2D", "CPU", "T", k_conv_types, NULL, conv2d_compute, NULL, 0},
-    {"Conv2DBackpropInput", "CPU", "T", k_conv_types, NULL, conv2d_bwd_input_compute, NULL, 0},
-    {"Conv2DBackpropFilter", "CPU", "T", k_float_types, NULL, conv2d_bwd_filter_compute, NULL, 0},
-    {"DepthwiseConv2dNative", "CPU", "T", k_float_types, NULL, depthwise_compute, NULL, 0},
-    {"DepthwiseConv2dNativeBackpropInput", "CPU", "T", k_float_types, NULL,
-     depthwise_bwd_input_compute, NULL, 0},
-    {"DepthwiseConv2dNativeBackpropFilter", "CPU", "T", k_float_types, NULL,
-     depthwise_bwd_filter_compute, NULL, 0},
+    {"Conv2D", "CPU", "T", k_conv_types, conv_init, conv2d_compute, conv_destroy, 0},
+    {"Conv2DBackpropInput", "CPU", "T", k_conv_types, conv_init, conv2d_bwd_input_compute, conv_destroy, 0},
+    {"Conv2DBackpropFilter", "CPU", "T", k_float_types, conv_init, conv2d_bwd_filter_compute, conv_destroy, 0},
+    {"DepthwiseConv2dNative", "CPU", "T", k_float_types, conv_init, depthwise_compute, conv_destroy, 0},
+    {"DepthwiseConv2dNativeBackpropInput", "CPU", "T", k_float_types, conv_init,
+     depthwise_bwd_input_compute, conv_destroy, 0},
+    {"DepthwiseConv2dNativeBackpropFilter", "CPU", "T", k_float_types, conv_init,
+     depthwise_bwd_filter_compute, conv_destroy, 0},
     {"MaxPool", "CPU", "T", k_maxpool_types, NULL, tfc_max_pool_compute, NULL, 0},
     {"MaxPoolV2", "CPU", "T", k_maxpool_types, NULL, tfc_max_pool_compute, NULL, 0},
     {"MaxPoolGrad", "CPU", "T", k_maxpool_grad_types, NULL, tfc_max_pool_grad_compute, NULL, 0},

@@ -49,6 +49,14 @@ typedef struct tfc_conv_geom {
   int64_t pad_top, pad_bottom, pad_left, pad_right;
 } tfc_conv_geom;
 
+/* The three passes of a convolution, with the operand order every pass
+ * function takes (a, b -> out). */
+typedef enum tfc_conv_pass {
+  TFC_CONV_FWD,        /* out = conv(in, filter)              a = in,     b = filter */
+  TFC_CONV_BWD_INPUT,  /* dx = input gradient                 a = filter, b = dy */
+  TFC_CONV_BWD_FILTER  /* dfilter = filter gradient           a = in,     b = dy */
+} tfc_conv_pass;
+
 /* ---------------------------------------------------------------- conv_params.c */
 
 /* Which checks tfc_window_read_attrs applies (TF's kernels differ in them). */
@@ -115,6 +123,30 @@ bool tfc_conv2d_bwd_input_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_
  * summed over the batch. dfilter is fully written. false + ctx failed on OOM. */
 bool tfc_conv2d_bwd_filter_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g,
                                 const void *in, const void *dy, void *dfilter);
+
+/* ---------------------------------------------------------------- conv_dnn.c */
+
+/* Primitives of the DNN library that one kernel instance has created, keyed
+ * by pass and geometry; safe to use from concurrent steps. */
+typedef struct tfc_conv_dnn_cache tfc_conv_dnn_cache;
+
+/* True when float convolutions should go through the DNN library: it is
+ * usable and the environment does not say TFC_CONV_BACKEND=openblas. */
+bool tfc_conv_dnn_wanted(void);
+/* An empty cache; NULL on OOM. */
+tfc_conv_dnn_cache *tfc_conv_dnn_cache_new(void);
+/* Frees a cache and its primitives; NULL is a no-op. */
+void tfc_conv_dnn_cache_free(tfc_conv_dnn_cache *c);
+/* Runs one float convolution pass (operands as tfc_conv_pass says; depthwise
+ * for DepthwiseConv2dNative filters) through the DNN library, the batch split
+ * across the intra-op pool, creating and caching primitives in cache.
+ * Returns 1 when done (out fully written), 0 when the library should not or
+ * cannot do it (cache NULL, a case where the BLAS kernels measured faster,
+ * an unsupported shape: the caller uses its own kernel), -1 with
+ * ctx failed on a library error. */
+int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
+                     bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
+                     float *out);
 
 /* ---------------------------------------------------------------- conv_ref.c */
 

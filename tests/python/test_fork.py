@@ -70,3 +70,63 @@ def test_parent_session_in_child_is_a_clear_error():
     os.waitpid(pid, 0)
     assert got.startswith(b"FailedPreconditionError: This Session was created in another process")
     sess.close()
+
+
+_CONV_FORK_SCRIPT = r"""
+import concurrent.futures, multiprocessing, os
+import numpy as np
+import tfc as tf
+
+def build():
+    x = tf.placeholder(tf.float32, [None, 12, 12, 3])
+    w = tf.Variable(np.random.RandomState(0).standard_normal((3, 3, 3, 8)).astype(np.float32) * 0.1)
+    d = tf.Variable(np.random.RandomState(1).standard_normal((3, 3, 8, 4)).astype(np.float32) * 0.1)
+    h = tf.nn.relu(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"))
+    h = tf.nn.conv2d(h, d, [1, 2, 2, 1], "SAME")
+    loss = tf.reduce_mean(tf.square(h))
+    return x, loss, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+def step(threads):
+    g = tf.Graph()
+    with g.as_default():
+        x, loss, train = build()
+        init = tf.global_variables_initializer()
+    cfg = tf.ConfigProto(inter_op_parallelism_threads=threads, intra_op_parallelism_threads=threads)
+    feed = {x: np.random.RandomState(2).standard_normal((16, 12, 12, 3)).astype(np.float32)}
+    with tf.Session(graph=g, config=cfg) as sess:
+        sess.run(init)
+        before = sess.run(loss, feed)
+        sess.run(train, feed)
+        return float(before), float(sess.run(loss, feed))
+
+def child(_):
+    return step(2)
+
+parent = step(2)
+ctx = multiprocessing.get_context("fork")
+with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as pool:
+    kids = list(pool.map(child, range(3)))
+assert all(np.allclose(k, parent, rtol=1e-5) for k in kids), (parent, kids)
+assert parent[1] < parent[0], parent
+n = len(os.listdir("/proc/self/task"))
+step(1)
+print("ok", len(os.listdir("/proc/self/task")) - n)
+"""
+
+
+def test_forked_children_run_conv_training_after_parent_did():
+    """A conv training step with 2 intra-op threads in the parent, then
+    process-pool children (fork) that run their own conv sessions: nothing
+    hangs (the convolution library never starts OpenMP threads), and a
+    single-threaded conv session starts no threads at all."""
+    proc = subprocess.Popen([sys.executable, "-c", _CONV_FORK_SCRIPT], cwd="/tmp",
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+        raise AssertionError("a forked child running a conv session hung")
+    assert proc.returncode == 0, err
+    assert out.split() == ["ok", "0"], out + err

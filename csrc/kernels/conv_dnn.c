@@ -1,0 +1,197 @@
+/*
+ * conv_dnn.c — float convolutions through the DNN library
+ * (kernels/dnn_backend.h), split across tfc's intra-op pool, with the
+ * primitives each kernel instance needs cached in its state.
+ *
+ * The library runs every call on one thread (see dnn_backend.h), so the
+ * parallelism is cut here: the batch is split into as many contiguous runs
+ * of images as the pool has threads, each run one primitive call. For the
+ * filter gradient each run writes its own partial gradient (the first one
+ * straight into the output) and the partials are added at the end.
+ *
+ * Runs of a split differ by at most one image, so a kernel needs at most
+ * two primitives per input shape; the cache keeps a few shapes per kernel
+ * instance and creates a throwaway primitive once it is full.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "kernels/conv_internal.h"
+#include "kernels/dnn_backend.h"
+
+/* Shapes cached per kernel instance. */
+#define CACHE_SLOTS 8
+/* Below this many multiply-adds a convolution runs on one thread. */
+#define PAR_MACS ((int64_t)1 << 20)
+
+typedef struct dnn_slot {
+  tfc_conv_pass pass;
+  bool depthwise;
+  tfc_conv_geom g;
+  tfc_dnn_conv *p;  /* NULL: the library does not support this shape */
+} dnn_slot;
+
+struct tfc_conv_dnn_cache {
+  pthread_mutex_t mu;
+  int n;
+  dnn_slot slots[CACHE_SLOTS];
+};
+
+/* Backend choice (see conv_internal.h). */
+bool tfc_conv_dnn_wanted(void) {
+  const char *b = getenv("TFC_CONV_BACKEND");
+  if (b && strcmp(b, "openblas") == 0) return false;
+  return tfc_dnn_available();
+}
+
+/* New empty cache (see conv_internal.h). */
+tfc_conv_dnn_cache *tfc_conv_dnn_cache_new(void) {
+  tfc_conv_dnn_cache *c = tfc_calloc(1, sizeof *c);
+  if (c) pthread_mutex_init(&c->mu, NULL);
+  return c;
+}
+
+/* Frees a cache and its primitives (see conv_internal.h). */
+void tfc_conv_dnn_cache_free(tfc_conv_dnn_cache *c) {
+  if (!c) return;
+  for (int i = 0; i < c->n; i++) tfc_dnn_conv_free(c->slots[i].p);
+  pthread_mutex_destroy(&c->mu);
+  tfc_free(c);
+}
+
+/* True when two geometries describe the same convolution. */
+static bool geom_eq(const tfc_conv_geom *a, const tfc_conv_geom *b) {
+  return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* The cached primitive for (pass, depthwise, *g), created on a miss. Sets
+ * *owned when the caller must free it (cache full). NULL when unsupported. */
+static tfc_dnn_conv *lookup(tfc_conv_dnn_cache *c, tfc_conv_pass pass, bool depthwise,
+                            const tfc_conv_geom *g, bool *owned) {
+  *owned = false;
+  pthread_mutex_lock(&c->mu);
+  for (int i = 0; i < c->n; i++) {
+    dnn_slot *s = &c->slots[i];
+    if (s->pass == pass && s->depthwise == depthwise && geom_eq(&s->g, g)) {
+      tfc_dnn_conv *p = s->p;
+      pthread_mutex_unlock(&c->mu);
+      return p;
+    }
+  }
+  /* Created under the lock: concurrent first steps wait instead of
+   * compiling the same primitive twice. */
+  tfc_dnn_conv *p = tfc_dnn_conv_new(pass, depthwise, g);
+  if (c->n < CACHE_SLOTS) {
+    c->slots[c->n++] = (dnn_slot){.pass = pass, .depthwise = depthwise, .g = *g, .p = p};
+  } else {
+    *owned = true;
+  }
+  pthread_mutex_unlock(&c->mu);
+  return p;
+}
+
+typedef struct dnn_job {
+  tfc_conv_dnn_cache *cache;
+  tfc_conv_pass pass;
+  bool depthwise;
+  const tfc_conv_geom *g;
+  const float *a, *b;
+  float *out;
+  float *partials;           /* filter gradient: chunks 1.. write here */
+  int64_t nchunks;
+  int64_t in_img, out_img;   /* floats per image of input and output */
+  int64_t filter_len;
+  atomic_int failed;         /* 1: unsupported shape, 2: library error */
+} dnn_job;
+
+/* Runs chunks [b, e): each a contiguous run of images through one call. */
+static void dnn_chunk(void *arg, int64_t b, int64_t e) {
+  dnn_job *j = arg;
+  for (int64_t c = b; c < e; c++) {
+    int64_t n0 = c * j->g->batch / j->nchunks, n1 = (c + 1) * j->g->batch / j->nchunks;
+    tfc_conv_geom g = *j->g;
+    g.batch = n1 - n0;
+    bool owned;
+    tfc_dnn_conv *p = lookup(j->cache, j->pass, j->depthwise, &g, &owned);
+    if (!p) {
+      atomic_store(&j->failed, 1);
+      return;
+    }
+    bool ok;
+    if (j->pass == TFC_CONV_FWD) {
+      ok = tfc_dnn_conv_run(p, j->a + n0 * j->in_img, j->b, j->out + n0 * j->out_img);
+    } else if (j->pass == TFC_CONV_BWD_INPUT) {
+      ok = tfc_dnn_conv_run(p, j->a, j->b + n0 * j->out_img, j->out + n0 * j->in_img);
+    } else {
+      float *dst = c == 0 ? j->out : j->partials + (c - 1) * j->filter_len;
+      ok = tfc_dnn_conv_run(p, j->a + n0 * j->in_img, j->b + n0 * j->out_img, dst);
+    }
+    if (owned) tfc_dnn_conv_free(p);
+    if (!ok) {
+      atomic_store(&j->failed, 2);
+      return;
+    }
+  }
+}
+
+/* Adds the partial filter gradients into out, elements [b, e). */
+static void sum_partials(void *arg, int64_t b, int64_t e) {
+  dnn_job *j = arg;
+  for (int64_t c = 1; c < j->nchunks; c++) {
+    const float *p = j->partials + (c - 1) * j->filter_len;
+    for (int64_t i = b; i < e; i++) j->out[i] += p[i];
+  }
+}
+
+/* False for the Conv2D cases where the im2col + BLAS kernels measured
+ * faster (tools/bench_conv_backends.c): a batch too small to give every
+ * thread an image (the BLAS path splits rows instead), the input gradient
+ * of a single-channel input, and the filter gradient of a 1x1, stride-1,
+ * unpadded convolution (one plain GEMM). Depthwise always goes to the
+ * library (tfc's own loops are slower everywhere measured). */
+static bool dnn_preferred(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g, int64_t nt) {
+  if (depthwise) return true;
+  if (g->batch < nt) return false;
+  if (pass == TFC_CONV_BWD_INPUT && g->in_depth == 1) return false;
+  bool pointwise = g->filter_rows == 1 && g->filter_cols == 1 && g->stride_rows == 1 &&
+                   g->stride_cols == 1 && g->pad_top == 0 && g->pad_left == 0 &&
+                   g->out_rows == g->in_rows && g->out_cols == g->in_cols;
+  return !(pass == TFC_CONV_BWD_FILTER && pointwise);
+}
+
+/* One convolution pass through the library (see conv_internal.h). */
+int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
+                     bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
+                     float *out) {
+  if (!cache || g->batch <= 0) return 0;
+  int64_t K = g->filter_rows * g->filter_cols * (depthwise ? 1 : g->in_depth);
+  int64_t macs = g->batch * g->out_rows * g->out_cols * g->out_depth * K;
+  int64_t nt = macs < PAR_MACS ? 1 : tfc_conv_threads(ctx);
+  if (!dnn_preferred(pass, depthwise, g, nt)) return 0;
+  dnn_job j = {.cache = cache, .pass = pass, .depthwise = depthwise, .g = g, .a = a, .b = b,
+               .out = out, .nchunks = nt < g->batch ? nt : g->batch,
+               .in_img = g->in_rows * g->in_cols * g->in_depth,
+               .out_img = g->out_rows * g->out_cols * g->out_depth,
+               .filter_len = g->filter_rows * g->filter_cols * g->in_depth *
+                             (depthwise ? g->depth_mult : g->out_depth)};
+  atomic_init(&j.failed, 0);
+  if (pass == TFC_CONV_BWD_FILTER && j.nchunks > 1) {
+    j.partials = tfc_aligned_alloc((size_t)((j.nchunks - 1) * j.filter_len) * sizeof(float));
+    if (!j.partials) j.nchunks = 1;
+  }
+  if (j.nchunks > 1) tfc_kernel_parallel_for(ctx, j.nchunks, 1, dnn_chunk, &j);
+  else dnn_chunk(&j, 0, 1);
+  int failed = atomic_load(&j.failed);
+  if (!failed && j.partials)
+    tfc_kernel_parallel_for(ctx, j.filter_len, (int64_t)1 << 14, sum_partials, &j);
+  tfc_aligned_free(j.partials);
+  if (failed == 1) return 0;
+  if (failed == 2) {
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "the DNN library failed to run a convolution");
+    return -1;
+  }
+  return 1;
+}

@@ -1,0 +1,334 @@
+/*
+ * dnn_backend.c — oneDNN convolution primitives and GEMM (see dnn_backend.h).
+ * The only file that includes the library's header.
+ *
+ * One CPU engine per process, created on first use. Each thread has its own
+ * stream and scratch buffer (thread-specific data, freed when the thread
+ * ends): primitives are created with a user-provided scratchpad, because
+ * the library's own scratchpad belongs to the thread that created the
+ * primitive, and tfc runs a primitive on whichever pool thread takes the
+ * work. Activations and
+ * filters are described in tfc's own layouts (NHWC, HWIO, HWIGO for
+ * depthwise); only the filter is reordered to and from the layout the
+ * library's kernel wants.
+ */
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include "base/alloc.h"
+#include "kernels/dnn_backend.h"
+
+struct tfc_dnn_conv {
+  tfc_conv_pass pass;
+  dnnl_primitive_t prim;
+  dnnl_primitive_t reorder;       /* filter between tfc's layout and md_wlib, or NULL */
+  dnnl_memory_desc_t md_a, md_b, md_out;  /* operands in tfc's layouts */
+  dnnl_memory_desc_t md_scratch, md_wlib;
+  size_t scratch_bytes, wlib_bytes;
+  int arg_a, arg_b, arg_out;
+  char impl[64];
+};
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static dnnl_engine_t g_engine;
+static pthread_key_t g_thread_key;
+static bool g_ok;
+
+/* What each thread keeps: its stream and a scratch buffer that grows. */
+typedef struct thread_res {
+  dnnl_stream_t stream;
+  void *scratch;
+  size_t scratch_bytes;
+} thread_res;
+
+/* Destructor of a thread's resources (thread-specific data). */
+static void thread_res_free(void *arg) {
+  thread_res *r = arg;
+  dnnl_stream_destroy(r->stream);
+  tfc_aligned_free(r->scratch);
+  tfc_free(r);
+}
+
+/* Creates the engine and the stream key; runs once per process. */
+static void dnn_setup(void) {
+  if (pthread_key_create(&g_thread_key, thread_res_free) != 0) return;
+  int prev = omp_get_max_threads();
+  omp_set_num_threads(1);
+  g_ok = dnnl_engine_create(&g_engine, dnnl_cpu, 0) == dnnl_success;
+  omp_set_num_threads(prev);
+}
+
+/* Library is usable (see dnn_backend.h). */
+bool tfc_dnn_available(void) {
+  pthread_once(&g_once, dnn_setup);
+  return g_ok;
+}
+
+/* The calling thread's resources with at least `scratch` bytes of scratch
+ * buffer, created or grown on demand; NULL on failure. */
+static thread_res *thread_resources(size_t scratch) {
+  thread_res *r = pthread_getspecific(g_thread_key);
+  if (!r) {
+    r = tfc_calloc(1, sizeof *r);
+    if (!r) return NULL;
+    if (dnnl_stream_create(&r->stream, g_engine, dnnl_stream_default_flags) != dnnl_success) {
+      tfc_free(r);
+      return NULL;
+    }
+    if (pthread_setspecific(g_thread_key, r) != 0) {
+      thread_res_free(r);
+      return NULL;
+    }
+  }
+  if (scratch > r->scratch_bytes) {
+    void *p = tfc_aligned_alloc(scratch);
+    if (!p) return NULL;
+    tfc_aligned_free(r->scratch);
+    r->scratch = p;
+    r->scratch_bytes = scratch;
+  }
+  return r;
+}
+
+/* Sets the calling thread's OpenMP team size to one; returns the old value
+ * for omp_restore. OpenMP then runs every parallel region inline. */
+static int omp_single(void) {
+  int prev = omp_get_max_threads();
+  if (prev != 1) omp_set_num_threads(1);
+  return prev;
+}
+
+/* Restores the team size saved by omp_single. */
+static void omp_restore(int prev) {
+  if (prev != 1) omp_set_num_threads(prev);
+}
+
+/* NHWC activation descriptor with logical dims {n, c, h, w}. */
+static bool act_md(dnnl_memory_desc_t *md, int64_t n, int64_t c, int64_t h, int64_t w) {
+  dnnl_dims_t d = {n, c, h, w};
+  return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_nhwc) == dnnl_success;
+}
+
+/* Filter descriptor in tfc's layout: HWIO, or HWIGO (groups = channels) for
+ * depthwise filters [KH, KW, C, M]. */
+static bool filter_md(dnnl_memory_desc_t *md, bool depthwise, const tfc_conv_geom *g) {
+  if (depthwise) {
+    dnnl_dims_t d = {g->in_depth, g->depth_mult, 1, g->filter_rows, g->filter_cols};
+    return dnnl_memory_desc_init_by_tag(md, 5, d, dnnl_f32, dnnl_hwigo) == dnnl_success;
+  }
+  dnnl_dims_t d = {g->out_depth, g->in_depth, g->filter_rows, g->filter_cols};
+  return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_hwio) == dnnl_success;
+}
+
+/* Creates a primitive descriptor for op_desc, scratchpad provided by the
+ * caller, on the engine (hint: the forward descriptor a backward pass needs, or NULL).
+ * NULL when the library has no implementation for it. */
+static dnnl_primitive_desc_t make_pd(const void *op_desc, const_dnnl_primitive_desc_t hint) {
+  dnnl_primitive_attr_t attr = NULL;
+  if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
+  dnnl_primitive_desc_t pd = NULL;
+  if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+      dnnl_primitive_desc_create(&pd, op_desc, attr, g_engine, hint) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  return pd;
+}
+
+/* Round n up to a multiple of 64 bytes. */
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* Finishes p from the pass's primitive descriptor: the library's filter
+ * layout (and a reorder to or from tfc's when they differ), the scratchpad
+ * size, the implementation name and the primitive. False on failure. */
+static bool finish(tfc_dnn_conv *p, const_dnnl_primitive_desc_t pd, const dnnl_memory_desc_t *user_w) {
+  const char *impl = NULL;
+  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl)
+    snprintf(p->impl, sizeof p->impl, "%s", impl);
+  const dnnl_memory_desc_t *sm = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  if (sm) p->md_scratch = *sm;
+  p->scratch_bytes = sm ? dnnl_memory_desc_get_size(sm) : 0;
+  const dnnl_memory_desc_t *lw = dnnl_primitive_desc_query_md(
+      pd, p->pass == TFC_CONV_BWD_FILTER ? dnnl_query_diff_weights_md : dnnl_query_weights_md, 0);
+  if (!lw) return false;
+  p->md_wlib = *lw;
+  if (!dnnl_memory_desc_equal(lw, user_w)) {
+    p->wlib_bytes = dnnl_memory_desc_get_size(lw);
+    dnnl_primitive_desc_t rpd = NULL;
+    bool to_user = p->pass == TFC_CONV_BWD_FILTER;
+    if (dnnl_reorder_primitive_desc_create(&rpd, to_user ? lw : user_w, g_engine,
+                                           to_user ? user_w : lw, g_engine, NULL) != dnnl_success)
+      return false;
+    bool ok = dnnl_primitive_create(&p->reorder, rpd) == dnnl_success;
+    dnnl_primitive_desc_destroy(rpd);
+    if (!ok) return false;
+  }
+  return dnnl_primitive_create(&p->prim, pd) == dnnl_success;
+}
+
+/* Convolution primitive (see dnn_backend.h). */
+tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g) {
+  if (!tfc_dnn_available()) return NULL;
+  tfc_dnn_conv *p = tfc_calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->pass = pass;
+  dnnl_memory_desc_t src, wei, dst, wany;
+  if (!act_md(&src, g->batch, g->in_depth, g->in_rows, g->in_cols) ||
+      !act_md(&dst, g->batch, g->out_depth, g->out_rows, g->out_cols) ||
+      !filter_md(&wei, depthwise, g) ||
+      dnnl_memory_desc_init_by_tag(&wany, wei.ndims, wei.dims, dnnl_f32, dnnl_format_tag_any) !=
+          dnnl_success) {
+    tfc_free(p);
+    return NULL;
+  }
+  dnnl_dims_t strides = {g->stride_rows, g->stride_cols};
+  dnnl_dims_t dil = {g->dil_rows - 1, g->dil_cols - 1};
+  dnnl_dims_t pad_l = {g->pad_top, g->pad_left};
+  /* The far padding the library's size rule needs for tfc's output size. */
+  dnnl_dims_t pad_r = {
+      (g->out_rows - 1) * g->stride_rows + (g->filter_rows - 1) * g->dil_rows + 1 - g->in_rows -
+          g->pad_top,
+      (g->out_cols - 1) * g->stride_cols + (g->filter_cols - 1) * g->dil_cols + 1 - g->in_cols -
+          g->pad_left};
+  int prev = omp_single();
+  dnnl_convolution_desc_t fwd_d, d;
+  dnnl_primitive_desc_t fwd_pd = NULL, pd = NULL;
+  /* The filter layout is left to the library: its fast kernels want a
+   * blocked one, and reordering the (small) filter per call is cheap. */
+  bool ok = dnnl_dilated_convolution_forward_desc_init(
+                &fwd_d, pass == TFC_CONV_FWD ? dnnl_forward_inference : dnnl_forward_training,
+                dnnl_convolution_direct, &src, &wany, NULL, &dst, strides, dil, pad_l,
+                pad_r) == dnnl_success &&
+            (fwd_pd = make_pd(&fwd_d, NULL)) != NULL;
+  if (ok && pass == TFC_CONV_FWD) {
+    pd = fwd_pd;
+    fwd_pd = NULL;
+    p->md_a = src;
+    p->md_b = wei;
+    p->md_out = dst;
+    p->arg_a = DNNL_ARG_SRC;
+    p->arg_b = DNNL_ARG_WEIGHTS;
+    p->arg_out = DNNL_ARG_DST;
+  } else if (ok && pass == TFC_CONV_BWD_INPUT) {
+    ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &src, &wany,
+                                                          &dst, strides, dil, pad_l,
+                                                          pad_r) == dnnl_success &&
+         (pd = make_pd(&d, fwd_pd)) != NULL;
+    p->md_a = wei;
+    p->md_b = dst;
+    p->md_out = src;
+    p->arg_a = DNNL_ARG_WEIGHTS;
+    p->arg_b = DNNL_ARG_DIFF_DST;
+    p->arg_out = DNNL_ARG_DIFF_SRC;
+  } else if (ok) {
+    ok = dnnl_dilated_convolution_backward_weights_desc_init(&d, dnnl_convolution_direct, &src,
+                                                             &wany, NULL, &dst, strides, dil,
+                                                             pad_l, pad_r) == dnnl_success &&
+         (pd = make_pd(&d, fwd_pd)) != NULL;
+    p->md_a = src;
+    p->md_b = dst;
+    p->md_out = wei;
+    p->arg_a = DNNL_ARG_SRC;
+    p->arg_b = DNNL_ARG_DIFF_DST;
+    p->arg_out = DNNL_ARG_DIFF_WEIGHTS;
+  }
+  if (ok) ok = finish(p, pd, &wei);
+  if (fwd_pd) dnnl_primitive_desc_destroy(fwd_pd);
+  if (pd) dnnl_primitive_desc_destroy(pd);
+  omp_restore(prev);
+  if (!ok) {
+    tfc_dnn_conv_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Runs a reorder primitive from memory `from` to memory `to` on stream s. */
+static bool run_reorder(const_dnnl_primitive_t r, dnnl_stream_t s, dnnl_memory_t from,
+                        dnnl_memory_t to) {
+  dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+  return dnnl_primitive_execute(r, s, 2, args) == dnnl_success;
+}
+
+/* Runs a convolution primitive (see dnn_backend.h). The thread's scratch
+ * buffer holds the scratchpad, then the filter in the library's layout. */
+bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, float *out) {
+  int prev = omp_single();
+  size_t soff = align64(p->scratch_bytes);
+  thread_res *r = thread_resources(soff + p->wlib_bytes);
+  dnnl_memory_t ma = NULL, mb = NULL, mo = NULL, ms = NULL, mw = NULL;
+  bool ok = r && dnnl_memory_create(&ma, &p->md_a, g_engine, (void *)a) == dnnl_success &&
+            dnnl_memory_create(&mb, &p->md_b, g_engine, (void *)b) == dnnl_success &&
+            dnnl_memory_create(&mo, &p->md_out, g_engine, out) == dnnl_success &&
+            (!p->scratch_bytes ||
+             dnnl_memory_create(&ms, &p->md_scratch, g_engine, r->scratch) == dnnl_success) &&
+            (!p->reorder || dnnl_memory_create(&mw, &p->md_wlib, g_engine,
+                                               (char *)r->scratch + soff) == dnnl_success);
+  if (ok) {
+    dnnl_stream_t s = r->stream;
+    dnnl_exec_arg_t args[4] = {
+        {p->arg_a, ma}, {p->arg_b, mb}, {p->arg_out, mo}, {DNNL_ARG_SCRATCHPAD, ms}};
+    if (mw) { /* the filter operand goes through the library's layout */
+      dnnl_memory_t *user = p->pass == TFC_CONV_FWD ? &args[1].memory
+                            : p->pass == TFC_CONV_BWD_INPUT ? &args[0].memory
+                                                            : &args[2].memory;
+      if (p->pass != TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, *user, mw);
+      dnnl_memory_t u = *user;
+      *user = mw;
+      ok = ok && dnnl_primitive_execute(p->prim, s, ms ? 4 : 3, args) == dnnl_success;
+      if (ok && p->pass == TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, mw, u);
+    } else {
+      ok = dnnl_primitive_execute(p->prim, s, ms ? 4 : 3, args) == dnnl_success;
+    }
+    ok = ok && dnnl_stream_wait(s) == dnnl_success;
+  }
+  if (mw) dnnl_memory_destroy(mw);
+  if (ms) dnnl_memory_destroy(ms);
+  if (ma) dnnl_memory_destroy(ma);
+  if (mb) dnnl_memory_destroy(mb);
+  if (mo) dnnl_memory_destroy(mo);
+  omp_restore(prev);
+  return ok;
+}
+
+/* Implementation name (see dnn_backend.h). */
+const char *tfc_dnn_conv_impl(const tfc_dnn_conv *p) { return p->impl[0] ? p->impl : "?"; }
+
+/* Frees a primitive (see dnn_backend.h). */
+void tfc_dnn_conv_free(tfc_dnn_conv *p) {
+  if (!p) return;
+  if (p->prim) dnnl_primitive_destroy(p->prim);
+  if (p->reorder) dnnl_primitive_destroy(p->reorder);
+  tfc_free(p);
+}
+
+/* Row-major SGEMM through the library (see dnn_backend.h). */
+bool tfc_dnn_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                   const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                   int64_t ldc) {
+  if (m <= 0 || n <= 0) return true;
+  int prev = omp_single();
+  bool ok = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb,
+                       beta, c, ldc) == dnnl_success;
+  omp_restore(prev);
+  return ok;
+}
+
+static char g_desc[96];
+static pthread_once_t g_desc_once = PTHREAD_ONCE_INIT;
+
+/* Fills g_desc from the library's version report. */
+static void describe_once(void) {
+  const dnnl_version_t *v = dnnl_version();
+  snprintf(g_desc, sizeof g_desc, "oneDNN %d.%d.%d (cpu runtime %s)", v->major, v->minor, v->patch,
+           v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other");
+}
+
+/* Library description (see dnn_backend.h). */
+const char *tfc_dnn_describe(void) {
+  pthread_once(&g_desc_once, describe_once);
+  return g_desc;
+}

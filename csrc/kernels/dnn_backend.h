@@ -1,0 +1,64 @@
+/*
+ * dnn_backend.h — the only door to the DNN primitive library (oneDNN).
+ *
+ * Kernels describe a float convolution by its tfc_conv_geom and get back an
+ * opaque, immutable primitive that can be run any number of times, from
+ * several threads at once, on different data of that exact shape. Creating a
+ * primitive is expensive (the library picks an implementation and JIT-compiles
+ * it), so callers create it once per shape and keep it (kernels/conv_dnn.c).
+ * Only kernels/dnn_backend.c includes the library's header.
+ *
+ * Threading: the library is built on the OpenMP runtime (GNU libgomp), which
+ * is not fork-safe once it has started worker threads. Every call here runs
+ * on the calling thread with the OpenMP thread count set to one for its
+ * duration (and restored afterwards), so OpenMP never starts a thread and
+ * intra-op parallelism stays tfc's own (callers split the batch across the
+ * intra-op pool). Importing tfc therefore still starts no threads.
+ *
+ * Tensors are tfc's: NHWC activations, HWIO Conv2D filters, [KH, KW, C, M]
+ * depthwise filters, all dense float.
+ */
+#ifndef TFC_KERNELS_DNN_BACKEND_H
+#define TFC_KERNELS_DNN_BACKEND_H
+
+#include <stdbool.h>
+
+#include "kernels/conv_internal.h"
+
+typedef struct tfc_dnn_conv tfc_dnn_conv;
+
+/* True when the library is linked in and its CPU engine could be created
+ * (created once, on first call; thread-safe). */
+bool tfc_dnn_available(void);
+
+/* A primitive for one pass of the convolution of geometry *g; depthwise
+ * selects DepthwiseConv2dNative semantics (a per-channel convolution with
+ * a [KH, KW, C, M] filter). NULL when the library is
+ * unavailable, does not support the shape, or memory runs out (callers then
+ * use another path). Free with tfc_dnn_conv_free. */
+tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g);
+
+/* Runs p on the calling thread with operands a, b (see tfc_conv_pass)
+ * into out, which is fully written. Safe to call concurrently on the same p.
+ * Returns false when the library reports an error (out is then undefined). */
+bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, float *out);
+
+/* The name of the implementation the library picked ("brg:avx512_core",
+ * "jit:avx512_core", ...), for benchmarks; static storage, never NULL. */
+const char *tfc_dnn_conv_impl(const tfc_dnn_conv *p);
+
+/* Releases p; NULL is a no-op. */
+void tfc_dnn_conv_free(tfc_dnn_conv *p);
+
+/* Row-major single-precision GEMM through the library, same contract as
+ * tfc_blas_sgemm (kernels/blas.h), on the calling thread. For measurement:
+ * tools/bench_conv_backends.c compares it with the BLAS. Returns false on a
+ * library error. */
+bool tfc_dnn_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                   const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+                   int64_t ldc);
+
+/* A short description ("oneDNN 2.6.3 (cpu runtime OpenMP)"), static storage. */
+const char *tfc_dnn_describe(void);
+
+#endif
