@@ -114,15 +114,18 @@ static void channel_sums(tfc_kernel_ctx *ctx, bn_job *j, int pass, double *out) 
 static void normalize_rows(void *arg, int64_t b0, int64_t e0) {
   const bn_job *j = arg;
   const int64_t C = j->C, I = j->I;
+  /* local restrict copies: without them every store to y may alias the
+   * coefficient arrays and the loops stay scalar */
+  const float *restrict mean = j->mean, *restrict ca = j->a, *restrict cb = j->b;
   for (int64_t o = b0; o < e0; o++) {
-    const float *x = j->x + o * C * I;
-    float *y = j->y + o * C * I;
+    const float *restrict x = j->x + o * C * I;
+    float *restrict y = j->y + o * C * I;
     if (I == 1) {
-      for (int64_t c = 0; c < C; c++) y[c] = (x[c] - j->mean[c]) * j->a[c] + j->b[c];
+      for (int64_t c = 0; c < C; c++) y[c] = (x[c] - mean[c]) * ca[c] + cb[c];
       continue;
     }
     for (int64_t c = 0; c < C; c++) {
-      float m = j->mean[c], a = j->a[c], b = j->b[c];
+      float m = mean[c], a = ca[c], b = cb[c];
       for (int64_t i = 0; i < I; i++) y[c * I + i] = (x[c * I + i] - m) * a + b;
     }
   }
@@ -133,15 +136,17 @@ static void normalize_rows(void *arg, int64_t b0, int64_t e0) {
 static void grad_rows(void *arg, int64_t b0, int64_t e0) {
   const bn_job *j = arg;
   const int64_t C = j->C, I = j->I;
+  const float *restrict mean = j->mean, *restrict ca = j->a, *restrict cb = j->b,
+                        *restrict ck = j->k;
   for (int64_t o = b0; o < e0; o++) {
-    const float *x = j->x + o * C * I, *d = j->dy + o * C * I;
-    float *dx = j->y + o * C * I;
+    const float *restrict x = j->x + o * C * I, *restrict d = j->dy + o * C * I;
+    float *restrict dx = j->y + o * C * I;
     if (I == 1) {
-      for (int64_t c = 0; c < C; c++) dx[c] = j->a[c] * d[c] - j->b[c] - j->k[c] * (x[c] - j->mean[c]);
+      for (int64_t c = 0; c < C; c++) dx[c] = ca[c] * d[c] - cb[c] - ck[c] * (x[c] - mean[c]);
       continue;
     }
     for (int64_t c = 0; c < C; c++) {
-      float m = j->mean[c], a = j->a[c], b = j->b[c], k = j->k[c];
+      float m = mean[c], a = ca[c], b = cb[c], k = ck[c];
       for (int64_t i = 0; i < I; i++) dx[c * I + i] = a * d[c * I + i] - b - k * (x[c * I + i] - m);
     }
   }
