@@ -166,6 +166,21 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                            colocate_gradients_with_ops, gate_gradients)
 
 
+def _gated_tuple(grads, live):
+  """control_flow_ops.tuple(grads) (same op names), but the gate waits only for the
+  gradients whose input leads back to an x (live[i]). A gradient for any other input
+  (e.g. a MatMul's gradient with respect to a fed placeholder) is never used, so a
+  training step does not compute it; TensorFlow's graph optimizer drops it likewise."""
+  from tfc.ops import control_flow_ops as _cf
+  present = [g for g in grads if g is not None]
+  gating = {g.op for g, l in zip(grads, live) if g is not None and l}
+  if not gating:
+    gating = {g.op for g in present}
+  with _ops.name_scope(None, "tuple", present):
+    gate = _cf.group(*sorted(gating, key=lambda op: op._id))
+    return [_cf.with_dependencies([gate], g) if g is not None else None for g in grads]
+
+
 def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, gate):
   to_ops = [y.op for y in ys]
   from_ops = [x.op for x in xs]
@@ -267,8 +282,7 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
                              % (len(in_grads), op.node_def, len(inputs)))
           if gate and sum(1 for g in in_grads if g is not None) > 1:
-            from tfc.ops import control_flow_ops
-            in_grads = list(control_flow_ops.tuple(in_grads))
+            in_grads = _gated_tuple(in_grads, [t.op in between for t in inputs])
       else:
         in_grads = [None] * len(inputs)
       for t_in, g in zip(inputs, in_grads):
