@@ -135,6 +135,15 @@ def main():
         "(one core reaches 250 GFLOP/s in OpenBLAS's AVX-512 SGEMM) = about 510 GFLOP/s float32.",
         "",
     ]
+    # Inference and the task farm: benchmarks/bench_infer.py, its own section.
+    sys.path.insert(0, HERE)
+    import bench_infer
+    res["infer"] = bench_infer.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_infer.markdown(res["infer"])
+    # The convolution/GEMM backend comparison is a C program (`make bench-backends`)
+    # whose figures are kept, with their discussion, in benchmarks/backends.md.
+    with open(os.path.join(HERE, "backends.md")) as fh:
+        lines += ["", fh.read().rstrip(), ""]
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as fh:
         fh.write("\n".join(lines))
     print("\n".join(lines))

@@ -9,8 +9,10 @@ predicted class (the PyCOMPSs "job scheduler of CNN workers" use case).
 Runners:
   sequential  the tasks one after the other in this process
   processes   concurrent.futures.ProcessPoolExecutor (--workers, default 2)
-  pycompss    PyCOMPSs @task + compss_wait_on (needs `pycompss`; launch with runcompss)
-  dask        dask.distributed LocalCluster of processes (needs `dask[distributed]`)
+  pycompss    PyCOMPSs @task + compss_wait_on (needs `pycompss`; launch with runcompss,
+              or plain python for PyCOMPSs' sequential mode)
+  dask        dask.distributed LocalCluster: --workers processes of one thread each
+              (needs `dask[distributed]`)
 A runner whose package is not importable prints why and exits with status 2.
 """
 import argparse
@@ -87,10 +89,12 @@ def run_pycompss(model, imagepath, filenames, workers):
     from pycompss.api.task import task
     from pycompss.api.api import compss_wait_on
   except ImportError as e:
-    _unavailable("pycompss", "pip install pycompss (and run the script with runcompss)", e)
+    _unavailable("pycompss", PYCOMPSS_HOW, e)
+  # Under `runcompss` each call becomes a task that the COMPSs runtime schedules
+  # on its workers; under plain `python` PyCOMPSs runs the calls in order here.
   compss_task = task(returns=1)(timed_task)
   results = [compss_task(model, imagepath, f) for f in filenames]
-  return compss_wait_on(results)
+  return [tuple(r) for r in compss_wait_on(results)]
 
 
 def run_dask(model, imagepath, filenames, workers):
@@ -98,10 +102,18 @@ def run_dask(model, imagepath, filenames, workers):
     from dask.distributed import Client, LocalCluster
   except ImportError as e:
     _unavailable("dask", "pip install 'dask[distributed]'", e)
-  with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster, \
-       Client(cluster) as client:
+  # One single-threaded worker process per --workers, no dashboard (no fixed port).
+  with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None) as cluster, Client(cluster) as client:
     futures = [client.submit(timed_task, model, imagepath, f, pure=False) for f in filenames]
-    return client.gather(futures)
+    return [tuple(r) for r in client.gather(futures)]
+
+
+# PyPI's `pycompss` is a source package whose setup.py downloads the COMPSs
+# runtime (COMPSs_<version>.tar.gz, Java) from compss.bsc.es and builds it with
+# the install script inside; it needs JAVA_HOME, that host and a JDK/Maven build.
+PYCOMPSS_HOW = ("pip install pycompss, which downloads and builds the COMPSs Java runtime "
+                "(needs JAVA_HOME and access to compss.bsc.es); then launch with runcompss")
 
 
 def _unavailable(name, how, err):
@@ -132,8 +144,8 @@ def cli(argv=None):
     print("result of " + str(name) + ": " + str(res))
   times = [t for _, t, _ in results]
   pids = {pid for _, _, pid in results}
-  print("runner %s: %d tasks in %d process(es), wall %.3f s; per task mean %.3f s, "
-        "min %.3f s, max %.3f s, sum %.3f s"
+  print("runner %s: %d tasks in %d process(es), wall %.3f s; per task mean %.4f s, "
+        "min %.4f s, max %.4f s, sum %.3f s"
         % (args.runner, len(times), len(pids), wall, sum(times) / max(len(times), 1),
            min(times, default=0.0), max(times, default=0.0), sum(times)))
   return 0
