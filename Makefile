@@ -68,9 +68,9 @@ deps: $(BUILD)/stamp/venv-$(VENV)
 $(VENV)/bin/python:
 	$(PYTHON3) -m venv $(VENV)
 
-$(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python
+$(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python Makefile
 	@mkdir -p $(@D)
-	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel, sklearn" 2>/dev/null || \
+	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel, sklearn, distributed" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
 
