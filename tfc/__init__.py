@@ -80,7 +80,8 @@ from tfc.ops.math_ops import (add, subtract, sub, multiply, mul, divide, truediv
                               to_bfloat16, add_n, accumulate_n, matmul, reduce_sum, reduce_mean,
                               reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any,
                               reduce_logsumexp, count_nonzero, argmax, argmin, range,
-                              scalar_mul, conj, div_no_nan, clip_by_value)
+                              scalar_mul, conj, div_no_nan, clip_by_value,
+                              unsorted_segment_sum)
 from tfc.ops.array_ops import (placeholder, placeholder_with_default, zeros, ones,  # noqa: F401
                                zeros_like, ones_like, fill, shape, shape_n, size, rank,
                                identity, stop_gradient, reshape, squeeze, expand_dims,

@@ -8,5 +8,5 @@ from tfc.ops.math_ops import (add, subtract, multiply, divide, truediv, floordiv
                               reduce_logsumexp, argmax, argmin, reciprocal, floor, ceil, round,
                               sin, cos, is_nan, is_inf, is_finite, squared_difference,
                               realdiv, truncatediv, truncatemod, count_nonzero, div_no_nan,
-                              scalar_mul, conj, cast, accumulate_n)
+                              scalar_mul, conj, cast, accumulate_n, unsorted_segment_sum)
 from tfc.ops.nn_ops import softplus  # noqa: F401

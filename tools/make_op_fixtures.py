@@ -946,6 +946,16 @@ case("Unique", "empty", x=V(np.zeros([0], np.int64)))
 case("Where", "empty", condition=V(np.zeros([0, 3], bool)))
 case("Where", "rank3_i32", condition=I(2, 3, 2, lo=0, hi=1))
 case("Where", "scalar", condition=V(True), error=True)
+case("UnsortedSegmentSum", data=F(6, 3), segment_ids=V([2, 0, -1, 2, 3, 0], "int32"),
+     num_segments=K(5, "int32"))
+case("UnsortedSegmentSum", "i64_2d_ids", data=I(2, 3, 4, dt="int64"),
+     segment_ids=V([[1, 0, 1], [-1, 2, 0]], "int64"), num_segments=K(3, "int64"))
+case("UnsortedSegmentSum", "f64_fed_count", data=F(4, dt="float64"),
+     segment_ids=V([0, 0, 1, 1], "int32"), num_segments=V(2, "int32"))
+case("UnsortedSegmentSum", "f16", data=F(5, 2, dt="float16"), segment_ids=V([0, 1, 0, 1, 0], "int32"),
+     num_segments=K(2, "int32"))
+case("UnsortedSegmentSum", "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
+     num_segments=V(3, "int32"), error=True)
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),

@@ -944,6 +944,37 @@ bool tfc_shape_fn_gather(tfc_shape_ctx *ctx) {
   return concat_shapes(ctx, &ctx->in_shapes[1], &sub, &ctx->out_shapes[0]);
 }
 
+/* UnsortedSegmentSum(data, segment_ids, num_segments): segment_ids' shape is
+ * a prefix of data's; the output is [num_segments] + data.shape[rank(ids):]
+ * (unknown when either rank is). */
+bool tfc_shape_fn_unsorted_segment(tfc_shape_ctx *ctx) {
+  tfc_shape unused;
+  if (!with_rank(ctx, &ctx->in_shapes[2], 0, &unused)) return false;
+  const tfc_shape *data = &ctx->in_shapes[0], *ids = &ctx->in_shapes[1];
+  ctx->out_shapes[0] = tfc_shape_unknown();
+  if (ids->rank < 0) return true;
+  if (!with_rank_at_least(ctx, data, ids->rank)) return false;
+  int64_t merged[TFC_MAX_RANK];
+  for (int d = 0; data->rank >= 0 && d < ids->rank; d++)
+    if (!tfc_shape_merge_dim_ctx(ctx, data->dims[d], ids->dims[d], &merged[d])) return false;
+  int64_t n = -1;
+  const tfc_tensor *v = cval(ctx, 2);
+  if (v) {
+    n = tfc_tensor_get_int64(v, 0);
+    if (n < 0)
+      return tfc_shape_fail(ctx,
+                            "Dimension size, given by scalar input 2, must be non-negative but "
+                            "is %lld",
+                            (long long)n);
+  }
+  if (data->rank < 0) return true;
+  tfc_shape out = tfc_shape_unknown_dims(1 + data->rank - ids->rank);
+  out.dims[0] = n;
+  for (int d = ids->rank; d < data->rank; d++) out.dims[1 + d - ids->rank] = data->dims[d];
+  ctx->out_shapes[0] = out;
+  return true;
+}
+
 /* OneHot(indices, depth, on, off): depth inserted at axis. */
 bool tfc_shape_fn_one_hot(tfc_shape_ctx *ctx) {
   int64_t axis = attr_int(ctx, "axis", -1);

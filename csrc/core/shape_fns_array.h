@@ -43,6 +43,7 @@ bool tfc_shape_fn_mirror_pad(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_gather_v2(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_gather(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_one_hot(tfc_shape_ctx *ctx);
+bool tfc_shape_fn_unsorted_segment(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_fill(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_range(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_where(tfc_shape_ctx *ctx);

@@ -49,6 +49,7 @@ static const tfc_kernel_def k_defs[] = {
     K("MirrorPad", arr_mirror_pad_compute),
     K("GatherV2", arr_gather_v2_compute),
     K("Gather", arr_gather_compute),
+    K("UnsortedSegmentSum", arr_unsorted_segment_sum_compute),
     K("OneHot", arr_one_hot_compute),
     K("Where", arr_where_compute),
     K("Unique", arr_unique_compute),

@@ -106,6 +106,8 @@ void arr_mirror_pad_compute(tfc_kernel_ctx *ctx);
 /* array_gather.c: GatherV2, Gather. */
 void arr_gather_v2_compute(tfc_kernel_ctx *ctx);
 void arr_gather_compute(tfc_kernel_ctx *ctx);
+/* ---------------------------------------------------------------- array_segment.c */
+void arr_unsorted_segment_sum_compute(tfc_kernel_ctx *ctx);
 
 /* array_fill.c: Fill, Range, OneHot. */
 void arr_fill_compute(tfc_kernel_ctx *ctx);

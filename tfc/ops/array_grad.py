@@ -254,19 +254,23 @@ def _select_v2_grad(op, grad):
 
 
 def _gather_axis0(params, indices, grad):
-  """Dense gradient of gather(params, indices, axis=0): one_hot(indices)^T @ grad."""
-  dtype = grad.dtype.base_dtype
+  """Dense gradient of gather(params, indices, axis=0): the rows of grad summed
+  into their indices (UnsortedSegmentSum), shaped like params."""
   sp = _static_shape(params)
+  params_shape = _const(sp) if sp is not None else _shape(params)
   n = _const(sp[0]) if sp is not None else _out(
-      "StridedSlice", [_shape(params), _const([0]), _const([1]), _const([1])],
+      "StridedSlice", [params_shape, _const([0]), _const([1]), _const([1])],
       {"shrink_axis_mask": 1})
   flat_idx = _reshape(indices, _const([-1]))
-  hot = _out("OneHot", [flat_idx, n, _const(1, dtype=dtype), _const(0, dtype=dtype)],
-             {"axis": -1})
-  k = _out("Size", [flat_idx], {"out_type": _int32})
-  g2 = _reshape(grad, _out("Pack", [[k, _const(-1)]], {"axis": 0}))
-  dense = _out("MatMul", [hot, g2], {"transpose_a": True, "transpose_b": False})
-  return _reshape(dense, _shape(params))
+  if sp is not None:
+    rows_shape = _const([-1] + list(sp[1:]))
+  else:
+    rows_shape = _out("ConcatV2", [[_const([-1]), _out(
+        "StridedSlice", [params_shape, _const([1]), _const([0]), _const([1])],
+        {"end_mask": 1})], _const(0)])
+  rows = _reshape(grad, rows_shape)
+  dense = _out("UnsortedSegmentSum", [rows, flat_idx, n])
+  return dense if sp is not None else _reshape(dense, params_shape)
 
 
 def _gather_any_axis(params, indices, grad, axis):
@@ -302,6 +306,25 @@ def _gather_v2_grad(op, grad):
       raise LookupError("No gradient defined for GatherV2 with a negative axis of unknown rank")
     ax += r
   return [_gather_any_axis(params, indices, grad, ax), None, None]
+
+
+@RegisterGradient("UnsortedSegmentSum")
+def _unsorted_segment_sum_grad(op, grad):
+  """Gathers grad back to data's rows; rows with a negative id get zeros."""
+  ids = op.inputs[1]
+  safe = _out("Maximum", [ids, _const(0, dtype=ids.dtype.base_dtype)])
+  gathered = _out("GatherV2", [grad, safe, _const(0)])
+  keep = _out("GreaterEqual", [ids, _const(0, dtype=ids.dtype.base_dtype)])
+  # keep broadcast over the trailing (row) dims of the gathered gradient
+  ir, gr = ids._rank(), gathered._rank()
+  if ids.get_shape().is_fully_defined() and gr is not None:
+    mask_shape = _const(ids.get_shape().as_list() + [1] * (gr - ir))
+  else:
+    extra = _out("Sub", [_out("Rank", [gathered]), _out("Rank", [ids])])
+    ones = _out("Fill", [_reshape(extra, _const([1])), _const(1)])
+    mask_shape = _out("ConcatV2", [[_shape(ids), ones], _const(0)])
+  mask = _out("Cast", [_reshape(keep, mask_shape)], {"DstT": grad.dtype.base_dtype})
+  return [_out("Mul", [gathered, mask]), None, None]
 
 
 @RegisterGradient("Gather")

@@ -311,6 +311,16 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     return add(result, my_max, name=name)
 
 
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+  """Sums the rows of `data` into `num_segments` segments by `segment_ids`.
+
+  output[segment_ids[i...], ...] += data[i..., ...]; rows whose id is negative
+  are dropped; an id >= num_segments fails the step with InvalidArgumentError.
+  The output shape is [num_segments] + data.shape[rank(segment_ids):].
+  """
+  return _apply_op("UnsortedSegmentSum", name, [data, segment_ids, num_segments]).outputs[0]
+
+
 def count_nonzero(input_tensor, axis=None, keepdims=None, dtype=_dtypes.int64, name=None,
                   reduction_indices=None, keep_dims=None):
   axis = _deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
