@@ -70,6 +70,13 @@ TOLERANCE = ("float outputs, per output: |tfc - tf| <= rtol * max(|tf|) + 1e-30 
 SKIPPED = {
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
     "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",
+    "_FusedConv2D": "internal: written by the plan builder's fusion pass; TF 2.21 has no "
+                    "tf.raw_ops._FusedConv2D to build a case with (tests/python/test_fusion.py "
+                    "compares it with the unfused ops)",
+    "_FusedDepthwiseConv2dNative": "internal: written by the plan builder's fusion pass; TF 2.21 "
+                                   "has no tf.raw_ops._FusedDepthwiseConv2dNative to build a case "
+                                   "with (tests/python/test_fusion.py compares it with the "
+                                   "unfused ops)",
 }
 
 # Cases where tfc does not reproduce TF 2.21 on purpose, with the reason:

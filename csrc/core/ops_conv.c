@@ -415,6 +415,16 @@ static const tfc_op_spec specs[] = {
      "output: T", DW_ATTRS, 0, input_sizes_shape},
     {"DepthwiseConv2dNativeBackpropFilter", "input: T; filter_sizes: int32; out_backprop: T",
      "output: T", DW_ATTRS, 0, filter_sizes_shape},
+    /* internal: the plan builder's fusions (runtime/remap.c), as TF's remapper writes them */
+    {"_FusedConv2D", "input: T; filter: T; args: num_args * T", "output: T",
+     "T: {float, double}; num_args: int >= 0; " CONV_ATTRS
+     "; fused_ops: list(string) = []; epsilon: float = 0.0001",
+     0, conv2d_shape},
+    {"_FusedDepthwiseConv2dNative", "input: T; filter: T; args: num_args * T", "output: T",
+     "T: " FLOATS "; num_args: int >= 0; strides: list(int); padding: {'SAME', 'VALID'}; "
+     "data_format: {'NHWC', 'NCHW'} = 'NHWC'; dilations: list(int) = [1, 1, 1, 1]; "
+     "fused_ops: list(string) = []; epsilon: float = 0.0001; leakyrelu_alpha: float = 0.2",
+     0, depthwise_shape},
     {"MaxPool", "input: T", "output: T",
      MAXPOOL_T "; ksize: list(int) >= 4; strides: list(int) >= 4; "
                "padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = []; " POOL_FORMATS,

@@ -8,7 +8,8 @@
  * works out the convolution geometry (TF's windowed output-size and padding
  * rules) and hands the arithmetic to conv_dnn.c (float, through the DNN
  * library, unless TFC_CONV_BACKEND=openblas or it cannot do the shape),
- * conv_gemm.c (float/double Conv2D), conv_ref.c (int32) or conv_depthwise.c. half and bfloat16 are widened to
+ * conv_gemm.c (float/double Conv2D), conv_ref.c (int32) or conv_depthwise.c. The fused
+ * convolutions (conv_fused.c) share the forward checks. half and bfloat16 are widened to
  * float, computed there and rounded back. Like TF 1.x on CPU, only NHWC is
  * accepted for convolutions.
  */
@@ -124,13 +125,29 @@ static bool backprop_geom(tfc_kernel_ctx *ctx, const char *label, bool depthwise
 typedef bool (*conv_fn)(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out);
 
+/* A convolution kernel's state: its DNN primitive cache (NULL when that
+ * backend is off) and whether its filter is a constant (TFC_CONV_CONST_ATTR). */
+typedef struct conv_state {
+  tfc_conv_dnn_cache *dnn;
+  bool const_filter;
+} conv_state;
+
 /* Tries the DNN library for a float pass (ctx->state is the kernel's
- * primitive cache, NULL when that backend is off). True with *ok set when it
- * handled the pass; false when the caller must use its own kernel. */
+ * conv_state or NULL). True with *ok set when it handled the pass; false
+ * when the caller must use its own kernel. A constant float filter of the
+ * forward pass (not a half/bfloat16 one: its float copy is made per call)
+ * keeps its reordered form in the cache. */
 static bool try_dnn(tfc_kernel_ctx *ctx, tfc_dtype t, tfc_conv_pass pass, bool depthwise,
                     const tfc_conv_geom *g, const void *a, const void *b, void *out, bool *ok) {
-  if (t != TFC_DTYPE_FLOAT || !ctx->state) return false;
-  int rc = tfc_conv_dnn_run(ctx, ctx->state, pass, depthwise, g, a, b, out);
+  const conv_state *cs = ctx->state;
+  if (t != TFC_DTYPE_FLOAT || !cs || !cs->dnn) return false;
+  int rc;
+  if (pass == TFC_CONV_FWD && cs->const_filter && !tfc_conv_is16(ctx->inputs[1]->dtype)) {
+    tfc_conv_epilogue ep = {.const_filter = true};
+    rc = tfc_conv_dnn_fwd(ctx, cs->dnn, depthwise, g, a, b, &ep, out);
+  } else {
+    rc = tfc_conv_dnn_run(ctx, cs->dnn, pass, depthwise, g, a, b, out);
+  }
   *ok = rc > 0;
   return rc != 0;
 }
@@ -200,13 +217,23 @@ static bool dw_bf_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, c
 static bool conv_init(const tfc_kernel_init *ki, void **state) {
   *state = NULL;
   tfc_dtype t = ki->n_outputs > 0 ? ki->out_types[0] : TFC_DTYPE_INVALID;
-  if ((t == TFC_DTYPE_FLOAT || tfc_conv_is16(t)) && tfc_conv_dnn_wanted())
-    *state = tfc_conv_dnn_cache_new(); /* NULL on OOM: the BLAS path still works */
+  if (!(t == TFC_DTYPE_FLOAT || tfc_conv_is16(t)) || !tfc_conv_dnn_wanted()) return true;
+  conv_state *cs = tfc_calloc(1, sizeof *cs);
+  if (!cs) return true; /* OOM: the BLAS path still works */
+  cs->dnn = tfc_conv_dnn_cache_new();
+  const tfc_attr_value *c = tfc_attrs_find(ki->attrs, TFC_CONV_CONST_ATTR);
+  cs->const_filter = c && c->kind == TFC_ATTR_B && c->v.b;
+  *state = cs;
   return true;
 }
 
 /* Kernel destroy for the convolutions: frees the primitive cache. */
-static void conv_destroy(void *state) { tfc_conv_dnn_cache_free(state); }
+static void conv_destroy(void *state) {
+  conv_state *cs = state;
+  if (!cs) return;
+  tfc_conv_dnn_cache_free(cs->dnn);
+  tfc_free(cs);
+}
 
 /* Runs fn on tensors a, b into out; half/bfloat16 go through float copies. */
 static void run_conv(tfc_kernel_ctx *ctx, conv_fn fn, const tfc_conv_geom *g, const tfc_tensor *a,
@@ -229,50 +256,49 @@ static void run_conv(tfc_kernel_ctx *ctx, conv_fn fn, const tfc_conv_geom *g, co
 
 /* ---------------------------------------------------------------- Conv2D */
 
-/* Conv2D: input [N, H, W, C] * filter [KH, KW, C, O] -> [N, OH, OW, O]. */
-static void conv2d_compute(tfc_kernel_ctx *ctx) {
+/* The Conv2D checks of tfc_conv_fwd_geom. */
+static bool conv2d_geom(tfc_kernel_ctx *ctx, const char *op, tfc_conv_geom *g) {
   tfc_window_attrs a;
-  if (!tfc_window_read_attrs(ctx, TFC_WIN_CONV, &a)) return;
-  if (a.nchw) {
-    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED,
-                    "The Conv2D op currently only supports the NHWC tensor format on the CPU. The "
-                    "op was given the format: NCHW");
-    return;
-  }
+  if (!tfc_window_read_attrs(ctx, TFC_WIN_CONV, &a)) return false;
+  if (a.nchw)
+    return tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED,
+                           "The %s op currently only supports the NHWC tensor format on the CPU. "
+                           "The op was given the format: NCHW",
+                           op);
   const tfc_tensor *in = ctx->inputs[0], *f = ctx->inputs[1];
   char buf[160];
   if (in->rank != 4) {
     tfc_conv_dims_str(in, buf, sizeof buf);
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input must be 4-dimensional%s", buf);
-    return;
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input must be 4-dimensional%s", buf);
   }
   if (f->rank != 4) {
     tfc_conv_dims_str(f, buf, sizeof buf);
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "filter must be 4-dimensional: %s", buf);
-    return;
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "filter must be 4-dimensional: %s", buf);
   }
-  if (!filter_fits(ctx, f->dims)) return;
+  if (!filter_fits(ctx, f->dims)) return false;
   int64_t patch_depth = f->dims[2];
-  if (patch_depth <= 0) {
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "filter depth must be stricly positive, got %lld",
-                    (long long)patch_depth);
-    return;
-  }
-  if (in->dims[3] % patch_depth) {
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
-                    "input depth must be evenly divisible by filter depth: %lld vs %lld",
-                    (long long)in->dims[3], (long long)patch_depth);
-    return;
-  }
-  if (in->dims[3] != patch_depth) {
-    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED,
-                    "Generic conv implementation does not support grouped convolutions for now.");
-    return;
-  }
-  tfc_conv_geom g = {.batch = in->dims[0], .in_rows = in->dims[1], .in_cols = in->dims[2],
-                     .in_depth = in->dims[3], .filter_rows = f->dims[0], .filter_cols = f->dims[1],
-                     .out_depth = f->dims[3], .depth_mult = 1};
-  if (!spatial_geom(ctx, &a, &g)) return;
+  if (patch_depth <= 0)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "filter depth must be stricly positive, got %lld", (long long)patch_depth);
+  if (in->dims[3] % patch_depth)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "input depth must be evenly divisible by filter depth: %lld vs %lld",
+                           (long long)in->dims[3], (long long)patch_depth);
+  if (in->dims[3] != patch_depth)
+    return tfc_kernel_fail(
+        ctx, TFC_CODE_UNIMPLEMENTED,
+        "Generic conv implementation does not support grouped convolutions for now.");
+  *g = (tfc_conv_geom){.batch = in->dims[0], .in_rows = in->dims[1], .in_cols = in->dims[2],
+                       .in_depth = in->dims[3], .filter_rows = f->dims[0],
+                       .filter_cols = f->dims[1], .out_depth = f->dims[3], .depth_mult = 1};
+  return spatial_geom(ctx, &a, g);
+}
+
+/* Conv2D: input [N, H, W, C] * filter [KH, KW, C, O] -> [N, OH, OW, O]. */
+static void conv2d_compute(tfc_kernel_ctx *ctx) {
+  tfc_conv_geom g;
+  if (!tfc_conv_fwd_geom(ctx, false, "Conv2D", &g)) return;
+  const tfc_tensor *in = ctx->inputs[0], *f = ctx->inputs[1];
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, od);
   if (!out || out->nelems == 0) return;
@@ -400,34 +426,43 @@ static bool depthwise_attrs(tfc_kernel_ctx *ctx, tfc_window_attrs *a) {
   return true;
 }
 
-/* DepthwiseConv2dNative: input [N, H, W, C] with filter [KH, KW, C, M] ->
- * [N, OH, OW, C * M]. */
-static void depthwise_compute(tfc_kernel_ctx *ctx) {
+/* The DepthwiseConv2dNative checks of tfc_conv_fwd_geom. */
+static bool depthwise_geom(tfc_kernel_ctx *ctx, tfc_conv_geom *g) {
   tfc_window_attrs a;
-  if (!depthwise_attrs(ctx, &a)) return;
+  if (!depthwise_attrs(ctx, &a)) return false;
   const tfc_tensor *in = ctx->inputs[0], *f = ctx->inputs[1];
   char buf[160];
   if (in->rank != 4) {
     tfc_conv_dims_str(in, buf, sizeof buf);
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input must be 4-dimensional%s", buf);
-    return;
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input must be 4-dimensional%s", buf);
   }
   if (f->rank != 4) {
     tfc_conv_dims_str(f, buf, sizeof buf);
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "filter must be 4-dimensional: %s", buf);
-    return;
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "filter must be 4-dimensional: %s", buf);
   }
-  if (in->dims[3] != f->dims[2]) {
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
-                    "input and filter must have the same depth: %lld vs %lld", (long long)in->dims[3],
-                    (long long)f->dims[2]);
-    return;
-  }
-  if (!filter_fits(ctx, f->dims)) return;
-  tfc_conv_geom g = {.batch = in->dims[0], .in_rows = in->dims[1], .in_cols = in->dims[2],
-                     .in_depth = in->dims[3], .filter_rows = f->dims[0], .filter_cols = f->dims[1],
-                     .depth_mult = f->dims[3], .out_depth = in->dims[3] * f->dims[3]};
-  if (!spatial_geom(ctx, &a, &g)) return;
+  if (in->dims[3] != f->dims[2])
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "input and filter must have the same depth: %lld vs %lld",
+                           (long long)in->dims[3], (long long)f->dims[2]);
+  if (!filter_fits(ctx, f->dims)) return false;
+  *g = (tfc_conv_geom){.batch = in->dims[0], .in_rows = in->dims[1], .in_cols = in->dims[2],
+                       .in_depth = in->dims[3], .filter_rows = f->dims[0],
+                       .filter_cols = f->dims[1], .depth_mult = f->dims[3],
+                       .out_depth = in->dims[3] * f->dims[3]};
+  return spatial_geom(ctx, &a, g);
+}
+
+/* Forward geometry of a Conv2D-like or depthwise node (see conv_internal.h). */
+bool tfc_conv_fwd_geom(tfc_kernel_ctx *ctx, bool depthwise, const char *op, tfc_conv_geom *g) {
+  return depthwise ? depthwise_geom(ctx, g) : conv2d_geom(ctx, op, g);
+}
+
+/* DepthwiseConv2dNative: input [N, H, W, C] with filter [KH, KW, C, M] ->
+ * [N, OH, OW, C * M]. */
+static void depthwise_compute(tfc_kernel_ctx *ctx) {
+  tfc_conv_geom g;
+  if (!tfc_conv_fwd_geom(ctx, true, "DepthwiseConv2dNative", &g)) return;
+  const tfc_tensor *in = ctx->inputs[0], *f = ctx->inputs[1];
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, od);
   if (!out || out->nelems == 0) return;
@@ -513,6 +548,10 @@ static const tfc_kernel_def defs[] = {
      depthwise_bwd_input_compute, conv_destroy, 0},
     {"DepthwiseConv2dNativeBackpropFilter", "CPU", "T", k_float_types, conv_init,
      depthwise_bwd_filter_compute, conv_destroy, 0},
+    {"_FusedConv2D", "CPU", "T", k_f32, tfc_fused_conv_init, tfc_fused_conv_compute,
+     tfc_fused_conv_destroy, 0},
+    {"_FusedDepthwiseConv2dNative", "CPU", "T", k_f32, tfc_fused_conv_init,
+     tfc_fused_conv_compute, tfc_fused_conv_destroy, 0},
     {"MaxPool", "CPU", "T", k_maxpool_types, NULL, tfc_max_pool_compute, NULL, 0},
     {"MaxPoolV2", "CPU", "T", k_maxpool_types, NULL, tfc_max_pool_compute, NULL, 0},
     {"MaxPoolGrad", "CPU", "T", k_maxpool_grad_types, NULL, tfc_max_pool_grad_compute, NULL, 0},

@@ -12,6 +12,11 @@
  * Runs of a split differ by at most one image, so a kernel needs at most
  * two primitives per input shape; the cache keeps a few shapes per kernel
  * instance and creates a throwaway primitive once it is full.
+ *
+ * A forward filter the caller declares constant (a Const in a frozen graph,
+ * or weights a fused kernel folded once) is reordered to the library's
+ * layout once per cached primitive and kept with it, keyed by its address;
+ * any other filter is reordered on every call.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,8 +35,12 @@
 typedef struct dnn_slot {
   tfc_conv_pass pass;
   bool depthwise;
+  bool bias;             /* forward only: a bias and an activation post-op */
+  tfc_conv_act act;
   tfc_conv_geom g;
-  tfc_dnn_conv *p;  /* NULL: the library does not support this shape */
+  tfc_dnn_conv *p;       /* NULL: the library does not support this shape */
+  const float *wsrc;     /* the constant filter prepared in wlib, or NULL */
+  void *wlib;            /* wsrc in the library's layout (set once, never changed) */
 } dnn_slot;
 
 struct tfc_conv_dnn_cache {
@@ -57,7 +66,10 @@ tfc_conv_dnn_cache *tfc_conv_dnn_cache_new(void) {
 /* Frees a cache and its primitives (see conv_internal.h). */
 void tfc_conv_dnn_cache_free(tfc_conv_dnn_cache *c) {
   if (!c) return;
-  for (int i = 0; i < c->n; i++) tfc_dnn_conv_free(c->slots[i].p);
+  for (int i = 0; i < c->n; i++) {
+    tfc_dnn_conv_free(c->slots[i].p);
+    tfc_aligned_free(c->slots[i].wlib);
+  }
   pthread_mutex_destroy(&c->mu);
   tfc_free(c);
 }
@@ -67,27 +79,59 @@ static bool geom_eq(const tfc_conv_geom *a, const tfc_conv_geom *b) {
   return memcmp(a, b, sizeof *a) == 0;
 }
 
-/* The cached primitive for (pass, depthwise, *g), created on a miss. Sets
- * *owned when the caller must free it (cache full). NULL when unsupported. */
-static tfc_dnn_conv *lookup(tfc_conv_dnn_cache *c, tfc_conv_pass pass, bool depthwise,
-                            const tfc_conv_geom *g, bool *owned) {
+/* Prepares the constant filter w in the library's layout for slot s (under
+ * the cache lock) unless s already holds a prepared filter; a failure only
+ * leaves the filter to the per-call reorder. */
+static void prepare_const(dnn_slot *s, const float *w) {
+  if (s->wsrc || !s->p) return;
+  size_t bytes = tfc_dnn_conv_weights_bytes(s->p);
+  void *buf = bytes ? tfc_aligned_alloc(bytes) : NULL;
+  if (!buf) return;
+  if (!tfc_dnn_conv_prepare_weights(s->p, w, buf)) {
+    tfc_aligned_free(buf);
+    return;
+  }
+  s->wlib = buf;
+  s->wsrc = w;
+}
+
+/* The cached primitive for (pass, depthwise, bias, act, *g), created on a
+ * miss. Sets *owned when the caller must free it (cache full). When
+ * const_w is not NULL (a forward filter that never changes), *wlib is set to
+ * that filter in the library's layout, prepared on first use, or NULL (run
+ * with a per-call reorder). NULL when unsupported. */
+static tfc_dnn_conv *lookup(tfc_conv_dnn_cache *c, tfc_conv_pass pass, bool depthwise, bool bias,
+                            tfc_conv_act act, const tfc_conv_geom *g, const float *const_w,
+                            bool *owned, const void **wlib) {
   *owned = false;
+  *wlib = NULL;
   pthread_mutex_lock(&c->mu);
-  for (int i = 0; i < c->n; i++) {
-    dnn_slot *s = &c->slots[i];
-    if (s->pass == pass && s->depthwise == depthwise && geom_eq(&s->g, g)) {
-      tfc_dnn_conv *p = s->p;
-      pthread_mutex_unlock(&c->mu);
-      return p;
+  dnn_slot *s = NULL;
+  for (int i = 0; i < c->n && !s; i++) {
+    dnn_slot *t = &c->slots[i];
+    if (t->pass == pass && t->depthwise == depthwise && t->bias == bias && t->act == act &&
+        geom_eq(&t->g, g))
+      s = t;
+  }
+  tfc_dnn_conv *p;
+  if (s) {
+    p = s->p;
+  } else {
+    /* Created under the lock: concurrent first steps wait instead of
+     * compiling the same primitive twice. */
+    p = pass == TFC_CONV_FWD ? tfc_dnn_conv_new_fwd(depthwise, g, bias, act)
+                             : tfc_dnn_conv_new(pass, depthwise, g);
+    if (c->n < CACHE_SLOTS) {
+      s = &c->slots[c->n++];
+      *s = (dnn_slot){.pass = pass, .depthwise = depthwise, .bias = bias, .act = act, .g = *g,
+                      .p = p};
+    } else {
+      *owned = true;
     }
   }
-  /* Created under the lock: concurrent first steps wait instead of
-   * compiling the same primitive twice. */
-  tfc_dnn_conv *p = tfc_dnn_conv_new(pass, depthwise, g);
-  if (c->n < CACHE_SLOTS) {
-    c->slots[c->n++] = (dnn_slot){.pass = pass, .depthwise = depthwise, .g = *g, .p = p};
-  } else {
-    *owned = true;
+  if (s && const_w) {
+    prepare_const(s, const_w);
+    if (s->wsrc == const_w) *wlib = s->wlib;
   }
   pthread_mutex_unlock(&c->mu);
   return p;
@@ -98,6 +142,7 @@ typedef struct dnn_job {
   tfc_conv_pass pass;
   bool depthwise;
   const tfc_conv_geom *g;
+  const tfc_conv_epilogue *ep;  /* forward only, may be NULL */
   const float *a, *b;
   float *out;
   float *partials;           /* filter gradient: chunks 1.. write here */
@@ -115,14 +160,19 @@ static void dnn_chunk(void *arg, int64_t b, int64_t e) {
     tfc_conv_geom g = *j->g;
     g.batch = n1 - n0;
     bool owned;
-    tfc_dnn_conv *p = lookup(j->cache, j->pass, j->depthwise, &g, &owned);
+    const void *wlib;
+    const tfc_conv_epilogue *ep = j->ep;
+    tfc_dnn_conv *p = lookup(j->cache, j->pass, j->depthwise, ep && ep->bias,
+                             ep ? ep->act : TFC_CONV_ACT_NONE, &g,
+                             ep && ep->const_filter ? j->b : NULL, &owned, &wlib);
     if (!p) {
       atomic_store(&j->failed, 1);
       return;
     }
     bool ok;
     if (j->pass == TFC_CONV_FWD) {
-      ok = tfc_dnn_conv_run(p, j->a + n0 * j->in_img, j->b, j->out + n0 * j->out_img);
+      ok = tfc_dnn_conv_run_fwd(p, j->a + n0 * j->in_img, j->b, wlib, ep ? ep->bias : NULL,
+                                j->out + n0 * j->out_img);
     } else if (j->pass == TFC_CONV_BWD_INPUT) {
       ok = tfc_dnn_conv_run(p, j->a, j->b + n0 * j->out_img, j->out + n0 * j->in_img);
     } else {
@@ -162,16 +212,19 @@ static bool dnn_preferred(tfc_conv_pass pass, bool depthwise, const tfc_conv_geo
   return !(pass == TFC_CONV_BWD_FILTER && pointwise);
 }
 
-/* One convolution pass through the library (see conv_internal.h). */
-int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
-                     bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
-                     float *out) {
+/* One convolution pass (ep: the forward pass's bias, activation and
+ * constant-filter hint, or NULL) through the library; the contract of
+ * tfc_conv_dnn_run. */
+static int dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
+                   bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
+                   const tfc_conv_epilogue *ep, float *out) {
   if (!cache || g->batch <= 0) return 0;
   int64_t K = g->filter_rows * g->filter_cols * (depthwise ? 1 : g->in_depth);
   int64_t macs = g->batch * g->out_rows * g->out_cols * g->out_depth * K;
   int64_t nt = macs < PAR_MACS ? 1 : tfc_conv_threads(ctx);
   if (!dnn_preferred(pass, depthwise, g, nt)) return 0;
-  dnn_job j = {.cache = cache, .pass = pass, .depthwise = depthwise, .g = g, .a = a, .b = b,
+  dnn_job j = {.cache = cache, .pass = pass, .depthwise = depthwise, .g = g, .ep = ep,
+               .a = a, .b = b,
                .out = out, .nchunks = nt < g->batch ? nt : g->batch,
                .in_img = g->in_rows * g->in_cols * g->in_depth,
                .out_img = g->out_rows * g->out_cols * g->out_depth,
@@ -194,4 +247,18 @@ int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pa
     return -1;
   }
   return 1;
+}
+
+/* One convolution pass through the library (see conv_internal.h). */
+int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
+                     bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
+                     float *out) {
+  return dnn_run(ctx, cache, pass, depthwise, g, a, b, NULL, out);
+}
+
+/* A forward convolution with epilogue through the library (see conv_internal.h). */
+int tfc_conv_dnn_fwd(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, bool depthwise,
+                     const tfc_conv_geom *g, const float *in, const float *filter,
+                     const tfc_conv_epilogue *ep, float *out) {
+  return dnn_run(ctx, cache, TFC_CONV_FWD, depthwise, g, in, filter, ep, out);
 }

@@ -57,6 +57,24 @@ typedef enum tfc_conv_pass {
   TFC_CONV_BWD_FILTER  /* dfilter = filter gradient           a = in,     b = dy */
 } tfc_conv_pass;
 
+/* The activation a fused convolution applies to its result. */
+typedef enum tfc_conv_act { TFC_CONV_ACT_NONE, TFC_CONV_ACT_RELU, TFC_CONV_ACT_RELU6 } tfc_conv_act;
+
+/* What a forward convolution does besides the convolution itself. */
+typedef struct tfc_conv_epilogue {
+  const float *bias;   /* [out_depth] added to every output pixel, or NULL */
+  tfc_conv_act act;    /* applied after the bias */
+  bool const_filter;   /* the filter's data never changes while the kernel
+                          instance lives: its reordered form may be cached */
+} tfc_conv_epilogue;
+
+/* Bool attr that the plan builder (runtime/remap.c) sets on a Conv2D,
+ * DepthwiseConv2dNative or fused convolution node of a plan whose filter
+ * (and, for the fused ops, every extra argument) comes from a Const node:
+ * the kernel may then prepare its weights once and keep them. Never set on
+ * nodes of the user's graph. */
+#define TFC_CONV_CONST_ATTR "_tfc_const_weights"
+
 /* ---------------------------------------------------------------- conv_params.c */
 
 /* Which checks tfc_window_read_attrs applies (TF's kernels differ in them). */
@@ -147,6 +165,29 @@ void tfc_conv_dnn_cache_free(tfc_conv_dnn_cache *c);
 int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pass pass,
                      bool depthwise, const tfc_conv_geom *g, const float *a, const float *b,
                      float *out);
+
+/* Same as tfc_conv_dnn_run for the forward pass, with the epilogue ep
+ * (bias, activation, constant-filter hint) done by the library in the same
+ * pass; ep may be NULL. */
+int tfc_conv_dnn_fwd(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, bool depthwise,
+                     const tfc_conv_geom *g, const float *in, const float *filter,
+                     const tfc_conv_epilogue *ep, float *out);
+
+/* ---------------------------------------------------------------- conv.c */
+
+/* Checks the attrs and the input (0) and filter (1) tensors of a Conv2D-like
+ * (depthwise false) or DepthwiseConv2dNative-like node with the messages of
+ * TF's CPU kernels (op names the op in the NHWC-only message) and fills *g.
+ * false + ctx failed when they do not describe a valid convolution. */
+bool tfc_conv_fwd_geom(tfc_kernel_ctx *ctx, bool depthwise, const char *op, tfc_conv_geom *g);
+
+/* ---------------------------------------------------------------- conv_fused.c */
+
+/* Kernel functions of _FusedConv2D and _FusedDepthwiseConv2dNative
+ * (convolution + BiasAdd or inference FusedBatchNorm + optional Relu/Relu6). */
+bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state);
+void tfc_fused_conv_compute(tfc_kernel_ctx *ctx);
+void tfc_fused_conv_destroy(void *state);
 
 /* ---------------------------------------------------------------- conv_ref.c */
 

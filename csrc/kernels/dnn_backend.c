@@ -27,6 +27,8 @@ struct tfc_dnn_conv {
   dnnl_primitive_t prim;
   dnnl_primitive_t reorder;       /* filter between tfc's layout and md_wlib, or NULL */
   dnnl_memory_desc_t md_a, md_b, md_out;  /* operands in tfc's layouts */
+  dnnl_memory_desc_t md_bias;             /* forward with a bias: [out_depth] */
+  bool has_bias;
   dnnl_memory_desc_t md_scratch, md_wlib;
   size_t scratch_bytes, wlib_bytes;
   int arg_a, arg_b, arg_out;
@@ -124,14 +126,31 @@ static bool filter_md(dnnl_memory_desc_t *md, bool depthwise, const tfc_conv_geo
   return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_hwio) == dnnl_success;
 }
 
+/* Adds the activation act as an element-wise post-op to attr (nothing for
+ * TFC_CONV_ACT_NONE). False on a library error. */
+static bool set_act(dnnl_primitive_attr_t attr, tfc_conv_act act) {
+  if (act == TFC_CONV_ACT_NONE) return true;
+  dnnl_post_ops_t po = NULL;
+  if (dnnl_post_ops_create(&po) != dnnl_success) return false;
+  bool ok = act == TFC_CONV_ACT_RELU
+                ? dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success
+                : dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, 0.0f, 6.0f) == dnnl_success;
+  ok = ok && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success;
+  dnnl_post_ops_destroy(po);
+  return ok;
+}
+
 /* Creates a primitive descriptor for op_desc, scratchpad provided by the
- * caller, on the engine (hint: the forward descriptor a backward pass needs, or NULL).
- * NULL when the library has no implementation for it. */
-static dnnl_primitive_desc_t make_pd(const void *op_desc, const_dnnl_primitive_desc_t hint) {
+ * caller, with activation act as a post-op, on the engine (hint: the forward
+ * descriptor a backward pass needs, or NULL). NULL when the library has no
+ * implementation for it. */
+static dnnl_primitive_desc_t make_pd(const void *op_desc, const_dnnl_primitive_desc_t hint,
+                                     tfc_conv_act act) {
   dnnl_primitive_attr_t attr = NULL;
   if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
   dnnl_primitive_desc_t pd = NULL;
   if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+      !set_act(attr, act) ||
       dnnl_primitive_desc_create(&pd, op_desc, attr, g_engine, hint) != dnnl_success)
     pd = NULL;
   dnnl_primitive_attr_destroy(attr);
@@ -169,14 +188,21 @@ static bool finish(tfc_dnn_conv *p, const_dnnl_primitive_desc_t pd, const dnnl_m
   return dnnl_primitive_create(&p->prim, pd) == dnnl_success;
 }
 
-/* Convolution primitive (see dnn_backend.h). */
-tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g) {
+/* A primitive for one pass (see tfc_dnn_conv_new); a forward pass may add a
+ * bias and an activation post-op. */
+static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g,
+                              bool bias, tfc_conv_act act) {
   if (!tfc_dnn_available()) return NULL;
+  if (pass != TFC_CONV_FWD && (bias || act != TFC_CONV_ACT_NONE)) return NULL;
   tfc_dnn_conv *p = tfc_calloc(1, sizeof *p);
   if (!p) return NULL;
   p->pass = pass;
+  p->has_bias = bias;
   dnnl_memory_desc_t src, wei, dst, wany;
-  if (!act_md(&src, g->batch, g->in_depth, g->in_rows, g->in_cols) ||
+  dnnl_dims_t bias_dims = {g->out_depth};
+  if ((bias && dnnl_memory_desc_init_by_tag(&p->md_bias, 1, bias_dims, dnnl_f32, dnnl_a) !=
+                   dnnl_success) ||
+      !act_md(&src, g->batch, g->in_depth, g->in_rows, g->in_cols) ||
       !act_md(&dst, g->batch, g->out_depth, g->out_rows, g->out_cols) ||
       !filter_md(&wei, depthwise, g) ||
       dnnl_memory_desc_init_by_tag(&wany, wei.ndims, wei.dims, dnnl_f32, dnnl_format_tag_any) !=
@@ -200,9 +226,9 @@ tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_con
    * blocked one, and reordering the (small) filter per call is cheap. */
   bool ok = dnnl_dilated_convolution_forward_desc_init(
                 &fwd_d, pass == TFC_CONV_FWD ? dnnl_forward_inference : dnnl_forward_training,
-                dnnl_convolution_direct, &src, &wany, NULL, &dst, strides, dil, pad_l,
-                pad_r) == dnnl_success &&
-            (fwd_pd = make_pd(&fwd_d, NULL)) != NULL;
+                dnnl_convolution_direct, &src, &wany, bias ? &p->md_bias : NULL, &dst, strides,
+                dil, pad_l, pad_r) == dnnl_success &&
+            (fwd_pd = make_pd(&fwd_d, NULL, act)) != NULL;
   if (ok && pass == TFC_CONV_FWD) {
     pd = fwd_pd;
     fwd_pd = NULL;
@@ -216,7 +242,7 @@ tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_con
     ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &src, &wany,
                                                           &dst, strides, dil, pad_l,
                                                           pad_r) == dnnl_success &&
-         (pd = make_pd(&d, fwd_pd)) != NULL;
+         (pd = make_pd(&d, fwd_pd, TFC_CONV_ACT_NONE)) != NULL;
     p->md_a = wei;
     p->md_b = dst;
     p->md_out = src;
@@ -227,7 +253,7 @@ tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_con
     ok = dnnl_dilated_convolution_backward_weights_desc_init(&d, dnnl_convolution_direct, &src,
                                                              &wany, NULL, &dst, strides, dil,
                                                              pad_l, pad_r) == dnnl_success &&
-         (pd = make_pd(&d, fwd_pd)) != NULL;
+         (pd = make_pd(&d, fwd_pd, TFC_CONV_ACT_NONE)) != NULL;
     p->md_a = src;
     p->md_b = dst;
     p->md_out = wei;
@@ -246,6 +272,17 @@ tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_con
   return p;
 }
 
+/* Convolution primitive (see dnn_backend.h). */
+tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g) {
+  return conv_new(pass, depthwise, g, false, TFC_CONV_ACT_NONE);
+}
+
+/* Forward primitive with bias and activation (see dnn_backend.h). */
+tfc_dnn_conv *tfc_dnn_conv_new_fwd(bool depthwise, const tfc_conv_geom *g, bool bias,
+                                   tfc_conv_act act) {
+  return conv_new(TFC_CONV_FWD, depthwise, g, bias, act);
+}
+
 /* Runs a reorder primitive from memory `from` to memory `to` on stream s. */
 static bool run_reorder(const_dnnl_primitive_t r, dnnl_stream_t s, dnnl_memory_t from,
                         dnnl_memory_t to) {
@@ -253,24 +290,38 @@ static bool run_reorder(const_dnnl_primitive_t r, dnnl_stream_t s, dnnl_memory_t
   return dnnl_primitive_execute(r, s, 2, args) == dnnl_success;
 }
 
-/* Runs a convolution primitive (see dnn_backend.h). The thread's scratch
- * buffer holds the scratchpad, then the filter in the library's layout. */
-bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, float *out) {
+/* Runs p (see tfc_dnn_conv_run_fwd): w_lib, when not NULL, is the filter
+ * operand already in the library's layout; bias is the forward pass's bias
+ * or NULL. The thread's scratch buffer holds the scratchpad, then (when the
+ * filter goes through a per-call reorder) the filter in the library's layout. */
+static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, const void *w_lib,
+                     const float *bias, float *out) {
   int prev = omp_single();
+  bool reorder = p->reorder && !w_lib;
   size_t soff = align64(p->scratch_bytes);
-  thread_res *r = thread_resources(soff + p->wlib_bytes);
-  dnnl_memory_t ma = NULL, mb = NULL, mo = NULL, ms = NULL, mw = NULL;
-  bool ok = r && dnnl_memory_create(&ma, &p->md_a, g_engine, (void *)a) == dnnl_success &&
-            dnnl_memory_create(&mb, &p->md_b, g_engine, (void *)b) == dnnl_success &&
+  thread_res *r = thread_resources(soff + (reorder ? p->wlib_bytes : 0));
+  dnnl_memory_t ma = NULL, mb = NULL, mo = NULL, ms = NULL, mw = NULL, mbias = NULL;
+  /* the filter operand: a for the input gradient, b for the other passes */
+  bool filter_is_a = p->pass == TFC_CONV_BWD_INPUT;
+  bool ok = r &&
+            dnnl_memory_create(&ma, filter_is_a && w_lib ? &p->md_wlib : &p->md_a, g_engine,
+                               filter_is_a && w_lib ? (void *)w_lib : (void *)a) == dnnl_success &&
+            dnnl_memory_create(&mb, !filter_is_a && w_lib ? &p->md_wlib : &p->md_b, g_engine,
+                               !filter_is_a && w_lib ? (void *)w_lib : (void *)b) == dnnl_success &&
             dnnl_memory_create(&mo, &p->md_out, g_engine, out) == dnnl_success &&
             (!p->scratch_bytes ||
              dnnl_memory_create(&ms, &p->md_scratch, g_engine, r->scratch) == dnnl_success) &&
-            (!p->reorder || dnnl_memory_create(&mw, &p->md_wlib, g_engine,
-                                               (char *)r->scratch + soff) == dnnl_success);
+            (!p->has_bias ||
+             dnnl_memory_create(&mbias, &p->md_bias, g_engine, (void *)bias) == dnnl_success) &&
+            (!reorder || dnnl_memory_create(&mw, &p->md_wlib, g_engine,
+                                            (char *)r->scratch + soff) == dnnl_success);
+  if (ok && p->has_bias && !bias) ok = false;
   if (ok) {
     dnnl_stream_t s = r->stream;
-    dnnl_exec_arg_t args[4] = {
-        {p->arg_a, ma}, {p->arg_b, mb}, {p->arg_out, mo}, {DNNL_ARG_SCRATCHPAD, ms}};
+    dnnl_exec_arg_t args[5] = {{p->arg_a, ma}, {p->arg_b, mb}, {p->arg_out, mo}};
+    int nargs = 3;
+    if (ms) args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, ms};
+    if (mbias) args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, mbias};
     if (mw) { /* the filter operand goes through the library's layout */
       dnnl_memory_t *user = p->pass == TFC_CONV_FWD ? &args[1].memory
                             : p->pass == TFC_CONV_BWD_INPUT ? &args[0].memory
@@ -278,18 +329,53 @@ bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, flo
       if (p->pass != TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, *user, mw);
       dnnl_memory_t u = *user;
       *user = mw;
-      ok = ok && dnnl_primitive_execute(p->prim, s, ms ? 4 : 3, args) == dnnl_success;
+      ok = ok && dnnl_primitive_execute(p->prim, s, nargs, args) == dnnl_success;
       if (ok && p->pass == TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, mw, u);
     } else {
-      ok = dnnl_primitive_execute(p->prim, s, ms ? 4 : 3, args) == dnnl_success;
+      ok = dnnl_primitive_execute(p->prim, s, nargs, args) == dnnl_success;
     }
     ok = ok && dnnl_stream_wait(s) == dnnl_success;
   }
   if (mw) dnnl_memory_destroy(mw);
   if (ms) dnnl_memory_destroy(ms);
+  if (mbias) dnnl_memory_destroy(mbias);
   if (ma) dnnl_memory_destroy(ma);
   if (mb) dnnl_memory_destroy(mb);
   if (mo) dnnl_memory_destroy(mo);
+  omp_restore(prev);
+  return ok;
+}
+
+/* Runs a convolution primitive (see dnn_backend.h). */
+bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, float *out) {
+  return conv_run(p, a, b, NULL, NULL, out);
+}
+
+/* Runs a forward primitive with bias / prepared filter (see dnn_backend.h). */
+bool tfc_dnn_conv_run_fwd(const tfc_dnn_conv *p, const float *in, const float *filter,
+                          const void *w_lib, const float *bias, float *out) {
+  if (p->pass != TFC_CONV_FWD) return false;
+  return conv_run(p, in, filter, w_lib, bias, out);
+}
+
+/* Bytes of the filter in the library's layout (see dnn_backend.h). */
+size_t tfc_dnn_conv_weights_bytes(const tfc_dnn_conv *p) {
+  return p->reorder && p->pass != TFC_CONV_BWD_FILTER ? p->wlib_bytes : 0;
+}
+
+/* Reorders a filter into the library's layout (see dnn_backend.h). */
+bool tfc_dnn_conv_prepare_weights(const tfc_dnn_conv *p, const float *filter, void *dst) {
+  if (!tfc_dnn_conv_weights_bytes(p)) return false;
+  int prev = omp_single();
+  thread_res *r = thread_resources(0);
+  const dnnl_memory_desc_t *user = p->pass == TFC_CONV_BWD_INPUT ? &p->md_a : &p->md_b;
+  dnnl_memory_t from = NULL, to = NULL;
+  bool ok = r && dnnl_memory_create(&from, user, g_engine, (void *)filter) == dnnl_success &&
+            dnnl_memory_create(&to, &p->md_wlib, g_engine, dst) == dnnl_success &&
+            run_reorder(p->reorder, r->stream, from, to) &&
+            dnnl_stream_wait(r->stream) == dnnl_success;
+  if (from) dnnl_memory_destroy(from);
+  if (to) dnnl_memory_destroy(to);
   omp_restore(prev);
   return ok;
 }

@@ -22,6 +22,7 @@
 #define TFC_KERNELS_DNN_BACKEND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "kernels/conv_internal.h"
 
@@ -37,6 +38,32 @@ bool tfc_dnn_available(void);
  * unavailable, does not support the shape, or memory runs out (callers then
  * use another path). Free with tfc_dnn_conv_free. */
 tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g);
+
+/* A forward primitive that also adds a bias ([out_depth] floats, when bias)
+ * and applies act to the result, in the same pass over the output. NULL as
+ * for tfc_dnn_conv_new (also when the library refuses the post-op). */
+tfc_dnn_conv *tfc_dnn_conv_new_fwd(bool depthwise, const tfc_conv_geom *g, bool bias,
+                                   tfc_conv_act act);
+
+/* Bytes of p's filter operand in the layout the library's kernel wants;
+ * 0 when that is tfc's own layout (or p is a filter-gradient primitive), so
+ * there is nothing to prepare. */
+size_t tfc_dnn_conv_weights_bytes(const tfc_dnn_conv *p);
+
+/* Writes filter (tfc's layout) into dst (tfc_dnn_conv_weights_bytes(p)
+ * bytes, 64-byte aligned) in the library's layout, for
+ * tfc_dnn_conv_run_fwd's w_lib: a filter that never changes is reordered
+ * once instead of on every call. False on a library error or when there is
+ * nothing to prepare. */
+bool tfc_dnn_conv_prepare_weights(const tfc_dnn_conv *p, const float *filter, void *dst);
+
+/* Runs the forward primitive p: out = act(conv(in, filter) + bias). w_lib,
+ * when not NULL, is the filter already prepared by
+ * tfc_dnn_conv_prepare_weights and filter is then not read; bias must be
+ * given exactly when p was created with one. Same threading and error
+ * contract as tfc_dnn_conv_run. */
+bool tfc_dnn_conv_run_fwd(const tfc_dnn_conv *p, const float *in, const float *filter,
+                          const void *w_lib, const float *bias, float *out);
 
 /* Runs p on the calling thread with operands a, b (see tfc_conv_pass)
  * into out, which is fully written. Safe to call concurrently on the same p.

@@ -21,6 +21,7 @@
 #include "base/hashmap.h"
 #include "graph/subgraph.h"
 #include "runtime/executor.h"
+#include "runtime/remap.h"
 
 struct tfc_plan {
   tfc_subgraph sg;
@@ -257,7 +258,8 @@ static tfc_plan *build_plan(tfc_session *s, int n_feeds, const tfc_endpoint *fee
     p->feed_shapes[i] = n->out_shapes[feeds[i].index];
     p->feed_names[i] = n->name;
   }
-  if (!tfc_subgraph_build(g, n_feeds, feeds, n_fetches, fetches, n_targets, targets, &s->ds, &p->sg, st)) {
+  if (!tfc_subgraph_build(g, n_feeds, feeds, n_fetches, fetches, n_targets, targets, &s->ds, &p->sg, st) ||
+      !tfc_remap_subgraph(&p->sg, tfc_remap_fusion_enabled(), st)) {
     plan_free(p);
     return NULL;
   }

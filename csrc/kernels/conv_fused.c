@@ -1,0 +1,281 @@
+/*
+ * conv_fused.c — the kernels of _FusedConv2D and _FusedDepthwiseConv2dNative
+ * (TF's names and attrs): a float NHWC convolution followed by BiasAdd, an
+ * inference-mode FusedBatchNorm or both, then optionally Relu or Relu6, in
+ * one node.
+ * The plan builder (runtime/remap.c) rewrites such chains into these ops; a
+ * GraphDef may also contain them.
+ *
+ * The batch norm is folded into the convolution: with
+ * scale = gamma / sqrt(variance + epsilon), the filter's output channel o is
+ * multiplied by scale[o] and the bias is offset - mean * scale. The DNN
+ * library then adds the bias and applies the activation as it writes the
+ * output. When the node's filter and arguments come from Const nodes
+ * (TFC_CONV_CONST_ATTR) the folded filter and bias are computed once per
+ * kernel instance and kept, and conv_dnn.c keeps the filter reordered to its
+ * layout too; otherwise both happen on every call. Where the library cannot
+ * or should not run the shape, the folded filter goes through tfc's own
+ * convolution and a loop adds the bias and applies the activation.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "kernels/conv_internal.h"
+
+/* Arguments at most (BiasAdd then FusedBatchNorm: bias, scale, offset,
+ * mean, variance). */
+#define MAX_ARGS 5
+
+typedef struct fused_state {
+  bool depthwise;
+  bool bias;                   /* BiasAdd (1 arg, first) */
+  bool bn;                     /* FusedBatchNorm (4 args, after the bias) */
+  tfc_conv_act act;
+  float epsilon;
+  int n_args;
+  bool const_weights;          /* filter and args come from Const nodes */
+  tfc_conv_dnn_cache *dnn;     /* NULL: the library is off */
+  pthread_mutex_t mu;          /* guards the fields below */
+  bool folded;                 /* w and b hold the folded weights of `held` */
+  tfc_tensor *held[2 + MAX_ARGS]; /* references to the inputs folded (filter, args) */
+  float *w, *b;
+} fused_state;
+
+/* Frees a fused kernel's state (see conv_internal.h). */
+void tfc_fused_conv_destroy(void *state) {
+  fused_state *s = state;
+  if (!s) return;
+  tfc_conv_dnn_cache_free(s->dnn);
+  for (int i = 0; i < 2 + MAX_ARGS; i++) tfc_tensor_unref(s->held[i]);
+  tfc_aligned_free(s->w);
+  tfc_aligned_free(s->b);
+  pthread_mutex_destroy(&s->mu);
+  tfc_free(s);
+}
+
+/* Writes the fused_ops list as "[A,B]" into buf (for messages). */
+static void ops_str(const tfc_attr_list *l, char *buf, size_t cap) {
+  size_t n = (size_t)snprintf(buf, cap, "[");
+  for (int i = 0; l && i < l->n && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%.*s", i ? "," : "", (int)l->v.s[i].len,
+                          l->v.s[i].data);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+}
+
+/* True when list element i is the string s. */
+static bool op_is(const tfc_attr_list *l, int i, const char *s) {
+  return l->v.s[i].len == strlen(s) && memcmp(l->v.s[i].data, s, l->v.s[i].len) == 0;
+}
+
+/* Parses fused_ops, num_args and epsilon (see conv_internal.h). Supported:
+ * [BiasAdd], [FusedBatchNorm] or (beyond TF, for the plan builder's
+ * Conv2D -> BiasAdd -> FusedBatchNorm chains) [BiasAdd, FusedBatchNorm],
+ * each optionally followed by Relu or Relu6. */
+bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
+  *state = NULL;
+  const tfc_attr_list *ops = NULL;
+  int64_t num_args = 0;
+  float eps = 1e-4f;
+  if (!tfc_attrs_get_list(ki->attrs, "fused_ops", &ops, ki->st) ||
+      !tfc_attrs_get_int(ki->attrs, "num_args", &num_args, ki->st))
+    return false;
+  const tfc_attr_value *e = tfc_attrs_find(ki->attrs, "epsilon");
+  if (e && e->kind == TFC_ATTR_F) eps = e->v.f;
+  bool is_str = ops->kind == TFC_ATTR_S || ops->n == 0;
+  int k = 0;
+  bool bias = is_str && k < ops->n && op_is(ops, k, "BiasAdd");
+  k += bias;
+  bool bn = is_str && k < ops->n && op_is(ops, k, "FusedBatchNorm");
+  k += bn;
+  tfc_conv_act act = TFC_CONV_ACT_NONE;
+  bool ok = bias || bn;
+  if (ok && k < ops->n) {
+    if (op_is(ops, k, "Relu")) act = TFC_CONV_ACT_RELU;
+    else if (op_is(ops, k, "Relu6")) act = TFC_CONV_ACT_RELU6;
+    else ok = false;
+    k++;
+  }
+  ok = ok && k == ops->n;
+  if (!ok) {
+    char buf[160];
+    ops_str(is_str ? ops : NULL, buf, sizeof buf);
+    tfc_status_set(ki->st, TFC_CODE_UNIMPLEMENTED, "Fusion is not implemented: %s", buf);
+    return false;
+  }
+  int want = (bias ? 1 : 0) + (bn ? 4 : 0);
+  if (num_args != want) {
+    tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "%s must have %d argument%s",
+                   bn ? "Fused batch norm" : "Fused BiasAdd", want, want > 1 ? "s" : "");
+    return false;
+  }
+  fused_state *s = tfc_calloc(1, sizeof *s);
+  if (!s) {
+    tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a fused conv");
+    return false;
+  }
+  pthread_mutex_init(&s->mu, NULL);
+  s->depthwise = strcmp(ki->op_type, "_FusedDepthwiseConv2dNative") == 0;
+  s->bias = bias;
+  s->bn = bn;
+  s->act = act;
+  s->epsilon = eps;
+  s->n_args = (int)num_args;
+  const tfc_attr_value *c = tfc_attrs_find(ki->attrs, TFC_CONV_CONST_ATTR);
+  s->const_weights = c && c->kind == TFC_ATTR_B && c->v.b;
+  if (tfc_conv_dnn_wanted()) s->dnn = tfc_conv_dnn_cache_new(); /* NULL: own kernels */
+  *state = s;
+  return true;
+}
+
+/* Folds the batch norm (args: [bias,] scale, offset, mean, variance) into w
+ * (a copy of filter, flen floats, output channel = index % od) and b ([od]):
+ * b = offset + (bias - mean) * scale. */
+static void fold_bn(const fused_state *s, const float *filter, int64_t flen, int64_t od,
+                    tfc_tensor *const *args, float *w, float *b) {
+  const float *bias = s->bias ? args[0]->data : NULL;
+  args += s->bias;
+  const float *gamma = args[0]->data, *beta = args[1]->data, *mean = args[2]->data,
+              *var = args[3]->data;
+  float *scale = b; /* b holds the scales until the last loop */
+  for (int64_t o = 0; o < od; o++) scale[o] = gamma[o] / sqrtf(var[o] + s->epsilon);
+  for (int64_t i = 0; i < flen; i += od)
+    for (int64_t o = 0; o < od; o++) w[i + o] = filter[i + o] * scale[o];
+  for (int64_t o = 0; o < od; o++)
+    b[o] = beta[o] + ((bias ? bias[o] : 0.0f) - mean[o]) * scale[o];
+}
+
+/* Folded filter and bias for this call: *w and *b point at the state's
+ * copies (constant weights, folded once), at the inputs themselves (BiasAdd:
+ * nothing to fold) or at *tmp_w / *tmp_b that the caller frees. *cached is
+ * true when they are the kernel instance's own and never change. false +
+ * ctx failed on OOM. */
+static bool folded_weights(tfc_kernel_ctx *ctx, fused_state *s, int64_t od, const float **w,
+                           const float **b, float **tmp_w, float **tmp_b, bool *cached) {
+  const tfc_tensor *f = ctx->inputs[1];
+  tfc_tensor *const *args = ctx->inputs + 2;
+  *tmp_w = *tmp_b = NULL;
+  *cached = s->const_weights;
+  if (!s->bn) {
+    *w = f->data;
+    *b = args[0]->data;
+    return true;
+  }
+  if (s->const_weights) {
+    pthread_mutex_lock(&s->mu);
+    /* the references held keep the folded tensors alive, so equal
+     * addresses mean the very tensors that were folded */
+    bool same = s->folded;
+    for (int i = 1; same && i < 2 + s->n_args; i++) same = s->held[i] == ctx->inputs[i];
+    if (!s->folded) {
+      s->w = tfc_aligned_alloc((size_t)f->nelems * sizeof(float));
+      s->b = tfc_aligned_alloc((size_t)od * sizeof(float));
+      if (s->w && s->b) {
+        fold_bn(s, f->data, f->nelems, od, args, s->w, s->b);
+        for (int i = 1; i < 2 + s->n_args; i++) s->held[i] = tfc_tensor_ref(ctx->inputs[i]);
+        s->folded = same = true;
+      } else {
+        tfc_aligned_free(s->w);
+        tfc_aligned_free(s->b);
+        s->w = s->b = NULL;
+      }
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (same) {
+      *w = s->w;
+      *b = s->b;
+      return true;
+    }
+    *cached = false; /* other tensors than the ones folded: fold for this call */
+  }
+  *tmp_w = tfc_aligned_alloc((size_t)f->nelems * sizeof(float));
+  *tmp_b = tfc_aligned_alloc((size_t)od * sizeof(float));
+  if (!*tmp_w || !*tmp_b)
+    return tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "OOM folding a batch norm");
+  fold_bn(s, f->data, f->nelems, od, args, *tmp_w, *tmp_b);
+  *w = *tmp_w;
+  *b = *tmp_b;
+  return true;
+}
+
+typedef struct epilogue_job {
+  float *out;
+  const float *bias;
+  int64_t od;
+  tfc_conv_act act;
+} epilogue_job;
+
+/* Adds the bias and applies the activation to output pixels [p0, p1). */
+static void epilogue_range(void *arg, int64_t p0, int64_t p1) {
+  const epilogue_job *j = arg;
+  for (int64_t p = p0; p < p1; p++) {
+    float *restrict o = j->out + p * j->od;
+    const float *restrict b = j->bias;
+    if (j->act == TFC_CONV_ACT_NONE) {
+      for (int64_t c = 0; c < j->od; c++) o[c] += b[c];
+    } else if (j->act == TFC_CONV_ACT_RELU) {
+      for (int64_t c = 0; c < j->od; c++) {
+        float v = o[c] + b[c];
+        o[c] = v > 0.0f ? v : 0.0f;
+      }
+    } else {
+      for (int64_t c = 0; c < j->od; c++) {
+        float v = o[c] + b[c];
+        o[c] = v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
+      }
+    }
+  }
+}
+
+/* Checks that every argument is a float vector of od values. */
+static bool check_args(tfc_kernel_ctx *ctx, const fused_state *s, int64_t od) {
+  if (ctx->n_inputs != 2 + s->n_args)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "expected %d inputs, got %d",
+                           2 + s->n_args, ctx->n_inputs);
+  for (int i = 0; i < s->n_args; i++) {
+    const tfc_tensor *a = ctx->inputs[2 + i];
+    if (a->rank != 1 || a->dims[0] != od)
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                             "fused argument %d must be a vector of %lld values (the output depth)",
+                             i, (long long)od);
+  }
+  return true;
+}
+
+/* The fused convolution (see conv_internal.h). */
+void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
+  fused_state *s = ctx->state;
+  tfc_conv_geom g;
+  if (!tfc_conv_fwd_geom(ctx, s->depthwise, ctx->op_type, &g)) return;
+  if (!check_args(ctx, s, g.out_depth)) return;
+  int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_FLOAT, 4, od);
+  if (!out || out->nelems == 0) return;
+  const float *w = NULL, *b = NULL;
+  float *tmp_w = NULL, *tmp_b = NULL;
+  bool cached;
+  if (!folded_weights(ctx, s, g.out_depth, &w, &b, &tmp_w, &tmp_b, &cached)) goto done;
+  const float *in = ctx->inputs[0]->data;
+  int rc = 0;
+  if (s->dnn) {
+    tfc_conv_epilogue ep = {.bias = b, .act = s->act, .const_filter = cached};
+    rc = tfc_conv_dnn_fwd(ctx, s->dnn, s->depthwise, &g, in, w, &ep, out->data);
+  }
+  if (rc == 0) {
+    if (s->depthwise) {
+      tfc_depthwise_fwd(ctx, TFC_DTYPE_FLOAT, &g, in, w, out->data);
+    } else if (!tfc_conv2d_fwd_gemm(ctx, TFC_DTYPE_FLOAT, &g, in, w, out->data)) {
+      goto done;
+    }
+    epilogue_job j = {.out = out->data, .bias = b, .od = g.out_depth, .act = s->act};
+    int64_t pixels = out->nelems / g.out_depth;
+    int64_t shard = (int64_t)1 << 14;
+    shard = shard / g.out_depth > 0 ? shard / g.out_depth : 1;
+    tfc_kernel_parallel_for(ctx, pixels, shard, epilogue_range, &j);
+  }
+done:
+  tfc_aligned_free(tmp_w);
+  tfc_aligned_free(tmp_b);
+}
