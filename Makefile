@@ -5,6 +5,7 @@
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
+#   make fuzz     libFuzzer targets for the GraphDef/TensorProto decoders (a short run is part of test)
 #   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared
 #   make clean
 #
@@ -126,7 +127,7 @@ install: deps $(BUILD)/stamp/install-$(VENV)
 # pytest runs from tests/ so the source tfc/ directory cannot shadow the
 # installed package (conftest.py also refuses a source-tree import).
 # Exit code 5 (no tests collected) is not a failure.
-test: deps ctest layers install
+test: deps ctest layers install fuzz-short
 	@cd tests && rc=0; ../$(VENV)/bin/python -m pytest -q python || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
 
@@ -202,6 +203,106 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ../$(VENV)/bin/python -m pytest -q --capture=sys python || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer targets (tests/fuzz/fuzz_<name>.c) for the GraphDef and
+# TensorProto decoders, built with clang against the library layers compiled
+# with -fsanitize=fuzzer-no-link,address,undefined in build/fuzz (the same rules
+# as the normal build, parametrised like `asan`). Corpora grow in
+# build/fuzz/corpus/<name>, seeded from the committed fixtures and
+# tests/fuzz/seeds/<name>; a crash, leak, timeout or oversized allocation
+# fails the run, leaves the input in build/fuzz/artifacts/ and prints the
+# command that replays it.
+#
+#   make fuzz                       every target for FUZZ_SECONDS (300) each
+#   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=graphdef
+#   make fuzz-short                 FUZZ_SHORT_SECONDS (20) each; part of `make test`
+FUZZ_APT           := clang libclang-rt-14-dev
+FUZZ_TARGETS       ?= graphdef tensor_proto
+FUZZ_SECONDS       ?= 300
+FUZZ_SHORT_SECONDS ?= 20
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+              -Wno-unknown-pragmas
+# Decoded tensors above 16 MiB are refused, so runs stay fast and in memory.
+# The decoders need only the base, core and graph layers.
+FUZZ_DEFS  := -DTFC_TENSOR_PROTO_MAX_BYTES=0x1000000
+FUZZ_VARS  := CC=clang BUILD=build/fuzz LAYERS="base core graph" OPTFLAGS="-O1 -g" \
+              SANFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_DEFS)"
+# Per target: the longest input, and per-input time (s) and memory (MB) limits.
+FUZZ_MAX_LEN_graphdef     := 65536
+FUZZ_MAX_LEN_tensor_proto := 4096
+FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
+FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
+               UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+.PHONY: fuzz fuzz-short fuzz-build fuzz-deps fuzz-bins fuzz-run
+
+fuzz-deps:
+	@missing=""; for p in $(FUZZ_APT); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "fuzz-deps: installing$$missing"; \
+	  $(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing; \
+	fi
+
+fuzz-build: deps fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-bins
+
+fuzz-bins: $(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz_$(t))
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libtfccore.a | $(GEN_ALL)
+	$(CC) $(CFLAGS_LIB) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libtfccore.a $(LIBS)
+
+fuzz: fuzz-build
+	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ_TIME=$(FUZZ_SECONDS) fuzz-run
+
+fuzz-short: fuzz-build
+	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ_TIME=$(FUZZ_SHORT_SECONDS) fuzz-run
+
+# A libFuzzer dictionary for GraphDefs: every op name and arg/attr name from
+# the op tables (looked up through hash maps, which the fuzzer cannot see
+# into), plus the name syntax of inputs and colocation.
+$(BUILD)/graphdef.dict: $(wildcard csrc/core/ops_*.c)
+	@mkdir -p $(@D)
+	@{ grep -hoE '\{"[A-Z][A-Za-z0-9_]*",' $^ | sed -E 's/^\{(".*"),$$/\1/'; \
+	   grep -hoE '"[A-Za-z_][A-Za-z0-9_]*: ' $^ | sed -E 's/^"([A-Za-z0-9_]*): $$/"\1"/'; \
+	   printf '"%s"\n' _class loc:@ ^ :0 :1 value dtype shape; } | sort -u > $@
+
+# Seeds: GraphDef fixtures for both targets (a GraphDef's Const values hold
+# TensorProtos), plus the hand-made TensorProtos in tests/fuzz/seeds/.
+fuzz-run: $(BUILD)/graphdef.dict
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+	  corpus=$(BUILD)/corpus/$$t; seeds=$(BUILD)/seeds/$$t; mkdir -p $$corpus $$seeds $(BUILD)/artifacts; \
+	  cp tests/fixtures/graphdef/*.pb tests/fixtures/farm/*.pb $$seeds/; \
+	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* $$seeds/; fi; \
+	  case $$t in graphdef) opts="-max_len=$(FUZZ_MAX_LEN_graphdef) -dict=$(BUILD)/graphdef.dict";; \
+	    *) opts="-max_len=$(FUZZ_MAX_LEN_tensor_proto)";; esac; \
+	  echo "fuzz: $$t for $(FUZZ_TIME) s (log: $(BUILD)/fuzz_$$t.log)"; touch $(BUILD)/fuzz_$$t.start; \
+	  $(FUZZ_ENV) $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $$opts $(FUZZ_LIMITS) \
+	    -print_final_stats=1 -artifact_prefix=$(BUILD)/artifacts/$$t- $$corpus $$seeds \
+	    > $(BUILD)/fuzz_$$t.log 2>&1 || { \
+	    rc=1; tail -n 60 $(BUILD)/fuzz_$$t.log; \
+	    for a in $$(find $(BUILD)/artifacts -name "$$t-*" -newer $(BUILD)/fuzz_$$t.start); do \
+	      echo "fuzz: $$t failed; reproducer $$a; rerun with:"; \
+	      echo "  $(FUZZ_ENV) $(BUILD)/fuzz_$$t $$a"; done; }; \
+	  grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz_$$t.log | sed "s/^/fuzz: $$t: /"; \
+	done; exit $$rc
+
+# Line coverage of the decoders reached by the corpora in build/fuzz/corpus
+# (after `make fuzz`): the targets rebuilt with clang's source coverage in
+# build/fuzzcov replay every corpus input once.
+FUZZ_COV_FILES := csrc/graph/graphdef.c csrc/graph/graphdef_pb.c csrc/graph/tensor_proto.c
+.PHONY: fuzz-coverage
+fuzz-coverage: fuzz-deps
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/fuzzcov LAYERS="base core graph" OPTFLAGS="-O1 -g" \
+	  SANFLAGS="-fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping -Wno-unknown-pragmas $(FUZZ_DEFS)" fuzz-bins
+	@for t in $(FUZZ_TARGETS); do \
+	  LLVM_PROFILE_FILE=build/fuzzcov/$$t.profraw build/fuzzcov/fuzz_$$t -runs=0 \
+	    build/fuzz/corpus/$$t build/fuzz/seeds/$$t >/dev/null 2>&1 || exit 1; \
+	  llvm-profdata merge -o build/fuzzcov/$$t.profdata build/fuzzcov/$$t.profraw && \
+	  echo "fuzz-coverage: $$t" && \
+	  llvm-cov report build/fuzzcov/fuzz_$$t -instr-profile=build/fuzzcov/$$t.profdata $(FUZZ_COV_FILES); \
+	done
 
 # ---------------------------------------------------------------- clean
 clean:

@@ -484,8 +484,39 @@ static bool bind_arg_sizes(importer *im, int i) {
   return false;
 }
 
+/* True when (name, len) is a node already in the target graph. */
+static bool in_target_graph(importer *im, const char *name, size_t len) {
+  if (len == 0 || memchr(name, 0, len)) return false;
+  char *z = tfc_pb_arena_strndup(&im->arena, name, len);
+  return z && tfc_graph_find(im->g, z) != NULL;
+}
+
+/* As TF's import: every "loc:@x" entry of a `_class` list must name a node
+ * of the GraphDef ("loc:@" alone, or a name with a NUL byte, names none).
+ * tfc also accepts a node already in the graph: import_graph_def under
+ * tf.colocate_with passes the colocation group in force that way. */
+static bool check_colocation(importer *im, const Tensorflow__NodeDef *nd) {
+  for (size_t k = 0; k < nd->n_attr; k++) {
+    const Tensorflow__NodeDef__AttrEntry *e = nd->attr[k];
+    if (!e || !e->key || strcmp(e->key, "_class") != 0 || !e->value ||
+        e->value->value_case != TENSORFLOW__ATTR_VALUE__VALUE_LIST || !e->value->list)
+      continue;
+    const Tensorflow__AttrValue__ListValue *l = e->value->list;
+    for (size_t j = 0; j < l->n_s; j++) {
+      const char *s = (const char *)l->s[j].data;
+      size_t len = l->s[j].len;
+      if (len < 5 || memcmp(s, "loc:@", 5) != 0 || gd_index(im, s + 5, len - 5) >= 0 ||
+          in_target_graph(im, s + 5, len - 5))
+        continue;
+      return fail(im->st, nd->name, "Node '%s' expects to be colocated with unknown node '%.*s'",
+                  nd->name, (int)(len - 5 > 200 ? 200 : len - 5), s + 5);
+    }
+  }
+  return true;
+}
+
 /* Pass 2a for node i: op lookup, input parsing (controls last), input_map
- * and source resolution, input counts. */
+ * and source resolution, input counts, colocation names. */
 static bool resolve_node(importer *im, int i) {
   imp_node *in = &im->nodes[i];
   const Tensorflow__NodeDef *nd = in->nd;
@@ -532,6 +563,7 @@ static bool resolve_node(importer *im, int i) {
     in->src[k] = src;
     in->internal_in = true;
   }
+  if (!check_colocation(im, nd)) return false;
   in->n_outputs = output_count(in->op, nd);
   return bind_arg_sizes(im, i);
 }

@@ -91,7 +91,9 @@ typedef struct tfc_import_result {
  *   output 3 of source node a which has 1 outputs.", "NodeDef expected
  *   inputs ... do not match N inputs specified; ...", "N nodes in a cycle",
  *   "Attempted to map inputs that were not found in graph_def: [x:0]",
- *   "Requested return tensor 'x:0' not found in graph def", a name clash
+ *   "Requested return tensor 'x:0' not found in graph def", "Node 'a'
+ *   expects to be colocated with unknown node 'x'" (a `_class` "loc:@x"
+ *   naming no node of the GraphDef or of g), a name clash
  *   without uniquify_names, and the errors of tfc_graph_add_node;
  *   FAILED_PRECONDITION when g is finalized; RESOURCE_EXHAUSTED on OOM. */
 bool tfc_graph_import(tfc_graph *g, const void *data, size_t len, const tfc_import_options *opts,

@@ -53,8 +53,9 @@ static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
 }
 
 /* Walks `len` bytes of wire format as message `desc`, descending into
- * sub-message fields; false when the framing is broken or nesting exceeds
- * TFC_PB_MAX_DEPTH. Recursion depth is bounded by that limit. */
+ * sub-message fields; false when the framing is broken, nesting exceeds
+ * TFC_PB_MAX_DEPTH or a string field holds a NUL byte. Recursion depth is
+ * bounded by that limit. */
 static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                     int depth) {
   if (depth > TFC_PB_MAX_DEPTH) return false;
@@ -82,6 +83,10 @@ static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *p, si
         if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
             !wire_ok((const ProtobufCMessageDescriptor *)f->descriptor, p, (size_t)n, depth + 1))
           return false;
+        /* protobuf-c hands `string` fields over NUL-terminated: one holding
+         * a NUL byte would silently lose its tail ("a\0b" read as "a"). */
+        if (f && f->type == PROTOBUF_C_TYPE_STRING && n > 0 && memchr(p, 0, (size_t)n))
+          return false;
         p += n;
         break;
       }
@@ -102,8 +107,8 @@ ProtobufCMessage *tfc_pb_unpack(const ProtobufCMessageDescriptor *desc, const vo
   const uint8_t *bytes = len ? data : (const uint8_t *)"";
   if (!wire_ok(desc, bytes, len, 0)) {
     tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
-                   "Invalid %s: the data is not a valid serialized %s (corrupt, truncated or "
-                   "nested too deeply)", what, desc->name);
+                   "Invalid %s: the data is not a valid serialized %s (corrupt, truncated, "
+                   "nested too deeply or a string with a NUL byte)", what, desc->name);
     return NULL;
   }
   bool oom = false;

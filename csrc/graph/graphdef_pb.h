@@ -11,7 +11,8 @@
  *
  * Decoding untrusted bytes: tfc_pb_unpack first walks the wire format and
  * rejects nesting deeper than TFC_PB_MAX_DEPTH (protobuf-c itself recurses
- * without a limit), then unpacks with tfc's allocation funnel.
+ * without a limit) and `string` fields holding a NUL byte (protobuf-c would
+ * truncate them), then unpacks with tfc's allocation funnel.
  * Encoding: messages built for packing get their storage from a tfc_pb_arena,
  * freed in one call once the bytes are written.
  */
@@ -43,7 +44,8 @@ extern ProtobufCAllocator tfc_pb_allocator;
 
 /* Unpacks `len` bytes as a message of type `desc` using tfc_pb_allocator.
  * Returns NULL with st set: INVALID_ARGUMENT "Invalid <what>: ..." when the
- * bytes are not a valid message or nest too deeply, RESOURCE_EXHAUSTED when
+ * bytes are not a valid message, nest too deeply or hold a NUL byte in a
+ * string field, RESOURCE_EXHAUSTED when
  * memory runs out. Free the result with protobuf_c_message_free_unpacked(m,
  * &tfc_pb_allocator). */
 ProtobufCMessage *tfc_pb_unpack(const ProtobufCMessageDescriptor *desc, const void *data,

@@ -12,6 +12,14 @@
 #include "base/alloc.h"
 #include "graph/graphdef_pb.h"
 
+/* Most bytes a decoded tensor may take (elements plus string payloads). The
+ * typed fields repeat their last value to fill the shape, so a few bytes can
+ * describe a tensor of any size; beyond this limit decoding fails before
+ * allocating. Builds that want a tighter bound (the fuzz targets) define it. */
+#ifndef TFC_TENSOR_PROTO_MAX_BYTES
+#define TFC_TENSOR_PROTO_MAX_BYTES ((uint64_t)1 << 40)
+#endif
+
 /* "" for NULL-data byte strings, so protobuf-c never memcpy's from NULL. */
 static const uint8_t k_empty[1] = {0};
 
@@ -219,6 +227,36 @@ static bool from_typed(tfc_tensor *t, const Tensorflow__TensorProto *p, tfc_stat
   return true;
 }
 
+/* Bytes the decoded tensor of n elements of p's dtype will take: the
+ * elements, plus for strings the bytes every element copies (the lengths
+ * framing tensor_content, or string_val with its last value repeated), so
+ * both encodings of a tensor count the same. false when the sum overflows
+ * 64 bits. */
+static bool decoded_bytes(const Tensorflow__TensorProto *p, int64_t n, uint64_t *out) {
+  uint64_t total;
+  if (__builtin_mul_overflow((uint64_t)n, (uint64_t)tfc_dtype_size((tfc_dtype)p->dtype), &total))
+    return false;
+  if ((int)p->dtype == TFC_DTYPE_STRING && n > 0) {
+    if (p->tensor_content.len > 0) {
+      /* the lengths in front of the bytes; a broken framing fails later */
+      const uint8_t *q = p->tensor_content.data, *end = q + p->tensor_content.len;
+      uint64_t l;
+      for (int64_t i = 0; i < n && read_varint(&q, end, &l); i++)
+        if (__builtin_add_overflow(total, l, &total)) return false;
+    } else if (p->n_string_val > 0) {
+      size_t k = p->n_string_val, used = (uint64_t)n < k ? (size_t)n : k;
+      for (size_t i = 0; i < used; i++)
+        if (__builtin_add_overflow(total, (uint64_t)p->string_val[i].len, &total)) return false;
+      uint64_t extra;
+      if (__builtin_mul_overflow((uint64_t)n - used, (uint64_t)p->string_val[k - 1].len, &extra) ||
+          __builtin_add_overflow(total, extra, &total))
+        return false;
+    }
+  }
+  *out = total;
+  return true;
+}
+
 /* Decodes a TensorProto message; see graphdef_pb.h. */
 tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st) {
   int dt = (int)p->dtype;
@@ -253,6 +291,14 @@ tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st)
           (long long)n, tfc_dtype_name((tfc_dtype)dt));
       return NULL;
     }
+  }
+  uint64_t bytes;
+  if (!decoded_bytes(p, n, &bytes) || bytes > TFC_TENSOR_PROTO_MAX_BYTES) {
+    char buf[128];
+    tfc_shape_to_string(&s, buf, (int)sizeof buf);
+    bad(st, "a %s tensor of shape %s exceeds the limit of %llu bytes", tfc_dtype_name((tfc_dtype)dt),
+        buf, (unsigned long long)TFC_TENSOR_PROTO_MAX_BYTES);
+    return NULL;
   }
   tfc_tensor *t = tfc_tensor_new((tfc_dtype)dt, s.rank, s.dims, st);
   if (!t) return NULL;

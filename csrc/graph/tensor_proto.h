@@ -31,7 +31,9 @@
 
 /* Decodes a serialized TensorProto into a new tensor (refcount 1). NULL with
  * st set: INVALID_ARGUMENT ("Invalid TensorProto: ...") for corrupt bytes, an
- * unsupported dtype, a partial shape or tensor_content of the wrong size;
+ * unsupported dtype, a partial shape, tensor_content of the wrong size, or a
+ * tensor (elements plus string bytes) above TFC_TENSOR_PROTO_MAX_BYTES
+ * (2^40 unless the build defines it; checked before allocating);
  * RESOURCE_EXHAUSTED on OOM. */
 tfc_tensor *tfc_tensor_from_proto(const void *data, size_t len, tfc_status *st);
 
