@@ -1,6 +1,6 @@
 """Pure-Python protocol-buffer messages for TF's session/config protos.
 
-ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RPCOptions,
+ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RewriterConfig, RPCOptions,
 RunOptions, RunMetadata, VariableDef, ClusterDef/JobDef, ... with TF's field
 names, numbers, defaults and enums. Messages support attribute access with
 proto3 defaults, nested messages created on access, repeated and map fields,
@@ -667,6 +667,44 @@ class OptimizerOptions(Message):
   )
 
 
+_TOGGLE = {"DEFAULT": 0, "ON": 1, "OFF": 2, "AGGRESSIVE": 3, "EXPERIMENTAL_MLIR": 4,
+           "EXPERIMENTAL_BOTH": 5}
+
+
+class RewriterConfig(Message):
+  """TF's graph-rewrite switches (rewriter_config.proto). tfc's one rewrite is the
+  remapper's op fusion (`remapping`); the other fields are kept for the wire."""
+  Toggle = _TOGGLE
+  _FIELDS = (
+      _F("layout_optimizer", 1, "enum", enum=_TOGGLE),
+      _F("disable_model_pruning", 2, "bool"),
+      _F("constant_folding", 3, "enum", enum=_TOGGLE),
+      _F("memory_optimization", 4, "enum", enum={
+          "DEFAULT_MEM_OPT": 0, "NO_MEM_OPT": 1, "MANUAL": 2, "HEURISTICS": 3,
+          "SWAPPING_HEURISTICS": 4, "RECOMPUTATION_HEURISTICS": 5, "SCHEDULING_HEURISTICS": 6}),
+      _F("memory_optimizer_target_node_name_scope", 6, "string"),
+      _F("arithmetic_optimization", 7, "enum", enum=_TOGGLE),
+      _F("dependency_optimization", 8, "enum", enum=_TOGGLE),
+      _F("loop_optimization", 9, "enum", enum=_TOGGLE),
+      _F("function_optimization", 10, "enum", enum=_TOGGLE),
+      _F("debug_stripper", 11, "enum", enum=_TOGGLE),
+      _F("meta_optimizer_iterations", 12, "enum",
+         enum={"DEFAULT_NUM_ITERS": 0, "ONE": 1, "TWO": 2}),
+      _F("shape_optimization", 13, "enum", enum=_TOGGLE),
+      _F("remapping", 14, "enum", enum=_TOGGLE),
+      _F("scoped_allocator_optimization", 15, "enum", enum=_TOGGLE),
+      _F("min_graph_nodes", 17, "int32"),
+      _F("pin_to_host_optimization", 18, "enum", enum=_TOGGLE),
+      _F("disable_meta_optimizer", 19, "bool"),
+      _F("meta_optimizer_timeout_ms", 20, "int64"),
+      _F("fail_on_optimizer_errors", 21, "bool"),
+      _F("implementation_selector", 22, "enum", enum=_TOGGLE),
+      _F("auto_mixed_precision", 23, "enum", enum=_TOGGLE),
+      _F("common_subgraph_elimination", 24, "enum", enum=_TOGGLE),
+      _F("optimizers", 100, "string", label="repeated"),
+  )
+
+
 class GraphOptions(Message):
   _FIELDS = (
       _F("enable_recv_scheduling", 2, "bool"),
@@ -677,6 +715,7 @@ class GraphOptions(Message):
       _F("enable_bfloat16_sendrecv", 7, "bool"),
       _F("timeline_step", 8, "int32"),
       _F("build_cost_model_after", 9, "int64"),
+      _F("rewrite_options", 10, "message", msg="RewriterConfig"),
   )
 
 

@@ -1033,14 +1033,14 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 /* Session.__init__(graph, inter_op_threads=0, intra_op_threads=0, cpu_devices=1,
- * allow_soft_placement=False, log_device_placement=False). */
+ * allow_soft_placement=False, log_device_placement=False, fusion=True). */
 static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"graph", "inter_op_threads", "intra_op_threads", "cpu_devices",
-                           "allow_soft_placement", "log_device_placement", NULL};
+                           "allow_soft_placement", "log_device_placement", "fusion", NULL};
   PyObject *graph;
-  int inter = 0, intra = 0, devices = 1, soft = 0, log = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiipp:Session", kwlist, self->ms->graph_type,
-                                   &graph, &inter, &intra, &devices, &soft, &log))
+  int inter = 0, intra = 0, devices = 1, soft = 0, log = 0, fusion = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiippp:Session", kwlist, self->ms->graph_type,
+                                   &graph, &inter, &intra, &devices, &soft, &log, &fusion))
     return -1;
   if (self->s) {
     PyErr_SetString(PyExc_RuntimeError, "Session is already initialised");
@@ -1057,6 +1057,7 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   opts.n_cpu_devices = devices;
   opts.allow_soft_placement = soft;
   opts.log_device_placement = log;
+  opts.no_fusion = !fusion;
   opts.job = "localhost";
   opts.task = 0;
   opts.log = py_log_sink;

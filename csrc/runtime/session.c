@@ -259,7 +259,7 @@ static tfc_plan *build_plan(tfc_session *s, int n_feeds, const tfc_endpoint *fee
     p->feed_names[i] = n->name;
   }
   if (!tfc_subgraph_build(g, n_feeds, feeds, n_fetches, fetches, n_targets, targets, &s->ds, &p->sg, st) ||
-      !tfc_remap_subgraph(&p->sg, tfc_remap_fusion_enabled(), st)) {
+      !tfc_remap_subgraph(&p->sg, !s->opts.no_fusion && tfc_remap_fusion_enabled(), st)) {
     plan_free(p);
     return NULL;
   }

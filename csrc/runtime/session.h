@@ -26,6 +26,7 @@ typedef struct tfc_session_options {
   int n_cpu_devices;           /* >= 1 local CPU devices */
   bool allow_soft_placement;
   bool log_device_placement;
+  bool no_fusion;              /* rewrite_options.remapping = OFF: plans keep every node */
   const char *job;             /* "localhost" for a local session */
   int task;
   /* Where Print output and placement logs go; NULL writes to stderr. */

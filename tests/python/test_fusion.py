@@ -225,3 +225,26 @@ def test_variable_filter_changes_are_seen(monkeypatch):
     assert not np.allclose(first, second)
     bias_only = np.clip(second[0, 0, 0], 0, 6)
     assert np.allclose(second, np.broadcast_to(bias_only, second.shape))
+
+
+def test_rewrite_options_remapping_off_disables_fusion(monkeypatch):
+    """ConfigProto(graph_options.rewrite_options.remapping=OFF) gives exactly the
+    unfused results (the fused kernel folds the batch norm, which rounds
+    differently), as does disable_meta_optimizer."""
+    from tfc.protos import RewriterConfig
+    g, out, _, feeds, _ = _build("conv", "bn", "relu", "SAME", 1, 3)
+    fused = _run(monkeypatch, True, g, out, feeds)
+    unfused = _run(monkeypatch, False, g, out, feeds)
+    assert not np.array_equal(fused, unfused)  # the check below can tell them apart
+    monkeypatch.setenv("TFC_FUSION", "1")
+    for rewrite in (RewriterConfig(remapping=RewriterConfig.OFF),
+                    RewriterConfig(disable_meta_optimizer=True)):
+        cfg = tf.ConfigProto(intra_op_parallelism_threads=1,
+                             graph_options=tf.GraphOptions(rewrite_options=rewrite))
+        assert tf.ConfigProto.FromString(cfg.SerializeToString()) == cfg
+        with tf.Session(graph=g, config=cfg) as s:
+            np.testing.assert_array_equal(s.run(out, feeds), unfused)
+    cfg = tf.ConfigProto(graph_options=tf.GraphOptions(
+        rewrite_options=RewriterConfig(remapping=RewriterConfig.ON)))
+    with tf.Session(graph=g, config=cfg) as s:
+        np.testing.assert_array_equal(s.run(out, feeds), fused)

@@ -135,8 +135,21 @@ def _c_args(target, graph, config):
       "cpu_devices": max(1, int(config.device_count.get("CPU", 1))),
       "allow_soft_placement": bool(config.allow_soft_placement),
       "log_device_placement": bool(config.log_device_placement),
+      "fusion": _fusion_enabled(config),
   }
   return graph, target, config, kwargs
+
+
+def _fusion_enabled(config):
+  """False when the config turns TF's remapper (op fusion) off: graph_options.
+  rewrite_options.remapping = OFF, or disable_meta_optimizer."""
+  if not config.HasField("graph_options"):
+    return True
+  graph_options = config.graph_options
+  if not graph_options.HasField("rewrite_options"):
+    return True
+  rewrite = graph_options.rewrite_options
+  return not (rewrite.remapping == _protos.RewriterConfig.OFF or rewrite.disable_meta_optimizer)
 
 
 class _DeviceAttributes(object):
