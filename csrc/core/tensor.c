@@ -187,6 +187,44 @@ tfc_tensor *tfc_tensor_wrap(tfc_dtype dtype, int rank, const int64_t *dims, void
   return t;
 }
 
+/* Owned buffers put their header in the first TFC_ALIGN bytes of the block,
+ * which is the layout tfc_tensor_adopt accepts. */
+_Static_assert(BUF_HEADER == TFC_ALIGN, "a tensor buffer header fills one alignment unit");
+
+/* Tensor owning `block` (tfc_aligned_alloc(TFC_ALIGN + nbytes), elements
+ * from block + TFC_ALIGN on): the buffer header is written into the block's
+ * first TFC_ALIGN bytes, so the result is an owned buffer like
+ * tfc_tensor_new's. An empty shape frees the block at once. On failure
+ * (NULL + st) the caller still owns block. Not for STRING. */
+tfc_tensor *tfc_tensor_adopt(tfc_dtype dtype, int rank, const int64_t *dims, void *block,
+                             tfc_status *st) {
+  dtype = tfc_dtype_base(dtype);
+  if (!tfc_dtype_is_supported(dtype) || dtype == TFC_DTYPE_STRING) {
+    tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Cannot adopt memory as a tensor of type %s",
+                   tfc_dtype_name(dtype));
+    return NULL;
+  }
+  int64_t n;
+  if (!check_dims(dtype, rank, dims, &n, st)) return NULL;
+  tfc_tensor *t = new_header(dtype, rank, dims, n, st);
+  if (!t) return NULL;
+  if (n == 0) {
+    tfc_aligned_free(block);
+    return t;
+  }
+  tfc_buffer *b = block;
+  atomic_init(&b->refcount, 1);
+  b->data = (char *)b + BUF_HEADER;
+  b->size = (size_t)n * tfc_dtype_size(dtype);
+  b->dtype = dtype;
+  b->nstrings = 0;
+  b->release = NULL;
+  b->owner = NULL;
+  t->buf = b;
+  t->data = b->data;
+  return t;
+}
+
 /* A new header with another shape of the same element count sharing t's buffer. */
 tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tfc_status *st) {
   int64_t n;

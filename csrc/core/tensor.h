@@ -55,6 +55,13 @@ tfc_tensor *tfc_tensor_scalar(tfc_dtype dtype, const void *value, tfc_status *st
  * reference drops. Not for STRING. On failure release is NOT called. */
 tfc_tensor *tfc_tensor_wrap(tfc_dtype dtype, int rank, const int64_t *dims, void *data,
                             tfc_release_fn release, void *owner, tfc_status *st);
+/* A tensor taking over `block`, a tfc_aligned_alloc(TFC_ALIGN + nbytes) block
+ * whose elements the caller wrote from block + TFC_ALIGN on (the first
+ * TFC_ALIGN bytes become the buffer header): an owned buffer, as from
+ * tfc_tensor_new, without copying the elements. An empty shape frees the
+ * block. Not for STRING. On failure (NULL + st) the caller still owns block. */
+tfc_tensor *tfc_tensor_adopt(tfc_dtype dtype, int rank, const int64_t *dims, void *block,
+                             tfc_status *st);
 /* A new header with another shape (same element count) sharing t's buffer. */
 tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tfc_status *st);
 /* Deep copy (STRING elements duplicated). */

@@ -168,8 +168,10 @@ static bool valid_type(int t) {
 }
 
 /* Converts an AttrValue into *out (kind NONE first). `node`/`attr` name the
- * value in messages. false + st on a malformed value or OOM. */
-static bool attr_from_pb(const Tensorflow__AttrValue *v, const char *node, const char *attr,
+ * value in messages. Tensors take over large tensor_content blocks
+ * (tfc_tensor_from_pb_take), so v is converted once. false + st on a
+ * malformed value or OOM. */
+static bool attr_from_pb(Tensorflow__AttrValue *v, const char *node, const char *attr,
                          tfc_attr_value *out, tfc_status *st) {
   memset(out, 0, sizeof *out);
   switch (v ? v->value_case : TENSORFLOW__ATTR_VALUE__VALUE__NOT_SET) {
@@ -196,7 +198,7 @@ static bool attr_from_pb(const Tensorflow__AttrValue *v, const char *node, const
     }
     case TENSORFLOW__ATTR_VALUE__VALUE_TENSOR: {
       if (!v->tensor) return fail(st, node, "Node '%s': attr '%s' has an empty tensor", node, attr);
-      tfc_tensor *t = tfc_tensor_from_pb(v->tensor, st);
+      tfc_tensor *t = tfc_tensor_from_pb_take(v->tensor, st);
       if (!t) {
         if (st->code == TFC_CODE_INVALID_ARGUMENT) {
           char why[TFC_STATUS_MSG_MAX];
@@ -277,7 +279,7 @@ static bool attr_from_pb(const Tensorflow__AttrValue *v, const char *node, const
         if (!ok) tfc_status_set_node(st, node);
         break;
       case TFC_ATTR_TENSOR:
-        dst->v.tensor[i] = l->tensor[i] ? tfc_tensor_from_pb(l->tensor[i], st) : NULL;
+        dst->v.tensor[i] = l->tensor[i] ? tfc_tensor_from_pb_take(l->tensor[i], st) : NULL;
         if (!dst->v.tensor[i]) {
           if (!l->tensor[i]) fail(st, node, "Node '%s': attr '%s' has an empty tensor", node, attr);
           tfc_status_set_node(st, node);
@@ -814,7 +816,7 @@ static bool node_attrs(importer *im, int i, tfc_attrs *attrs) {
   const imp_node *in = &im->nodes[i];
   const Tensorflow__NodeDef *nd = in->nd;
   for (size_t k = 0; k < nd->n_attr; k++) {
-    const Tensorflow__NodeDef__AttrEntry *e = nd->attr[k];
+    Tensorflow__NodeDef__AttrEntry *e = nd->attr[k];
     if (!e || !e->key) continue;
     if (e->key[0] == '_') {
       if (strcmp(e->key, "_class") == 0 && !rewrite_class(im, e->value, nd->name, attrs)) return false;

@@ -20,18 +20,65 @@
 #include "tfc_protos.inc"
 #pragma GCC diagnostic pop
 
-/* protobuf-c allocation hook: tfc_malloc (protobuf-c treats NULL as failure).
- * ctx, when non-NULL, is a bool set to true once an allocation failed. */
+/* Every block protobuf-c gets carries a tag just in front of the pointer it
+ * sees, so the free hook knows how the block was made. Small blocks come from
+ * tfc_malloc with PB_SMALL_HEADER bytes in front; blocks of PB_BLOCK_MIN
+ * bytes and more come from tfc_aligned_alloc(TFC_ALIGN + size) with the
+ * pointer TFC_ALIGN bytes in (64-byte aligned): the layout a tensor can adopt
+ * (tfc_tensor_adopt), which is what lets a large tensor_content become a
+ * tensor's buffer without a copy. */
+#define PB_SMALL_HEADER ((size_t)16)
+#define PB_BLOCK_MIN ((size_t)4096)
+#define PB_TAG_SMALL ((uint64_t)0x7466632d706253ull)
+#define PB_TAG_BLOCK ((uint64_t)0x7466632d706242ull)
+
+_Static_assert(PB_SMALL_HEADER % _Alignof(max_align_t) == 0 && PB_SMALL_HEADER >= sizeof(uint64_t),
+               "the small-block header keeps protobuf-c's pointers aligned for any type");
+
+/* Reads the tag in front of a pointer from pb_alloc. */
+static uint64_t pb_tag(const void *p) {
+  uint64_t tag;
+  memcpy(&tag, (const char *)p - sizeof tag, sizeof tag);
+  return tag;
+}
+
+/* protobuf-c allocation hook: a tagged block (see above); NULL on failure
+ * (protobuf-c's signal). ctx, when non-NULL, is a bool set to true once an
+ * allocation failed. */
 static void *pb_alloc(void *ctx, size_t size) {
-  void *p = tfc_malloc(size);
-  if (!p && ctx) *(bool *)ctx = true;
+  char *p = NULL;
+  uint64_t tag;
+  if (size >= PB_BLOCK_MIN) {
+    char *b = size <= SIZE_MAX - TFC_ALIGN ? tfc_aligned_alloc(TFC_ALIGN + size) : NULL;
+    p = b ? b + TFC_ALIGN : NULL;
+    tag = PB_TAG_BLOCK;
+  } else {
+    char *b = tfc_malloc(PB_SMALL_HEADER + size);
+    p = b ? b + PB_SMALL_HEADER : NULL;
+    tag = PB_TAG_SMALL;
+  }
+  if (!p) {
+    if (ctx) *(bool *)ctx = true;
+    return NULL;
+  }
+  memcpy(p - sizeof tag, &tag, sizeof tag);
   return p;
 }
 
-/* protobuf-c free hook. */
+/* protobuf-c free hook: frees a block from pb_alloc the way it was made. */
 static void pb_free(void *ctx, void *p) {
   (void)ctx;
-  tfc_free(p);
+  if (!p) return;
+  if (pb_tag(p) == PB_TAG_BLOCK)
+    tfc_aligned_free((char *)p - TFC_ALIGN);
+  else
+    tfc_free((char *)p - PB_SMALL_HEADER);
+}
+
+/* The adoptable block under a bytes field; see graphdef_pb.h. */
+void *tfc_pb_bytes_block(const ProtobufCBinaryData *b) {
+  if (!b->data || b->len < PB_BLOCK_MIN || pb_tag(b->data) != PB_TAG_BLOCK) return NULL;
+  return b->data - TFC_ALIGN;
 }
 
 ProtobufCAllocator tfc_pb_allocator = {pb_alloc, pb_free, NULL};

@@ -12,7 +12,9 @@
  * Decoding untrusted bytes: tfc_pb_unpack first walks the wire format and
  * rejects nesting deeper than TFC_PB_MAX_DEPTH (protobuf-c itself recurses
  * without a limit) and `string` fields holding a NUL byte (protobuf-c would
- * truncate them), then unpacks with tfc's allocation funnel.
+ * truncate them), then unpacks with tfc's allocation funnel; blocks of
+ * 4 KiB and more are laid out so that a tensor can adopt a large
+ * tensor_content instead of copying it (tfc_pb_bytes_block).
  * Encoding: messages built for packing get their storage from a tfc_pb_arena,
  * freed in one call once the bytes are written.
  */
@@ -41,6 +43,14 @@
 
 /* The protobuf-c allocator that routes through base/alloc.h. */
 extern ProtobufCAllocator tfc_pb_allocator;
+
+/* The block holding a bytes field of a message from tfc_pb_unpack, when it
+ * is one a tensor can adopt: from tfc_aligned_alloc(TFC_ALIGN + b->len), the
+ * bytes at block + TFC_ALIGN (see tfc_tensor_adopt). NULL for fields below
+ * the size protobuf-c's blocks switch to that layout (4 KiB), empty fields,
+ * and blocks made otherwise. Whoever adopts the block must then set the
+ * field to {0, NULL}, so protobuf_c_message_free_unpacked does not free it. */
+void *tfc_pb_bytes_block(const ProtobufCBinaryData *b);
 
 /* Unpacks `len` bytes as a message of type `desc` using tfc_pb_allocator.
  * Returns NULL with st set: INVALID_ARGUMENT "Invalid <what>: ..." when the
@@ -103,6 +113,11 @@ typedef enum tfc_tensor_pb_layout {
  * zeros when that field is empty). NULL + INVALID_ARGUMENT "Invalid
  * TensorProto: ..." or RESOURCE_EXHAUSTED. */
 tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st);
+/* Same for a message from tfc_pb_unpack that is decoded once and then freed:
+ * a numeric tensor_content of 4 KiB or more becomes the tensor's buffer
+ * (tfc_pb_bytes_block) instead of being copied, and the field is left empty,
+ * so p no longer describes the tensor. Errors as tfc_tensor_from_pb. */
+tfc_tensor *tfc_tensor_from_pb_take(Tensorflow__TensorProto *p, tfc_status *st);
 /* Fills *p (which the function initialises) to describe t. Storage comes from
  * `arena`; numeric tensor_content and string bytes borrow t's memory, so t
  * and the arena must outlive every use of *p. false + RESOURCE_EXHAUSTED. */

@@ -140,6 +140,14 @@ static bool strings_from_content(tfc_tensor *t, const ProtobufCBinaryData *c, tf
   return true;
 }
 
+/* False + INVALID_ARGUMENT when a bool tensor_content holds a byte other
+ * than 0 or 1. */
+static bool bool_content_ok(const ProtobufCBinaryData *c, tfc_status *st) {
+  for (size_t i = 0; i < c->len; i++)
+    if (c->data[i] > 1) return bad(st, "bool tensor_content byte %zu is %u, not 0 or 1", i, c->data[i]);
+  return true;
+}
+
 /* Copies the whole tensor from a non-empty tensor_content. */
 static bool from_content(tfc_tensor *t, const ProtobufCBinaryData *c, tfc_status *st) {
   if (t->dtype == TFC_DTYPE_STRING) return strings_from_content(t, c, st);
@@ -147,9 +155,7 @@ static bool from_content(tfc_tensor *t, const ProtobufCBinaryData *c, tfc_status
   if (c->len != need)
     return bad(st, "tensor_content holds %zu bytes but %lld %s elements need %zu", c->len,
                (long long)t->nelems, tfc_dtype_name(t->dtype), need);
-  if (t->dtype == TFC_DTYPE_BOOL)
-    for (size_t i = 0; i < need; i++)
-      if (c->data[i] > 1) return bad(st, "bool tensor_content byte %zu is %u, not 0 or 1", i, c->data[i]);
+  if (t->dtype == TFC_DTYPE_BOOL && !bool_content_ok(c, st)) return false;
   memcpy(t->data, c->data, need);
   return true;
 }
@@ -257,8 +263,11 @@ static bool decoded_bytes(const Tensorflow__TensorProto *p, int64_t n, uint64_t 
   return true;
 }
 
-/* Decodes a TensorProto message; see graphdef_pb.h. */
-tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st) {
+/* Decodes p. `take`, when non-NULL, is p's own tensor_content, which the
+ * tensor adopts instead of copying when it lies in a block made for that
+ * (tfc_pb_bytes_block; never for strings); the field is then left empty. */
+static tfc_tensor *decode(const Tensorflow__TensorProto *p, ProtobufCBinaryData *take,
+                          tfc_status *st) {
   int dt = (int)p->dtype;
   if (dt <= 0 || dt >= TFC_DTYPE_NUM || !tfc_dtype_is_supported((tfc_dtype)dt)) {
     bad(st, "unsupported dtype %d", dt);
@@ -300,6 +309,16 @@ tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st)
         buf, (unsigned long long)TFC_TENSOR_PROTO_MAX_BYTES);
     return NULL;
   }
+  void *block = take && dt != TFC_DTYPE_STRING && clen > 0 ? tfc_pb_bytes_block(take) : NULL;
+  if (block) {  /* clen == n * dtype size > 0, checked above */
+    if (dt == TFC_DTYPE_BOOL && !bool_content_ok(take, st)) return NULL;
+    tfc_tensor *t = tfc_tensor_adopt((tfc_dtype)dt, s.rank, s.dims, block, st);
+    if (t) {
+      take->data = NULL;
+      take->len = 0;
+    }
+    return t;
+  }
   tfc_tensor *t = tfc_tensor_new((tfc_dtype)dt, s.rank, s.dims, st);
   if (!t) return NULL;
   if (t->nelems == 0) return t;
@@ -310,6 +329,17 @@ tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st)
     return NULL;
   }
   return t;
+}
+
+/* Decodes a TensorProto message, copying its values; see graphdef_pb.h. */
+tfc_tensor *tfc_tensor_from_pb(const Tensorflow__TensorProto *p, tfc_status *st) {
+  return decode(p, NULL, st);
+}
+
+/* Decodes an unpacked TensorProto, adopting a large tensor_content; see
+ * graphdef_pb.h. */
+tfc_tensor *tfc_tensor_from_pb_take(Tensorflow__TensorProto *p, tfc_status *st) {
+  return decode(p, &p->tensor_content, st);
 }
 
 /* Writes the single element of t (n == 1) into its typed field. */
@@ -440,7 +470,7 @@ tfc_tensor *tfc_tensor_from_proto(const void *data, size_t len, tfc_status *st) 
   ProtobufCMessage *m = tfc_pb_unpack(&tensorflow__tensor_proto__descriptor, data, len,
                                       "TensorProto", st);
   if (!m) return NULL;
-  tfc_tensor *t = tfc_tensor_from_pb((const Tensorflow__TensorProto *)m, st);
+  tfc_tensor *t = tfc_tensor_from_pb_take((Tensorflow__TensorProto *)m, st);
   protobuf_c_message_free_unpacked(m, &tfc_pb_allocator);
   return t;
 }
