@@ -237,8 +237,8 @@ def _run(cmd, env=None, timeout=1800):
   return out.stdout
 
 
-def _child(py, mode, framework, *args, timeout=1800):
-  out = _run([py, THIS, "child", mode, framework, *map(str, args)], timeout=timeout)
+def _child(py, mode, framework, *args, timeout=1800, env=None):
+  out = _run([py, THIS, "child", mode, framework, *map(str, args)], env=env, timeout=timeout)
   return json.loads(out.strip().splitlines()[-1])
 
 
@@ -311,7 +311,11 @@ def bench_load(pys, path, make_with, repeats, dim, layers):
   if not os.path.exists(path):
     fw, py = make_with
     _child(py, "big-graph", fw, path, dim, layers)
-  return {fw: _child(py, "load", fw, path, repeats) for fw, py in _pairs(pys)}
+  # NumPy's bundled OpenBLAS starts its threads at `import numpy` and they spin for
+  # tens of milliseconds; on a 2-core machine that doubles a load done right after
+  # the import. Neither framework uses NumPy's BLAS here, so both run without them.
+  env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+  return {fw: _child(py, "load", fw, path, repeats, env=env) for fw, py in _pairs(pys)}
 
 
 def _farm_env(framework, shim_dir):

@@ -119,6 +119,7 @@ def main():
         "|---|---|---|---|---|",
     ]
     lines += ["| %s | %s | %s | %s | %s |" % r for r in rows]
+    lines.append("")
     pinned = os.environ.get("OPENBLAS_CORETYPE")
     if pinned:
         unpinned = numpy_gemm_unpinned()
