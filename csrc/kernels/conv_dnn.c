@@ -35,7 +35,8 @@
 typedef struct dnn_slot {
   tfc_conv_pass pass;
   bool depthwise;
-  bool bias;             /* forward only: a bias and an activation post-op */
+  bool bias;             /* forward only: a bias, a residual add and an activation post-op */
+  bool residual;
   tfc_conv_act act;
   tfc_conv_geom g;
   tfc_dnn_conv *p;       /* NULL: the library does not support this shape */
@@ -95,22 +96,22 @@ static void prepare_const(dnn_slot *s, const float *w) {
   s->wsrc = w;
 }
 
-/* The cached primitive for (pass, depthwise, bias, act, *g), created on a
- * miss. Sets *owned when the caller must free it (cache full). When
+/* The cached primitive for (pass, depthwise, bias, residual, act, *g),
+ * created on a miss. Sets *owned when the caller must free it (cache full). When
  * const_w is not NULL (a forward filter that never changes), *wlib is set to
  * that filter in the library's layout, prepared on first use, or NULL (run
  * with a per-call reorder). NULL when unsupported. */
 static tfc_dnn_conv *lookup(tfc_conv_dnn_cache *c, tfc_conv_pass pass, bool depthwise, bool bias,
-                            tfc_conv_act act, const tfc_conv_geom *g, const float *const_w,
-                            bool *owned, const void **wlib) {
+                            bool residual, tfc_conv_act act, const tfc_conv_geom *g,
+                            const float *const_w, bool *owned, const void **wlib) {
   *owned = false;
   *wlib = NULL;
   pthread_mutex_lock(&c->mu);
   dnn_slot *s = NULL;
   for (int i = 0; i < c->n && !s; i++) {
     dnn_slot *t = &c->slots[i];
-    if (t->pass == pass && t->depthwise == depthwise && t->bias == bias && t->act == act &&
-        geom_eq(&t->g, g))
+    if (t->pass == pass && t->depthwise == depthwise && t->bias == bias &&
+        t->residual == residual && t->act == act && geom_eq(&t->g, g))
       s = t;
   }
   tfc_dnn_conv *p;
@@ -119,12 +120,12 @@ static tfc_dnn_conv *lookup(tfc_conv_dnn_cache *c, tfc_conv_pass pass, bool dept
   } else {
     /* Created under the lock: concurrent first steps wait instead of
      * compiling the same primitive twice. */
-    p = pass == TFC_CONV_FWD ? tfc_dnn_conv_new_fwd(depthwise, g, bias, act)
+    p = pass == TFC_CONV_FWD ? tfc_dnn_conv_new_fwd(depthwise, g, bias, residual, act)
                              : tfc_dnn_conv_new(pass, depthwise, g);
     if (c->n < CACHE_SLOTS) {
       s = &c->slots[c->n++];
-      *s = (dnn_slot){.pass = pass, .depthwise = depthwise, .bias = bias, .act = act, .g = *g,
-                      .p = p};
+      *s = (dnn_slot){.pass = pass, .depthwise = depthwise, .bias = bias, .residual = residual,
+                      .act = act, .g = *g, .p = p};
     } else {
       *owned = true;
     }
@@ -163,7 +164,7 @@ static void dnn_chunk(void *arg, int64_t b, int64_t e) {
     const void *wlib;
     const tfc_conv_epilogue *ep = j->ep;
     tfc_dnn_conv *p = lookup(j->cache, j->pass, j->depthwise, ep && ep->bias,
-                             ep ? ep->act : TFC_CONV_ACT_NONE, &g,
+                             ep && ep->residual, ep ? ep->act : TFC_CONV_ACT_NONE, &g,
                              ep && ep->const_filter ? j->b : NULL, &owned, &wlib);
     if (!p) {
       atomic_store(&j->failed, 1);
@@ -171,7 +172,8 @@ static void dnn_chunk(void *arg, int64_t b, int64_t e) {
     }
     bool ok;
     if (j->pass == TFC_CONV_FWD) {
-      ok = tfc_dnn_conv_run_fwd(p, j->a + n0 * j->in_img, j->b, wlib, ep ? ep->bias : NULL,
+      const float *res = ep && ep->residual ? ep->residual + n0 * j->out_img : NULL;
+      ok = tfc_dnn_conv_run_fwd(p, j->a + n0 * j->in_img, j->b, wlib, ep ? ep->bias : NULL, res,
                                 j->out + n0 * j->out_img);
     } else if (j->pass == TFC_CONV_BWD_INPUT) {
       ok = tfc_dnn_conv_run(p, j->a, j->b + n0 * j->out_img, j->out + n0 * j->in_img);

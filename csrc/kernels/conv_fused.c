@@ -1,21 +1,25 @@
 /*
  * conv_fused.c — the kernels of _FusedConv2D and _FusedDepthwiseConv2dNative
  * (TF's names and attrs): a float NHWC convolution followed by BiasAdd, an
- * inference-mode FusedBatchNorm or both, then optionally Relu or Relu6, in
- * one node.
+ * inference-mode FusedBatchNorm or both, then optionally the Add of a
+ * tensor of the output's shape (the last argument, a residual), then
+ * optionally Relu or Relu6, in one node.
  * The plan builder (runtime/remap.c) rewrites such chains into these ops; a
  * GraphDef may also contain them.
  *
  * The batch norm is folded into the convolution: with
  * scale = gamma / sqrt(variance + epsilon), the filter's output channel o is
  * multiplied by scale[o] and the bias is offset - mean * scale. The DNN
- * library then adds the bias and applies the activation as it writes the
- * output. When the node's filter and arguments come from Const nodes
+ * library then adds the bias and the residual and applies the activation
+ * as it writes the output (the residual is only read, so it may be any
+ * tensor, fetched or read elsewhere too). When the node's filter and arguments come from Const nodes
  * (TFC_CONV_CONST_ATTR) the folded filter and bias are computed once per
  * kernel instance and kept, and conv_dnn.c keeps the filter reordered to its
  * layout too; otherwise both happen on every call. Where the library cannot
  * or should not run the shape, the folded filter goes through tfc's own
- * convolution and a loop adds the bias and applies the activation.
+ * convolution and a loop adds the bias (and residual) and applies the
+ * activation. A residual whose shape differs from the convolution's output
+ * is added with AddV2's broadcasting, after the convolution.
  */
 #include <math.h>
 #include <pthread.h>
@@ -24,15 +28,17 @@
 
 #include "base/alloc.h"
 #include "kernels/conv_internal.h"
+#include "kernels/elementwise_internal.h"
 
-/* Arguments at most (BiasAdd then FusedBatchNorm: bias, scale, offset,
- * mean, variance). */
-#define MAX_ARGS 5
+/* Arguments at most (BiasAdd then FusedBatchNorm then Add: bias, scale,
+ * offset, mean, variance, residual). */
+#define MAX_ARGS 6
 
 typedef struct fused_state {
   bool depthwise;
   bool bias;                   /* BiasAdd (1 arg, first) */
   bool bn;                     /* FusedBatchNorm (4 args, after the bias) */
+  bool add;                    /* Add (1 arg, the last: the residual) */
   tfc_conv_act act;
   float epsilon;
   int n_args;
@@ -73,7 +79,7 @@ static bool op_is(const tfc_attr_list *l, int i, const char *s) {
 /* Parses fused_ops, num_args and epsilon (see conv_internal.h). Supported:
  * [BiasAdd], [FusedBatchNorm] or (beyond TF, for the plan builder's
  * Conv2D -> BiasAdd -> FusedBatchNorm chains) [BiasAdd, FusedBatchNorm],
- * each optionally followed by Relu or Relu6. */
+ * each optionally followed by Add, then optionally by Relu or Relu6. */
 bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
   *state = NULL;
   const tfc_attr_list *ops = NULL;
@@ -90,6 +96,8 @@ bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
   k += bias;
   bool bn = is_str && k < ops->n && op_is(ops, k, "FusedBatchNorm");
   k += bn;
+  bool add = (bias || bn) && k < ops->n && op_is(ops, k, "Add");
+  k += add;
   tfc_conv_act act = TFC_CONV_ACT_NONE;
   bool ok = bias || bn;
   if (ok && k < ops->n) {
@@ -105,10 +113,11 @@ bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
     tfc_status_set(ki->st, TFC_CODE_UNIMPLEMENTED, "Fusion is not implemented: %s", buf);
     return false;
   }
-  int want = (bias ? 1 : 0) + (bn ? 4 : 0);
+  int want = (bias ? 1 : 0) + (bn ? 4 : 0) + (add ? 1 : 0);
   if (num_args != want) {
-    tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "%s must have %d argument%s",
-                   bn ? "Fused batch norm" : "Fused BiasAdd", want, want > 1 ? "s" : "");
+    tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "%s%s must have %d argument%s",
+                   bn ? "Fused batch norm" : "Fused BiasAdd", add ? " + Add" : "", want,
+                   want > 1 ? "s" : "");
     return false;
   }
   fused_state *s = tfc_calloc(1, sizeof *s);
@@ -120,6 +129,7 @@ bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
   s->depthwise = strcmp(ki->op_type, "_FusedDepthwiseConv2dNative") == 0;
   s->bias = bias;
   s->bn = bn;
+  s->add = add;
   s->act = act;
   s->epsilon = eps;
   s->n_args = (int)num_args;
@@ -129,6 +139,9 @@ bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state) {
   *state = s;
   return true;
 }
+
+/* Number of arguments that are weights (all but the residual). */
+static int n_weights(const fused_state *s) { return s->n_args - (s->add ? 1 : 0); }
 
 /* Folds the batch norm (args: [bias,] scale, offset, mean, variance) into w
  * (a copy of filter, flen floats, output channel = index % od) and b ([od]):
@@ -168,13 +181,13 @@ static bool folded_weights(tfc_kernel_ctx *ctx, fused_state *s, int64_t od, cons
     /* the references held keep the folded tensors alive, so equal
      * addresses mean the very tensors that were folded */
     bool same = s->folded;
-    for (int i = 1; same && i < 2 + s->n_args; i++) same = s->held[i] == ctx->inputs[i];
+    for (int i = 1; same && i < 2 + n_weights(s); i++) same = s->held[i] == ctx->inputs[i];
     if (!s->folded) {
       s->w = tfc_aligned_alloc((size_t)f->nelems * sizeof(float));
       s->b = tfc_aligned_alloc((size_t)od * sizeof(float));
       if (s->w && s->b) {
         fold_bn(s, f->data, f->nelems, od, args, s->w, s->b);
-        for (int i = 1; i < 2 + s->n_args; i++) s->held[i] = tfc_tensor_ref(ctx->inputs[i]);
+        for (int i = 1; i < 2 + n_weights(s); i++) s->held[i] = tfc_tensor_ref(ctx->inputs[i]);
         s->folded = same = true;
       } else {
         tfc_aligned_free(s->w);
@@ -202,39 +215,53 @@ static bool folded_weights(tfc_kernel_ctx *ctx, fused_state *s, int64_t od, cons
 
 typedef struct epilogue_job {
   float *out;
-  const float *bias;
+  const float *bias;       /* [od], or NULL: already added */
+  const float *residual;   /* the output's shape, or NULL */
   int64_t od;
   tfc_conv_act act;
 } epilogue_job;
 
-/* Adds the bias and applies the activation to output pixels [p0, p1). */
+/* Applies act to v. */
+static inline float apply_act(tfc_conv_act act, float v) {
+  if (act == TFC_CONV_ACT_RELU) return v > 0.0f ? v : 0.0f;
+  if (act == TFC_CONV_ACT_RELU6) return v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
+  return v;
+}
+
+/* Adds the bias and the residual and applies the activation to output
+ * pixels [p0, p1). */
 static void epilogue_range(void *arg, int64_t p0, int64_t p1) {
   const epilogue_job *j = arg;
   for (int64_t p = p0; p < p1; p++) {
     float *restrict o = j->out + p * j->od;
     const float *restrict b = j->bias;
-    if (j->act == TFC_CONV_ACT_NONE) {
-      for (int64_t c = 0; c < j->od; c++) o[c] += b[c];
-    } else if (j->act == TFC_CONV_ACT_RELU) {
-      for (int64_t c = 0; c < j->od; c++) {
-        float v = o[c] + b[c];
-        o[c] = v > 0.0f ? v : 0.0f;
-      }
+    const float *restrict r = j->residual ? j->residual + p * j->od : NULL;
+    if (b && r) {
+      for (int64_t c = 0; c < j->od; c++) o[c] = apply_act(j->act, o[c] + b[c] + r[c]);
+    } else if (b) {
+      for (int64_t c = 0; c < j->od; c++) o[c] = apply_act(j->act, o[c] + b[c]);
+    } else if (r) {
+      for (int64_t c = 0; c < j->od; c++) o[c] = apply_act(j->act, o[c] + r[c]);
     } else {
-      for (int64_t c = 0; c < j->od; c++) {
-        float v = o[c] + b[c];
-        o[c] = v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
-      }
+      for (int64_t c = 0; c < j->od; c++) o[c] = apply_act(j->act, o[c]);
     }
   }
 }
 
-/* Checks that every argument is a float vector of od values. */
+/* Runs the epilogue job j over the pixels of an output of n floats. */
+static void run_epilogue(tfc_kernel_ctx *ctx, epilogue_job *j, int64_t n) {
+  int64_t pixels = n / j->od;
+  int64_t shard = (int64_t)1 << 14;
+  shard = shard / j->od > 0 ? shard / j->od : 1;
+  tfc_kernel_parallel_for(ctx, pixels, shard, epilogue_range, j);
+}
+
+/* Checks that every weight argument is a float vector of od values. */
 static bool check_args(tfc_kernel_ctx *ctx, const fused_state *s, int64_t od) {
   if (ctx->n_inputs != 2 + s->n_args)
     return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "expected %d inputs, got %d",
                            2 + s->n_args, ctx->n_inputs);
-  for (int i = 0; i < s->n_args; i++) {
+  for (int i = 0; i < n_weights(s); i++) {
     const tfc_tensor *a = ctx->inputs[2 + i];
     if (a->rank != 1 || a->dims[0] != od)
       return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
@@ -244,6 +271,62 @@ static bool check_args(tfc_kernel_ctx *ctx, const fused_state *s, int64_t od) {
   return true;
 }
 
+/* Broadcast inner loop: out = act(in0 + in1) over n elements (arg: the
+ * activation). */
+static int add_act_inner(void *arg, const char *const *in, const int *step, char *out, int64_t n) {
+  tfc_conv_act act = *(const tfc_conv_act *)arg;
+  const float *x = (const float *)in[0], *y = (const float *)in[1];
+  float *z = (float *)out;
+  for (int64_t i = 0; i < n; i++) z[i] = apply_act(act, x[i * step[0]] + y[i * step[1]]);
+  return 0;
+}
+
+/* The convolution with bias into its own tensor y (no residual, no
+ * activation), then output 0 = act(y + residual) with AddV2's broadcasting:
+ * for a residual whose shape differs from y's. */
+static void conv_then_broadcast_add(tfc_kernel_ctx *ctx, fused_state *s, const tfc_conv_geom *g,
+                                    const float *w, const float *b, bool cached,
+                                    const tfc_tensor *res) {
+  int64_t od[4] = {g->batch, g->out_rows, g->out_cols, g->out_depth};
+  tfc_tensor *y = tfc_tensor_new(TFC_DTYPE_FLOAT, 4, od, ctx->st);
+  if (!y) return;
+  const float *in = ctx->inputs[0]->data;
+  int rc = 0;
+  if (s->dnn && y->nelems) {
+    tfc_conv_epilogue ep = {.bias = b, .act = TFC_CONV_ACT_NONE, .const_filter = cached};
+    rc = tfc_conv_dnn_fwd(ctx, s->dnn, s->depthwise, g, in, w, &ep, y->data);
+  }
+  if (rc == 0 && y->nelems) {
+    if (s->depthwise) {
+      tfc_depthwise_fwd(ctx, TFC_DTYPE_FLOAT, g, in, w, y->data);
+    } else if (!tfc_conv2d_fwd_gemm(ctx, TFC_DTYPE_FLOAT, g, in, w, y->data)) {
+      rc = -1;
+    }
+    if (rc == 0) {
+      epilogue_job j = {.out = y->data, .bias = b, .od = g->out_depth, .act = TFC_CONV_ACT_NONE};
+      run_epilogue(ctx, &j, y->nelems);
+    }
+  }
+  const tfc_tensor *ins[2] = {y, res};
+  tfc_ew_plan plan;
+  if (rc >= 0 && tfc_kernel_ok(ctx) && !tfc_ew_plan_make(&plan, 2, ins)) {
+    char sa[400], sb[400];
+    tfc_ew_dims_string(y->rank, y->dims, sa, sizeof sa);
+    tfc_ew_dims_string(res->rank, res->dims, sb, sizeof sb);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Incompatible shapes: %s vs. %s", sa, sb);
+  } else if (rc >= 0 && tfc_kernel_ok(ctx)) {
+    tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_FLOAT, plan.out_rank, plan.out_dims);
+    if (out && out->nelems) {
+      const void *data[2] = {y->data, res->data};
+      size_t esz[2] = {sizeof(float), sizeof(float)};
+      tfc_conv_act act = s->act;
+      tfc_ew_plan_run(ctx, &plan, data, esz, out->data, sizeof(float), TFC_EW_SHARD,
+                      add_act_inner, &act);
+    }
+  }
+  tfc_tensor_unref(y);
+}
+
 /* The fused convolution (see conv_internal.h). */
 void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
   fused_state *s = ctx->state;
@@ -251,16 +334,28 @@ void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
   if (!tfc_conv_fwd_geom(ctx, s->depthwise, ctx->op_type, &g)) return;
   if (!check_args(ctx, s, g.out_depth)) return;
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
-  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_FLOAT, 4, od);
-  if (!out || out->nelems == 0) return;
+  const tfc_tensor *res = s->add ? ctx->inputs[1 + s->n_args] : NULL;
+  if (res && res->dtype != TFC_DTYPE_FLOAT)
+    return (void)tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                                 "the residual addend must be float, got %s",
+                                 tfc_dtype_name(res->dtype));
+  bool res_same = res && res->rank == 4 && memcmp(res->dims, od, sizeof od) == 0;
   const float *w = NULL, *b = NULL;
   float *tmp_w = NULL, *tmp_b = NULL;
   bool cached;
+  if (res && !res_same) {
+    if (folded_weights(ctx, s, g.out_depth, &w, &b, &tmp_w, &tmp_b, &cached))
+      conv_then_broadcast_add(ctx, s, &g, w, b, cached, res);
+    goto done;
+  }
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_FLOAT, 4, od);
+  if (!out || out->nelems == 0) return;
   if (!folded_weights(ctx, s, g.out_depth, &w, &b, &tmp_w, &tmp_b, &cached)) goto done;
   const float *in = ctx->inputs[0]->data;
+  const float *rd = res ? res->data : NULL;
   int rc = 0;
   if (s->dnn) {
-    tfc_conv_epilogue ep = {.bias = b, .act = s->act, .const_filter = cached};
+    tfc_conv_epilogue ep = {.bias = b, .residual = rd, .act = s->act, .const_filter = cached};
     rc = tfc_conv_dnn_fwd(ctx, s->dnn, s->depthwise, &g, in, w, &ep, out->data);
   }
   if (rc == 0) {
@@ -269,11 +364,9 @@ void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
     } else if (!tfc_conv2d_fwd_gemm(ctx, TFC_DTYPE_FLOAT, &g, in, w, out->data)) {
       goto done;
     }
-    epilogue_job j = {.out = out->data, .bias = b, .od = g.out_depth, .act = s->act};
-    int64_t pixels = out->nelems / g.out_depth;
-    int64_t shard = (int64_t)1 << 14;
-    shard = shard / g.out_depth > 0 ? shard / g.out_depth : 1;
-    tfc_kernel_parallel_for(ctx, pixels, shard, epilogue_range, &j);
+    epilogue_job j = {.out = out->data, .bias = b, .residual = rd, .od = g.out_depth,
+                      .act = s->act};
+    run_epilogue(ctx, &j, out->nelems);
   }
 done:
   tfc_aligned_free(tmp_w);

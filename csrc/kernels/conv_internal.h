@@ -63,14 +63,17 @@ typedef enum tfc_conv_act { TFC_CONV_ACT_NONE, TFC_CONV_ACT_RELU, TFC_CONV_ACT_R
 /* What a forward convolution does besides the convolution itself. */
 typedef struct tfc_conv_epilogue {
   const float *bias;   /* [out_depth] added to every output pixel, or NULL */
-  tfc_conv_act act;    /* applied after the bias */
+  const float *residual; /* a tensor of the output's shape added after the
+                            bias (never overlapping the output), or NULL */
+  tfc_conv_act act;    /* applied after the bias and the residual */
   bool const_filter;   /* the filter's data never changes while the kernel
                           instance lives: its reordered form may be cached */
 } tfc_conv_epilogue;
 
 /* Bool attr that the plan builder (runtime/remap.c) sets on a Conv2D,
  * DepthwiseConv2dNative or fused convolution node of a plan whose filter
- * (and, for the fused ops, every extra argument) comes from a Const node:
+ * (and, for the fused ops, every extra argument but the residual addend of
+ * an Add) comes from a Const node:
  * the kernel may then prepare its weights once and keep them. Never set on
  * nodes of the user's graph. */
 #define TFC_CONV_CONST_ATTR "_tfc_const_weights"
@@ -167,8 +170,8 @@ int tfc_conv_dnn_run(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, tfc_conv_pa
                      float *out);
 
 /* Same as tfc_conv_dnn_run for the forward pass, with the epilogue ep
- * (bias, activation, constant-filter hint) done by the library in the same
- * pass; ep may be NULL. */
+ * (bias, residual add, activation, constant-filter hint) done by the
+ * library in the same pass; ep may be NULL. */
 int tfc_conv_dnn_fwd(tfc_kernel_ctx *ctx, tfc_conv_dnn_cache *cache, bool depthwise,
                      const tfc_conv_geom *g, const float *in, const float *filter,
                      const tfc_conv_epilogue *ep, float *out);
@@ -184,7 +187,8 @@ bool tfc_conv_fwd_geom(tfc_kernel_ctx *ctx, bool depthwise, const char *op, tfc_
 /* ---------------------------------------------------------------- conv_fused.c */
 
 /* Kernel functions of _FusedConv2D and _FusedDepthwiseConv2dNative
- * (convolution + BiasAdd or inference FusedBatchNorm + optional Relu/Relu6). */
+ * (convolution + BiasAdd or inference FusedBatchNorm + optional Add of a
+ * same-shape tensor + optional Relu/Relu6). */
 bool tfc_fused_conv_init(const tfc_kernel_init *ki, void **state);
 void tfc_fused_conv_compute(tfc_kernel_ctx *ctx);
 void tfc_fused_conv_destroy(void *state);

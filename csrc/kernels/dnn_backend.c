@@ -29,6 +29,7 @@ struct tfc_dnn_conv {
   dnnl_memory_desc_t md_a, md_b, md_out;  /* operands in tfc's layouts */
   dnnl_memory_desc_t md_bias;             /* forward with a bias: [out_depth] */
   bool has_bias;
+  bool has_residual;                      /* forward: a binary-add post-op of md_out's shape */
   dnnl_memory_desc_t md_scratch, md_wlib;
   size_t scratch_bytes, wlib_bytes;
   int arg_a, arg_b, arg_out;
@@ -126,31 +127,37 @@ static bool filter_md(dnnl_memory_desc_t *md, bool depthwise, const tfc_conv_geo
   return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_hwio) == dnnl_success;
 }
 
-/* Adds the activation act as an element-wise post-op to attr (nothing for
- * TFC_CONV_ACT_NONE). False on a library error. */
-static bool set_act(dnnl_primitive_attr_t attr, tfc_conv_act act) {
-  if (act == TFC_CONV_ACT_NONE) return true;
+/* Sets attr's post-ops: when residual is not NULL, an element-wise add of
+ * a tensor described by *residual (the output's shape and layout), then
+ * the activation act (nothing for TFC_CONV_ACT_NONE). False on a library
+ * error. */
+static bool set_post_ops(dnnl_primitive_attr_t attr, const dnnl_memory_desc_t *residual,
+                         tfc_conv_act act) {
+  if (!residual && act == TFC_CONV_ACT_NONE) return true;
   dnnl_post_ops_t po = NULL;
   if (dnnl_post_ops_create(&po) != dnnl_success) return false;
-  bool ok = act == TFC_CONV_ACT_RELU
-                ? dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success
-                : dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, 0.0f, 6.0f) == dnnl_success;
+  bool ok = !residual ||
+            dnnl_post_ops_append_binary(po, dnnl_binary_add, residual) == dnnl_success;
+  if (ok && act == TFC_CONV_ACT_RELU)
+    ok = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success;
+  else if (ok && act == TFC_CONV_ACT_RELU6)
+    ok = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, 0.0f, 6.0f) == dnnl_success;
   ok = ok && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success;
   dnnl_post_ops_destroy(po);
   return ok;
 }
 
 /* Creates a primitive descriptor for op_desc, scratchpad provided by the
- * caller, with activation act as a post-op, on the engine (hint: the forward
- * descriptor a backward pass needs, or NULL). NULL when the library has no
- * implementation for it. */
+ * caller, with the post-ops of set_post_ops (residual add, activation act),
+ * on the engine (hint: the forward descriptor a backward pass needs, or
+ * NULL). NULL when the library has no implementation for it. */
 static dnnl_primitive_desc_t make_pd(const void *op_desc, const_dnnl_primitive_desc_t hint,
-                                     tfc_conv_act act) {
+                                     const dnnl_memory_desc_t *residual, tfc_conv_act act) {
   dnnl_primitive_attr_t attr = NULL;
   if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
   dnnl_primitive_desc_t pd = NULL;
   if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
-      !set_act(attr, act) ||
+      !set_post_ops(attr, residual, act) ||
       dnnl_primitive_desc_create(&pd, op_desc, attr, g_engine, hint) != dnnl_success)
     pd = NULL;
   dnnl_primitive_attr_destroy(attr);
@@ -189,15 +196,17 @@ static bool finish(tfc_dnn_conv *p, const_dnnl_primitive_desc_t pd, const dnnl_m
 }
 
 /* A primitive for one pass (see tfc_dnn_conv_new); a forward pass may add a
- * bias and an activation post-op. */
+ * bias, then a residual tensor of the output's shape, then an activation
+ * post-op. */
 static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g,
-                              bool bias, tfc_conv_act act) {
+                              bool bias, bool residual, tfc_conv_act act) {
   if (!tfc_dnn_available()) return NULL;
-  if (pass != TFC_CONV_FWD && (bias || act != TFC_CONV_ACT_NONE)) return NULL;
+  if (pass != TFC_CONV_FWD && (bias || residual || act != TFC_CONV_ACT_NONE)) return NULL;
   tfc_dnn_conv *p = tfc_calloc(1, sizeof *p);
   if (!p) return NULL;
   p->pass = pass;
   p->has_bias = bias;
+  p->has_residual = residual;
   dnnl_memory_desc_t src, wei, dst, wany;
   dnnl_dims_t bias_dims = {g->out_depth};
   if ((bias && dnnl_memory_desc_init_by_tag(&p->md_bias, 1, bias_dims, dnnl_f32, dnnl_a) !=
@@ -228,7 +237,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
                 &fwd_d, pass == TFC_CONV_FWD ? dnnl_forward_inference : dnnl_forward_training,
                 dnnl_convolution_direct, &src, &wany, bias ? &p->md_bias : NULL, &dst, strides,
                 dil, pad_l, pad_r) == dnnl_success &&
-            (fwd_pd = make_pd(&fwd_d, NULL, act)) != NULL;
+            (fwd_pd = make_pd(&fwd_d, NULL, residual ? &dst : NULL, act)) != NULL;
   if (ok && pass == TFC_CONV_FWD) {
     pd = fwd_pd;
     fwd_pd = NULL;
@@ -242,7 +251,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
     ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &src, &wany,
                                                           &dst, strides, dil, pad_l,
                                                           pad_r) == dnnl_success &&
-         (pd = make_pd(&d, fwd_pd, TFC_CONV_ACT_NONE)) != NULL;
+         (pd = make_pd(&d, fwd_pd, NULL, TFC_CONV_ACT_NONE)) != NULL;
     p->md_a = wei;
     p->md_b = dst;
     p->md_out = src;
@@ -253,7 +262,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
     ok = dnnl_dilated_convolution_backward_weights_desc_init(&d, dnnl_convolution_direct, &src,
                                                              &wany, NULL, &dst, strides, dil,
                                                              pad_l, pad_r) == dnnl_success &&
-         (pd = make_pd(&d, fwd_pd, TFC_CONV_ACT_NONE)) != NULL;
+         (pd = make_pd(&d, fwd_pd, NULL, TFC_CONV_ACT_NONE)) != NULL;
     p->md_a = src;
     p->md_b = dst;
     p->md_out = wei;
@@ -274,13 +283,13 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
 
 /* Convolution primitive (see dnn_backend.h). */
 tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g) {
-  return conv_new(pass, depthwise, g, false, TFC_CONV_ACT_NONE);
+  return conv_new(pass, depthwise, g, false, false, TFC_CONV_ACT_NONE);
 }
 
-/* Forward primitive with bias and activation (see dnn_backend.h). */
+/* Forward primitive with bias, residual add and activation (see dnn_backend.h). */
 tfc_dnn_conv *tfc_dnn_conv_new_fwd(bool depthwise, const tfc_conv_geom *g, bool bias,
-                                   tfc_conv_act act) {
-  return conv_new(TFC_CONV_FWD, depthwise, g, bias, act);
+                                   bool residual, tfc_conv_act act) {
+  return conv_new(TFC_CONV_FWD, depthwise, g, bias, residual, act);
 }
 
 /* Runs a reorder primitive from memory `from` to memory `to` on stream s. */
@@ -291,16 +300,16 @@ static bool run_reorder(const_dnnl_primitive_t r, dnnl_stream_t s, dnnl_memory_t
 }
 
 /* Runs p (see tfc_dnn_conv_run_fwd): w_lib, when not NULL, is the filter
- * operand already in the library's layout; bias is the forward pass's bias
- * or NULL. The thread's scratch buffer holds the scratchpad, then (when the
+ * operand already in the library's layout; bias and residual are the
+ * forward pass's bias and residual addend or NULL. The thread's scratch buffer holds the scratchpad, then (when the
  * filter goes through a per-call reorder) the filter in the library's layout. */
 static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, const void *w_lib,
-                     const float *bias, float *out) {
+                     const float *bias, const float *residual, float *out) {
   int prev = omp_single();
   bool reorder = p->reorder && !w_lib;
   size_t soff = align64(p->scratch_bytes);
   thread_res *r = thread_resources(soff + (reorder ? p->wlib_bytes : 0));
-  dnnl_memory_t ma = NULL, mb = NULL, mo = NULL, ms = NULL, mw = NULL, mbias = NULL;
+  dnnl_memory_t ma = NULL, mb = NULL, mo = NULL, ms = NULL, mw = NULL, mbias = NULL, mres = NULL;
   /* the filter operand: a for the input gradient, b for the other passes */
   bool filter_is_a = p->pass == TFC_CONV_BWD_INPUT;
   bool ok = r &&
@@ -313,15 +322,19 @@ static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, cons
              dnnl_memory_create(&ms, &p->md_scratch, g_engine, r->scratch) == dnnl_success) &&
             (!p->has_bias ||
              dnnl_memory_create(&mbias, &p->md_bias, g_engine, (void *)bias) == dnnl_success) &&
+            (!p->has_residual ||
+             dnnl_memory_create(&mres, &p->md_out, g_engine, (void *)residual) == dnnl_success) &&
             (!reorder || dnnl_memory_create(&mw, &p->md_wlib, g_engine,
                                             (char *)r->scratch + soff) == dnnl_success);
-  if (ok && p->has_bias && !bias) ok = false;
+  if (ok && ((p->has_bias && !bias) || (p->has_residual && !residual))) ok = false;
   if (ok) {
     dnnl_stream_t s = r->stream;
-    dnnl_exec_arg_t args[5] = {{p->arg_a, ma}, {p->arg_b, mb}, {p->arg_out, mo}};
+    dnnl_exec_arg_t args[6] = {{p->arg_a, ma}, {p->arg_b, mb}, {p->arg_out, mo}};
     int nargs = 3;
     if (ms) args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, ms};
     if (mbias) args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, mbias};
+    if (mres)
+      args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mres};
     if (mw) { /* the filter operand goes through the library's layout */
       dnnl_memory_t *user = p->pass == TFC_CONV_FWD ? &args[1].memory
                             : p->pass == TFC_CONV_BWD_INPUT ? &args[0].memory
@@ -339,6 +352,7 @@ static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, cons
   if (mw) dnnl_memory_destroy(mw);
   if (ms) dnnl_memory_destroy(ms);
   if (mbias) dnnl_memory_destroy(mbias);
+  if (mres) dnnl_memory_destroy(mres);
   if (ma) dnnl_memory_destroy(ma);
   if (mb) dnnl_memory_destroy(mb);
   if (mo) dnnl_memory_destroy(mo);
@@ -348,14 +362,16 @@ static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, cons
 
 /* Runs a convolution primitive (see dnn_backend.h). */
 bool tfc_dnn_conv_run(const tfc_dnn_conv *p, const float *a, const float *b, float *out) {
-  return conv_run(p, a, b, NULL, NULL, out);
+  return conv_run(p, a, b, NULL, NULL, NULL, out);
 }
 
-/* Runs a forward primitive with bias / prepared filter (see dnn_backend.h). */
+/* Runs a forward primitive with bias / residual / prepared filter (see
+ * dnn_backend.h). */
 bool tfc_dnn_conv_run_fwd(const tfc_dnn_conv *p, const float *in, const float *filter,
-                          const void *w_lib, const float *bias, float *out) {
+                          const void *w_lib, const float *bias, const float *residual,
+                          float *out) {
   if (p->pass != TFC_CONV_FWD) return false;
-  return conv_run(p, in, filter, w_lib, bias, out);
+  return conv_run(p, in, filter, w_lib, bias, residual, out);
 }
 
 /* Bytes of the filter in the library's layout (see dnn_backend.h). */

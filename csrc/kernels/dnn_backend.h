@@ -39,11 +39,12 @@ bool tfc_dnn_available(void);
  * use another path). Free with tfc_dnn_conv_free. */
 tfc_dnn_conv *tfc_dnn_conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv_geom *g);
 
-/* A forward primitive that also adds a bias ([out_depth] floats, when bias)
- * and applies act to the result, in the same pass over the output. NULL as
- * for tfc_dnn_conv_new (also when the library refuses the post-op). */
+/* A forward primitive that also adds a bias ([out_depth] floats, when bias),
+ * then (when residual) a tensor of the output's shape and layout, and
+ * applies act to the result, in the same pass over the output. NULL as for
+ * tfc_dnn_conv_new (also when the library refuses the post-ops). */
 tfc_dnn_conv *tfc_dnn_conv_new_fwd(bool depthwise, const tfc_conv_geom *g, bool bias,
-                                   tfc_conv_act act);
+                                   bool residual, tfc_conv_act act);
 
 /* Bytes of p's filter operand in the layout the library's kernel wants;
  * 0 when that is tfc's own layout (or p is a filter-gradient primitive), so
@@ -57,13 +58,15 @@ size_t tfc_dnn_conv_weights_bytes(const tfc_dnn_conv *p);
  * nothing to prepare. */
 bool tfc_dnn_conv_prepare_weights(const tfc_dnn_conv *p, const float *filter, void *dst);
 
-/* Runs the forward primitive p: out = act(conv(in, filter) + bias). w_lib,
- * when not NULL, is the filter already prepared by
- * tfc_dnn_conv_prepare_weights and filter is then not read; bias must be
- * given exactly when p was created with one. Same threading and error
- * contract as tfc_dnn_conv_run. */
+/* Runs the forward primitive p:
+ * out = act(conv(in, filter) + bias + residual). w_lib, when not NULL, is
+ * the filter already prepared by tfc_dnn_conv_prepare_weights and filter is
+ * then not read; bias and residual (the output's shape, only read; it may
+ * not overlap out) must be given exactly when p was created with them. Same
+ * threading and error contract as tfc_dnn_conv_run. */
 bool tfc_dnn_conv_run_fwd(const tfc_dnn_conv *p, const float *in, const float *filter,
-                          const void *w_lib, const float *bias, float *out);
+                          const void *w_lib, const float *bias, const float *residual,
+                          float *out);
 
 /* Runs p on the calling thread with operands a, b (see tfc_conv_pass)
  * into out, which is fully written. Safe to call concurrently on the same p.

@@ -4,10 +4,10 @@
  *
  * Per partition: count how each snode's outputs are used (data edges,
  * control edges, fetches), find the chains conv -> BiasAdd|FusedBatchNorm
- * [-> Relu|Relu6] whose links are single-use, turn the last snode of each
- * chain into the fused node (so its consumers and fetches need no rewiring),
- * mark the dropped snodes and finally compact the partition, renumbering
- * inputs, control edges and fetch locations.
+ * [-> Add|AddV2] [-> Relu|Relu6] whose links are single-use, turn the last
+ * snode of each chain into the fused node (so its consumers and fetches need
+ * no rewiring), mark the dropped snodes and finally compact the partition,
+ * renumbering inputs, control edges and fetch locations.
  */
 #include "runtime/remap.h"
 
@@ -17,9 +17,11 @@
 #include "base/alloc.h"
 #include "kernels/conv_internal.h"
 
-/* Input types of a fused node: all float (input, filter, up to 4 args). */
-static const tfc_dtype k_float_ins[6] = {TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT,
-                                         TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT};
+/* Input types of a fused node: all float (input, filter, up to 6 args:
+ * bias, 4 batch-norm args, residual addend). */
+static const tfc_dtype k_float_ins[8] = {TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT,
+                                         TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT,
+                                         TFC_DTYPE_FLOAT, TFC_DTYPE_FLOAT};
 
 /* Fusion switch (see remap.h). */
 bool tfc_remap_fusion_enabled(void) {
@@ -125,9 +127,21 @@ static bool set_attr(tfc_snode *s, const char *name, tfc_attr_value v, tfc_statu
   return tfc_attrs_set(&s->own_attrs, name, &v, st);
 }
 
-/* Marks a convolution snode whose weights are constant (see remap.h). */
+/* True when s's fused_ops list names an Add (its last input is then a
+ * residual addend, not a weight). */
+static bool fuses_add(const tfc_snode *s) {
+  const tfc_attr_value *v = tfc_attrs_find(s->attrs, "fused_ops");
+  if (!v || v->kind != TFC_ATTR_LIST || v->v.list.kind != TFC_ATTR_S) return false;
+  for (int i = 0; i < v->v.list.n; i++)
+    if (v->v.list.v.s[i].len == 3 && memcmp(v->v.list.v.s[i].data, "Add", 3) == 0) return true;
+  return false;
+}
+
+/* Marks a convolution snode whose weights are constant (see remap.h): the
+ * filter and every fused argument but a residual addend. */
 static bool mark_const(remapper *r, tfc_snode *s) {
-  for (int k = 1; k < s->n_inputs; k++)
+  int n = s->n_inputs - (fuses_add(s) ? 1 : 0);
+  for (int k = 1; k < n; k++)
     if (!from_const(r->p, s->inputs[k])) return true;
   return own_attrs(s, r->st) && set_attr(s, TFC_CONV_CONST_ATTR, tfc_attr_bool(true), r->st);
 }
@@ -157,17 +171,18 @@ static bool set_fused_ops(tfc_snode *s, const char *const *names, int n, tfc_sta
 }
 
 /* Rewrites the chain conv (ci) [-> BiasAdd (bi)] [-> FusedBatchNorm (ni)]
- * [-> Relu|Relu6 (ai)] (absent links -1, at least one of bi, ni) into one
- * fused snode in place of its last node; the others become dead. A BiasAdd
- * followed by a batch norm is fused as fused_ops [BiasAdd, FusedBatchNorm,
- * ...] with the bias first among the args (a combination tfc's kernel takes
- * beyond TF's). */
-static bool fuse(remapper *r, int ci, int bi, int ni, int ai) {
+ * [-> Add|AddV2 (di) of the residual `res`] [-> Relu|Relu6 (ai)] (absent
+ * links -1, at least one of bi, ni) into one fused snode in place of its
+ * last node; the others become dead. A BiasAdd followed by a batch norm is
+ * fused as fused_ops [BiasAdd, FusedBatchNorm, ...] with the bias first
+ * among the args (a combination tfc's kernel takes beyond TF's); the Add
+ * shows as "Add" with the residual as the last arg, as in TF. */
+static bool fuse(remapper *r, int ci, int bi, int ni, int di, tfc_sinput res, int ai) {
   tfc_partition *p = r->p;
   tfc_snode *conv = &p->nodes[ci];
-  int li = ai >= 0 ? ai : ni >= 0 ? ni : bi;
+  int li = ai >= 0 ? ai : di >= 0 ? di : ni >= 0 ? ni : bi;
   bool depthwise = is_op(conv, "DepthwiseConv2dNative");
-  int nargs = (bi >= 0 ? 1 : 0) + (ni >= 0 ? 4 : 0);
+  int nargs = (bi >= 0 ? 1 : 0) + (ni >= 0 ? 4 : 0) + (di >= 0 ? 1 : 0);
   tfc_snode f = {0};
   f.name = p->nodes[li].name;
   f.def = tfc_op_lookup(depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D");
@@ -187,6 +202,7 @@ static bool fuse(remapper *r, int ci, int bi, int ni, int ai) {
   int na = 2;
   if (bi >= 0) f.inputs[na++] = p->nodes[bi].inputs[1];
   for (int k = 0; ni >= 0 && k < 4; k++) f.inputs[na++] = p->nodes[ni].inputs[1 + k];
+  if (di >= 0) f.inputs[na++] = res;
   static const char *const conv_attrs[] = {"T", "strides", "padding", "explicit_paddings",
                                            "data_format", "dilations", "use_cudnn_on_gpu", NULL};
   static const char *const dw_attrs[] = {"T", "strides", "padding", "data_format", "dilations",
@@ -197,10 +213,11 @@ static bool fuse(remapper *r, int ci, int bi, int ni, int ai) {
     const tfc_attr_value *e = tfc_attrs_find(p->nodes[ni].attrs, "epsilon");
     if (e && e->kind == TFC_ATTR_F) eps = e->v.f;
   }
-  const char *ops[3];
+  const char *ops[4];
   int nops = 0;
   if (bi >= 0) ops[nops++] = "BiasAdd";
   if (ni >= 0) ops[nops++] = "FusedBatchNorm";
+  if (di >= 0) ops[nops++] = "Add";
   if (ai >= 0) ops[nops++] = p->nodes[ai].def->name;
   bool ok = true;
   for (int k = 0; ok && names[k]; k++) ok = copy_attr(&f, conv, names[k], r->st);
@@ -225,8 +242,8 @@ static bool fuse(remapper *r, int ci, int bi, int ni, int ai) {
   /* f moved: point at the copy's own storage */
   last->attrs = &last->own_attrs;
   last->out_types = &last->own_types[1];
-  int chain[3] = {ci, bi, ni};
-  for (int k = 0; k < 3; k++)
+  int chain[4] = {ci, bi, ni, di};
+  for (int k = 0; k < 4; k++)
     if (chain[k] >= 0 && chain[k] != li) r->dead[chain[k]] = true;
   return true;
 }
@@ -249,6 +266,44 @@ static bool fusable_mid(const tfc_snode *m) {
   return is_op(m, "FusedBatchNorm") || float_attr(m, "U");
 }
 
+/* True when the static shapes a and b could be equal: both of rank 4 and
+ * no dimension known in both that differs. */
+static bool shapes_may_match(const tfc_shape *a, const tfc_shape *b) {
+  if (a->rank != 4 || b->rank != 4) return false;
+  for (int d = 0; d < 4; d++)
+    if (a->dims[d] >= 0 && b->dims[d] >= 0 && a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+/* The static shape of output `index` of snode s, or NULL when s has no
+ * graph node (synthesized). */
+static const tfc_shape *out_shape(const tfc_snode *s, int index) {
+  return s->gnode && index < s->gnode->n_outputs ? &s->gnode->out_shapes[index] : NULL;
+}
+
+/* The single consumer of snode i when it is a float Add or AddV2 reading
+ * output 0 of i as one operand, with no control inputs, whose other
+ * operand (*res) and result may have i's static shape (the kernel checks
+ * the actual shapes and broadcasts itself where they differ); else -1. */
+static int add_link(const remapper *r, int i, tfc_sinput *res) {
+  int c = r->use[i].consumer;
+  if (c < 0 || r->use[i].other_uses) return -1;
+  const tfc_snode *s = &r->p->nodes[c];
+  if (r->dead[c] || s->n_control || s->n_inputs != 2 || !(is_op(s, "AddV2") || is_op(s, "Add")) ||
+      !float_attr(s, "T"))
+    return -1;
+  int k = s->inputs[0].src == i && s->inputs[0].index == 0 ? 0 : 1;
+  if (s->inputs[k].src != i || s->inputs[k].index != 0) return -1;
+  *res = s->inputs[1 - k];
+  const tfc_shape *mine = out_shape(&r->p->nodes[i], 0), *sum = out_shape(s, 0);
+  if (!mine || !sum || !shapes_may_match(mine, sum)) return -1;
+  if (res->src >= 0) {
+    const tfc_shape *rs = out_shape(&r->p->nodes[res->src], res->index);
+    if (rs && !shapes_may_match(mine, rs)) return -1;
+  }
+  return c;
+}
+
 /* Finds and fuses the chains of one partition. */
 static bool fuse_partition(remapper *r) {
   static const char *const mids[] = {"BiasAdd", "FusedBatchNorm", "FusedBatchNormV2",
@@ -268,15 +323,18 @@ static bool fuse_partition(remapper *r) {
       if (ni >= 0 && !fusable_mid(&r->p->nodes[ni])) ni = -1;
     }
     int last = ni >= 0 ? ni : bi;
+    tfc_sinput res = {-1, -1};
+    int d = add_link(r, last, &res);
+    if (d >= 0) last = d;
     int a = next_link(r, last, acts);
     if (a >= 0 && !float_attr(&r->p->nodes[a], "T")) a = -1;
     /* a batch norm ending the chain must not have its other outputs used */
-    if (a < 0 && ni >= 0 && r->use[ni].other_uses) {
+    if (a < 0 && d < 0 && ni >= 0 && r->use[ni].other_uses) {
       if (bi < 0) continue;
       ni = -1; /* fuse the BiasAdd alone */
       a = -1;
     }
-    if (!fuse(r, i, bi, ni, a)) return false;
+    if (!fuse(r, i, bi, ni, d, res, a)) return false;
   }
   return true;
 }

@@ -8,7 +8,10 @@
  *  - fusion (TF's remapper): a float NHWC Conv2D or DepthwiseConv2dNative
  *    whose only consumer is a BiasAdd or an inference FusedBatchNorm (V1,
  *    V2, V3) or a BiasAdd whose only consumer is such a batch norm,
- *    optionally followed by the only consumer Relu or Relu6,
+ *    optionally followed by the only consumer Add/AddV2 with a float
+ *    operand of the same (static, rank-4) shape (the residual, any tensor:
+ *    it becomes the last fused argument and is only read), then optionally
+ *    by the only consumer Relu or Relu6,
  *    becomes one _FusedConv2D / _FusedDepthwiseConv2dNative node with TF's
  *    attrs (fused_ops, num_args, epsilon), named after the last node of the
  *    chain. An intermediate that is fetched, consumed elsewhere, a control

@@ -1,8 +1,9 @@
 /*
  * test_remap.c — the plan-level convolution fusion (runtime/remap.c): which
  * chains become _FusedConv2D / _FusedDepthwiseConv2dNative, the
- * single-consumer and fetched-intermediate rules, constant-weight marking,
- * and fused results against the unfused plan through a session.
+ * single-consumer and fetched-intermediate rules, the residual Add,
+ * constant-weight marking, and fused results against the unfused plan
+ * through a session.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,12 @@ static int rnode(tfc_graph *g, const char *op, const char *name, int n_in, const
 typedef struct chain {
   tfc_graph *g;
   int x, w, conv, bias, bn, act;
+  int res, add;   /* residual chains only, else -1 */
 } chain;
 
 /* x(const) -> Conv2D(w const) -> BiasAdd -> FusedBatchNormV3 -> Relu6. */
 static bool make_chain(chain *c, const char *conv_op, tfc_status *st) {
+  c->res = c->add = -1;
   static const char *const pad[] = {"padding", "SAME", NULL};
   c->g = tfc_graph_new();
   int64_t xd[4] = {2, 5, 5, 3}, wd[4] = {3, 3, 3, 2}, vd[1] = {strcmp(conv_op, "Conv2D") ? 6 : 2};
@@ -84,6 +87,37 @@ static bool make_chain(chain *c, const char *conv_op, tfc_status *st) {
   in[4] = rconst(c->g, "var", 1, vd, 1.5f, st);
   c->bn = rnode(c->g, "FusedBatchNormV3", "bn", 5, in, NULL, st);
   in[0] = c->bn;
+  c->act = rnode(c->g, "Relu6", "act", 1, in, NULL, st);
+  return st->code == TFC_CODE_OK && c->act >= 0;
+}
+
+/* Conv2D -> BiasAdd -> FusedBatchNormV3 -> AddV2(., res) -> Relu6, where
+ * res = Neg(Const of rdims) (not a Const itself: the weights stay marked
+ * constant all the same); res_first puts the residual as the Add's first
+ * operand. */
+static bool make_res_chain(chain *c, const int64_t *rdims, bool res_first, tfc_status *st) {
+  static const char *const pad[] = {"padding", "SAME", NULL};
+  c->g = tfc_graph_new();
+  int64_t xd[4] = {2, 5, 5, 3}, wd[4] = {3, 3, 3, 2}, vd[1] = {2};
+  c->x = rconst(c->g, "x", 4, xd, 0.0f, st);
+  c->w = rconst(c->g, "w", 4, wd, 0.1f, st);
+  int in[5] = {c->x, c->w};
+  c->conv = rnode(c->g, "Conv2D", "conv", 2, in, pad, st);
+  in[0] = c->conv;
+  in[1] = rconst(c->g, "b", 1, vd, 0.2f, st);
+  c->bias = rnode(c->g, "BiasAdd", "bias", 2, in, NULL, st);
+  in[0] = c->bias;
+  in[1] = rconst(c->g, "scale", 1, vd, 1.0f, st);
+  in[2] = rconst(c->g, "offset", 1, vd, 0.0f, st);
+  in[3] = rconst(c->g, "mean", 1, vd, 0.1f, st);
+  in[4] = rconst(c->g, "var", 1, vd, 1.5f, st);
+  c->bn = rnode(c->g, "FusedBatchNormV3", "bn", 5, in, NULL, st);
+  in[0] = rconst(c->g, "r", 4, rdims, 0.3f, st);
+  c->res = rnode(c->g, "Neg", "res", 1, in, NULL, st);
+  in[0] = res_first ? c->res : c->bn;
+  in[1] = res_first ? c->bn : c->res;
+  c->add = rnode(c->g, "AddV2", "add", 2, in, NULL, st);
+  in[0] = c->add;
   c->act = rnode(c->g, "Relu6", "act", 1, in, NULL, st);
   return st->code == TFC_CODE_OK && c->act >= 0;
 }
@@ -191,6 +225,51 @@ TFC_TEST(remap_second_consumer_stops_fusion) {
   tfc_graph_unref(c.g);
 }
 
+TFC_TEST(remap_fuses_residual_add) {
+  int64_t same[4] = {2, 5, 5, 2};
+  for (int first = 0; first < 2; first++) {
+    tfc_status st;
+    tfc_status_clear(&st);
+    chain c;
+    CHECK(make_res_chain(&c, same, first, &st));
+    bool marked;
+    tfc_endpoint f = {c.act, 0};
+    CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "_FusedConv2D", &marked), 1);
+    CHECK(marked);
+    CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "AddV2", &marked), 0);
+    CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "Relu6", &marked), 0);
+    CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "Neg", &marked), 1);
+    CHECK_EQ_INT(remapped_count(c.g, 1, &f, false, "AddV2", &marked), 1);
+    /* the residual fetched too: it is only read, the chain still fuses */
+    tfc_endpoint f2[2] = {{c.act, 0}, {c.res, 0}};
+    CHECK_EQ_INT(remapped_count(c.g, 2, f2, true, "_FusedConv2D", &marked), 1);
+    CHECK_EQ_INT(remapped_count(c.g, 2, f2, true, "AddV2", &marked), 0);
+    /* the sum fetched: conv..add fuse (named add), the Relu6 stays */
+    tfc_endpoint f3[2] = {{c.act, 0}, {c.add, 0}};
+    CHECK_EQ_INT(remapped_count(c.g, 2, f3, true, "_FusedConv2D", &marked), 1);
+    CHECK_EQ_INT(remapped_count(c.g, 2, f3, true, "AddV2", &marked), 0);
+    CHECK_EQ_INT(remapped_count(c.g, 2, f3, true, "Relu6", &marked), 1);
+    /* the batch norm fetched: the Add and Relu6 stay */
+    tfc_endpoint f4[2] = {{c.act, 0}, {c.bn, 0}};
+    CHECK_EQ_INT(remapped_count(c.g, 2, f4, true, "_FusedConv2D", &marked), 1);
+    CHECK_EQ_INT(remapped_count(c.g, 2, f4, true, "AddV2", &marked), 1);
+    tfc_graph_unref(c.g);
+  }
+}
+
+TFC_TEST(remap_broadcasting_add_not_fused) {
+  tfc_status st;
+  tfc_status_clear(&st);
+  chain c;
+  int64_t bcast[4] = {1, 1, 1, 2};
+  CHECK(make_res_chain(&c, bcast, false, &st));
+  bool marked;
+  tfc_endpoint f = {c.act, 0};
+  CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "_FusedConv2D", &marked), 1);
+  CHECK_EQ_INT(remapped_count(c.g, 1, &f, true, "AddV2", &marked), 1);
+  tfc_graph_unref(c.g);
+}
+
 /* Runs the chain's fetch through a session with fusion on or off. */
 static tfc_tensor *run_chain(tfc_graph *g, int fetch, const char *fusion, tfc_status *st) {
   setenv("TFC_FUSION", fusion, 1);
@@ -224,4 +303,22 @@ TFC_TEST(remap_fused_results_match_unfused) {
     tfc_tensor_unref(b);
     tfc_graph_unref(c.g);
   }
+}
+
+TFC_TEST(remap_fused_residual_matches_unfused) {
+  int64_t same[4] = {2, 5, 5, 2};
+  tfc_status st;
+  tfc_status_clear(&st);
+  chain c;
+  CHECK(make_res_chain(&c, same, true, &st));
+  tfc_tensor *a = run_chain(c.g, c.act, "1", &st);
+  CHECK_STATUS_OK(&st);
+  tfc_tensor *b = run_chain(c.g, c.act, "0", &st);
+  CHECK_STATUS_OK(&st);
+  CHECK(a && b && a->nelems == b->nelems && a->nelems > 0);
+  const float *x = a->data, *y = b->data;
+  for (int64_t i = 0; i < a->nelems; i++) CHECK_NEAR(x[i], y[i], 1e-4);
+  tfc_tensor_unref(a);
+  tfc_tensor_unref(b);
+  tfc_graph_unref(c.g);
 }

@@ -5,6 +5,10 @@ inference FusedBatchNorm and Relu / Relu6 give the same results with fusion on
 VALID padding, strides 1 and 2, batch 1 and 3, 1 and 2 intra-op threads,
 constant, fed and variable filters; fetched or fed intermediates still work;
 the user's graph never shows the fused ops; a training step is unchanged.
+The residual pattern conv -> BiasAdd/BN -> Add(residual) [-> Relu] fuses too,
+also when the residual is fetched, read elsewhere or the conv's own input,
+and a residual that turns out to broadcast at run time still gives AddV2's
+result (or its error).
 """
 
 import itertools
@@ -248,3 +252,120 @@ def test_rewrite_options_remapping_off_disables_fusion(monkeypatch):
         rewrite_options=RewriterConfig(remapping=RewriterConfig.ON)))
     with tf.Session(graph=g, config=cfg) as s:
         np.testing.assert_array_equal(s.run(out, feeds), fused)
+
+
+def _build_residual(kind, mid, act, res_from, batch=2, add_op="AddV2"):
+    """x -> conv(SAME, stride 1) -> mid -> Add(., residual) -> act, with the
+    residual from res_from: "feed" (a placeholder), "input" (x itself) or
+    "op" (relu(x * 0.5), also read by a second output). Returns (graph,
+    fetches, feeds); fetches[0] is the result."""
+    g = tf.Graph()
+    c = 6
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 7, 7, c], name="x")
+        feeds = {x: _rand(batch, 7, 7, c)}
+        if kind == "conv":
+            y = tf.nn.conv2d(x, tf.constant(_rand(3, 3, c, c)), [1, 1, 1, 1], "SAME")
+        else:
+            y = tf.nn.depthwise_conv2d_native(x, tf.constant(_rand(3, 3, c, 1)), [1, 1, 1, 1],
+                                              "SAME")
+        if "bias" in mid:
+            y = tf.nn.bias_add(y, tf.constant(_rand(c)))
+        if "bn" in mid:
+            y, _, _ = tf.nn.fused_batch_norm(
+                y, tf.constant(_rand(c, lo=0.5, hi=1.5)), tf.constant(_rand(c)),
+                mean=tf.constant(_rand(c)), variance=tf.constant(_rand(c, lo=0.5, hi=2.0)),
+                epsilon=1e-3, is_training=False)
+        extra = []
+        if res_from == "feed":
+            r = tf.placeholder(tf.float32, [None, 7, 7, c], name="r")
+            feeds[r] = _rand(batch, 7, 7, c)
+        elif res_from == "input":
+            r = x
+        else:
+            r = tf.nn.relu(x * 0.5)
+            extra = [r, tf.reduce_sum(r)]
+        y = tf.add(y, r) if add_op == "Add" else r + y
+        if act == "relu":
+            y = tf.nn.relu(y)
+        elif act == "relu6":
+            y = tf.nn.relu6(y * 3.0)
+    return g, [y] + extra, feeds
+
+
+RES_PATTERNS = list(itertools.product(["conv", "depthwise"], ["bias", "bn", "bias+bn"],
+                                      ["none", "relu", "relu6"]))
+
+
+@pytest.mark.parametrize("i", range(len(RES_PATTERNS)))
+def test_residual_matches_unfused(monkeypatch, i):
+    kind, mid, act = RES_PATTERNS[i]
+    res_from = ["feed", "input", "op"][i % 3]
+    for batch, threads in ((1, 1), (3, 2)):
+        g, fetches, feeds = _build_residual(kind, mid, act, res_from, batch=batch,
+                                            add_op="Add" if i % 2 else "AddV2")
+        fused = _run(monkeypatch, True, g, fetches, feeds, threads=threads)
+        plain = _run(monkeypatch, False, g, fetches, feeds, threads=threads)
+        for f, p in zip(fused, plain):
+            _close(f, p)
+
+
+@pytest.mark.parametrize("res_from", ["feed", "input", "op"])
+def test_residual_fetched_and_unchanged(monkeypatch, res_from):
+    """The residual is only read: fetched alongside the result (and read by
+    other nodes) it keeps its own value, run after run."""
+    g, fetches, feeds = _build_residual("conv", "bias+bn", "relu", res_from)
+    with g.as_default():
+        r = fetches[0].op.inputs[0].op.inputs[0]  # the Add's first operand
+    fetches = fetches + [r]
+    fused = _run(monkeypatch, True, g, fetches, feeds)
+    plain = _run(monkeypatch, False, g, fetches, feeds)
+    for f, p in zip(fused, plain):
+        _close(f, p)
+    again = _run(monkeypatch, True, g, fetches, feeds)
+    for f, p in zip(again, fused):
+        np.testing.assert_array_equal(f, p)
+    if res_from != "op":
+        src = feeds[[t for t in feeds if t.op.name == ("x" if res_from == "input" else "r")][0]]
+        np.testing.assert_array_equal(fused[-1], src)
+
+
+def test_residual_numpy_reference(monkeypatch):
+    """conv + BiasAdd + Add(residual) + Relu against NumPy arithmetic."""
+    g = tf.Graph()
+    x, w, b, r = _rand(2, 5, 5, 3), _rand(1, 1, 3, 4), _rand(4), _rand(2, 5, 5, 4)
+    with g.as_default():
+        y = tf.nn.conv2d(tf.constant(x), tf.constant(w), [1, 1, 1, 1], "VALID")
+        y = tf.nn.relu(tf.nn.bias_add(y, tf.constant(b)) + tf.constant(r))
+    got = _run(monkeypatch, True, g, y, {})
+    ref = np.einsum("nhwi,io->nhwo", x, w[0, 0]) + b + r
+    _close(got, np.maximum(ref, 0))
+
+
+def test_residual_fetched_sum_and_intermediate(monkeypatch):
+    """Fetching the Add's result or the batch norm before it still works."""
+    g, fetches, feeds = _build_residual("conv", "bias+bn", "relu", "feed")
+    add = fetches[0].op.inputs[0]
+    bn = [t for t in add.op.inputs if t.op.type.startswith("FusedBatchNorm")][0]
+    for extra in (add, bn):
+        fused = _run(monkeypatch, True, g, [fetches[0], extra], feeds)
+        plain = _run(monkeypatch, False, g, [fetches[0], extra], feeds)
+        _close(fused[0], plain[0])
+        _close(fused[1], plain[1])
+
+
+def test_residual_broadcast_at_run_time(monkeypatch):
+    """Static shapes [?,7,7,6] both sides, but the residual is fed with batch
+    1 against a conv batch of 3: AddV2 broadcasts, and so does the fused
+    kernel; incompatible batches fail as AddV2 does."""
+    g, fetches, feeds = _build_residual("conv", "bias", "relu", "feed", batch=3)
+    r = [t for t in feeds if t.op.name == "r"][0]
+    feeds[r] = _rand(1, 7, 7, 6)
+    fused = _run(monkeypatch, True, g, fetches[0], feeds)
+    plain = _run(monkeypatch, False, g, fetches[0], feeds)
+    assert fused.shape == (3, 7, 7, 6)
+    _close(fused, plain)
+    feeds[r] = _rand(2, 7, 7, 6)
+    for fusion in (True, False):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+            _run(monkeypatch, fusion, g, fetches[0], feeds)
