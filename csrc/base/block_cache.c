@@ -8,6 +8,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -33,6 +34,7 @@ static slot_t g_slots[SLOTS];
 static int g_count;
 static size_t g_bytes;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int g_users; /* retain/release count; nothing is kept at 0 */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 /* fork() handlers: hold the lock across fork so the child never inherits it
@@ -75,7 +77,7 @@ void *tfc_block_cache_take(size_t size, size_t align) {
 /* Keeps p unless it is too small or too large; evicts resident blocks
  * (whichever sit in the first slot) until p fits under the byte bound. */
 bool tfc_block_cache_put(void *p) {
-  if (!TFC_BLOCK_CACHE_ENABLED || p == NULL) return false;
+  if (!TFC_BLOCK_CACHE_ENABLED || p == NULL || atomic_load(&g_users) == 0) return false;
   size_t size = malloc_usable_size(p);
   if (size < TFC_BLOCK_CACHE_MIN || size > TFC_BLOCK_CACHE_BYTES / 4) return false;
   pthread_once(&g_once, init_once);
@@ -108,6 +110,14 @@ void tfc_block_cache_trim(void) {
   }
   pthread_mutex_unlock(&g_mu);
   for (int i = 0; i < n; i++) free(all[i]);
+}
+
+/* One more user: freed blocks are kept from now on. */
+void tfc_block_cache_retain(void) { atomic_fetch_add(&g_users, 1); }
+
+/* One user less; the last one empties the cache. */
+void tfc_block_cache_release(void) {
+  if (atomic_fetch_sub(&g_users, 1) == 1) tfc_block_cache_trim();
 }
 
 /* Idle bytes held, read under the lock. */

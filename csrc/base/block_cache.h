@@ -6,8 +6,10 @@
  * library makes glibc unmap them, so the next step pays a page fault and a
  * kernel-side zeroing per 4 KiB page. The cache holds a bounded number of
  * freed blocks (at most TFC_BLOCK_CACHE_BYTES in all) and hands a block back
- * when a request of nearly the same size comes. Only the allocation funnel
- * (alloc.c) uses it. Thread-safe and fork-safe (the lock is taken around
+ * when a request of nearly the same size comes, but only while some user
+ * (a session) holds it: with no holder, freed blocks go back to the C
+ * library, so memory freed after the last session is not kept. Only the
+ * allocation funnel (alloc.c) takes and puts blocks. Thread-safe and fork-safe (the lock is taken around
  * fork). Disabled in sanitizer builds, where reuse would hide
  * use-after-free reports.
  */
@@ -33,8 +35,14 @@ void *tfc_block_cache_take(size_t size, size_t align);
  * cache kept it, false when the caller must free it itself. */
 bool tfc_block_cache_put(void *p);
 
-/* Frees every cached block (e.g. when a session closes). */
+/* Frees every cached block. */
 void tfc_block_cache_trim(void);
+
+/* A user (a session) starts relying on the cache: freed blocks are kept. */
+void tfc_block_cache_retain(void);
+/* The user is done; when no user is left the cache is emptied and keeps
+ * nothing more until the next retain. */
+void tfc_block_cache_release(void);
 
 /* Bytes currently held idle in the cache (for tests). */
 size_t tfc_block_cache_bytes(void);

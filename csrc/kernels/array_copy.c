@@ -24,6 +24,21 @@ void arr_dims_str(int rank, const int64_t *dims, char *buf, size_t cap) {
   if (pos < cap) snprintf(buf + pos, cap - pos, "]");
 }
 
+/* Element name for error messages (see array_internal.h). */
+void arr_element_name(const char *what, const tfc_tensor *t, int64_t k, char *buf, size_t cap) {
+  int64_t pos[TFC_MAX_RANK];
+  for (int d = t->rank - 1; d >= 0; d--) {
+    pos[d] = t->dims[d] ? k % t->dims[d] : 0;
+    k = t->dims[d] ? k / t->dims[d] : 0;
+  }
+  size_t n = (size_t)snprintf(buf, cap, "%s", what);
+  if (t->rank == 0 || n >= cap) return;
+  n += (size_t)snprintf(buf + n, cap - n, "[");
+  for (int d = 0; d < t->rank && n < cap; d++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? "," : "", (long long)pos[d]);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+}
+
 /* Row-major strides. */
 void arr_strides(int rank, const int64_t *dims, int64_t *strides) {
   int64_t s = 1;

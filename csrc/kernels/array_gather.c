@@ -79,23 +79,6 @@ static void gather_rows(void *arg, int64_t begin, int64_t end) {
 }
 #undef GATHER_RUN
 
-/* Writes "indices[1,2]" (or "indices" for a scalar) for flat position k. */
-static void index_name(const tfc_tensor *t, int64_t k, char *buf, size_t cap) {
-  if (t->rank == 0) {
-    snprintf(buf, cap, "indices");
-    return;
-  }
-  int64_t pos[TFC_MAX_RANK];
-  for (int d = t->rank - 1; d >= 0; d--) {
-    pos[d] = t->dims[d] ? k % t->dims[d] : 0;
-    k = t->dims[d] ? k / t->dims[d] : 0;
-  }
-  size_t n = (size_t)snprintf(buf, cap, "indices[");
-  for (int d = 0; d < t->rank && n < cap; d++)
-    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? "," : "", (long long)pos[d]);
-  if (n < cap) snprintf(buf + n, cap - n, "]");
-}
-
 /* Gathers along axis with batch_dims (both already normalised and checked). */
 static void gather(tfc_kernel_ctx *ctx, const tfc_tensor *params, const tfc_tensor *indices,
                    int axis, int batch_dims) {
@@ -119,7 +102,7 @@ static void gather(tfc_kernel_ctx *ctx, const tfc_tensor *params, const tfc_tens
     int64_t v = index_at(indices, k);
     if (v < 0 || v >= n) {
       char name[128];
-      index_name(indices, k, name, sizeof name);
+      arr_element_name("indices", indices, k, name, sizeof name);
       tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s = %lld is not in [0, %lld)", name,
                       (long long)v, (long long)n);
       return;

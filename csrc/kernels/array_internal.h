@@ -26,6 +26,9 @@
 
 /* Writes dims as TF's TensorShape::DebugString ("[2,3]", "[]"). */
 void arr_dims_str(int rank, const int64_t *dims, char *buf, size_t cap);
+/* Writes "<what>[1,2]" (TF's name + SliceDebugString) for flat position k
+ * of t, or just "<what>" when t is a scalar. */
+void arr_element_name(const char *what, const tfc_tensor *t, int64_t k, char *buf, size_t cap);
 /* Row-major element strides of dims. */
 void arr_strides(int rank, const int64_t *dims, int64_t *strides);
 /* Product of dims (1 for rank 0). */

@@ -71,21 +71,6 @@ static void segment_cols(void *arg, int64_t c0, int64_t c1) {
 }
 #undef SEGMENT_SUM
 
-/* Writes "segment_ids[1,2]" (TF's SliceDebugString) for flat position k. */
-static void id_name(const tfc_tensor *t, int64_t k, char *buf, size_t cap) {
-  int64_t pos[TFC_MAX_RANK];
-  for (int d = t->rank - 1; d >= 0; d--) {
-    pos[d] = t->dims[d] ? k % t->dims[d] : 0;
-    k = t->dims[d] ? k / t->dims[d] : 0;
-  }
-  size_t n = (size_t)snprintf(buf, cap, "segment_ids");
-  if (t->rank == 0 || n >= cap) return;
-  n += (size_t)snprintf(buf + n, cap - n, "[");
-  for (int d = 0; d < t->rank && n < cap; d++)
-    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? "," : "", (long long)pos[d]);
-  if (n < cap) snprintf(buf + n, cap - n, "]");
-}
-
 /* UnsortedSegmentSum(data, segment_ids, num_segments). */
 void arr_unsorted_segment_sum_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *data = ctx->inputs[0], *ids = ctx->inputs[1], *nseg = ctx->inputs[2];
@@ -130,7 +115,7 @@ void arr_unsorted_segment_sum_compute(tfc_kernel_ctx *ctx) {
                                               : ((const int64_t *)ids->data)[k];
     if (v >= rows) {
       char name[160];
-      id_name(ids, k, name, sizeof name);
+      arr_element_name("segment_ids", ids, k, name, sizeof name);
       tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s = %lld is out of range [0, %lld)", name,
                       (long long)v, (long long)rows);
       tfc_free(idv);

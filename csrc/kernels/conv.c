@@ -152,63 +152,57 @@ static bool try_dnn(tfc_kernel_ctx *ctx, tfc_dtype t, tfc_conv_pass pass, bool d
   return rc != 0;
 }
 
-/* Conv2D forward: the DNN library or the BLAS path for floats, direct loops
- * for int32. */
+/* One convolution pass: which one, and the kernel that computes it when the
+ * DNN library does not (the BLAS path for floats, direct loops otherwise). */
+typedef struct conv_op {
+  tfc_conv_pass pass;
+  bool depthwise;
+  conv_fn fallback;
+} conv_op;
+
+/* Conv2D forward fallback: the BLAS path for floats, direct loops for int32. */
 static bool conv_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out) {
-  bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_FWD, false, g, a, b, out, &ok)) return ok;
-  if (t == TFC_DTYPE_INT32) {
-    tfc_conv2d_fwd_ref(t, g, a, b, out);
-    return true;
-  }
-  return tfc_conv2d_fwd_gemm(ctx, t, g, a, b, out);
+  if (t != TFC_DTYPE_INT32) return tfc_conv2d_fwd_gemm(ctx, t, g, a, b, out);
+  tfc_conv2d_fwd_ref(t, g, a, b, out);
+  return true;
 }
 
-/* Conv2D input gradient (a = filter, b = dy). */
+/* Conv2D input-gradient fallback (a = filter, b = dy). */
 static bool conv_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                         const void *b, void *out) {
-  bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_BWD_INPUT, false, g, a, b, out, &ok)) return ok;
-  if (t == TFC_DTYPE_INT32) {
-    tfc_conv2d_bwd_input_ref(t, g, a, b, out);
-    return true;
-  }
-  return tfc_conv2d_bwd_input_gemm(ctx, t, g, a, b, out);
+  if (t != TFC_DTYPE_INT32) return tfc_conv2d_bwd_input_gemm(ctx, t, g, a, b, out);
+  tfc_conv2d_bwd_input_ref(t, g, a, b, out);
+  return true;
 }
 
-/* Conv2D filter gradient (a = input, b = dy). */
-static bool conv_bf_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
-                       const void *b, void *out) {
-  bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_BWD_FILTER, false, g, a, b, out, &ok)) return ok;
-  return tfc_conv2d_bwd_filter_gemm(ctx, t, g, a, b, out);
-}
-
-/* Depthwise forward (a = input, b = filter). */
+/* Depthwise forward fallback (a = input, b = filter). */
 static bool dw_fwd_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                       const void *b, void *out) {
-  bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_FWD, true, g, a, b, out, &ok)) return ok;
   tfc_depthwise_fwd(ctx, t, g, a, b, out);
   return true;
 }
 
-/* Depthwise input gradient (a = filter, b = dy). */
+/* Depthwise input-gradient fallback (a = filter, b = dy). */
 static bool dw_bin_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
                       const void *b, void *out) {
-  bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_BWD_INPUT, true, g, a, b, out, &ok)) return ok;
   tfc_depthwise_bwd_input(ctx, t, g, a, b, out);
   return true;
 }
 
-/* Depthwise filter gradient (a = input, b = dy). */
-static bool dw_bf_fn(tfc_kernel_ctx *ctx, tfc_dtype t, const tfc_conv_geom *g, const void *a,
-                     const void *b, void *out) {
+static const conv_op op_conv_fwd = {TFC_CONV_FWD, false, conv_fwd_fn};
+static const conv_op op_conv_bin = {TFC_CONV_BWD_INPUT, false, conv_bin_fn};
+static const conv_op op_conv_bf = {TFC_CONV_BWD_FILTER, false, tfc_conv2d_bwd_filter_gemm};
+static const conv_op op_dw_fwd = {TFC_CONV_FWD, true, dw_fwd_fn};
+static const conv_op op_dw_bin = {TFC_CONV_BWD_INPUT, true, dw_bin_fn};
+static const conv_op op_dw_bf = {TFC_CONV_BWD_FILTER, true, tfc_depthwise_bwd_filter};
+
+/* Computes op on raw data of type t: the DNN library first, else its fallback. */
+static bool compute(tfc_kernel_ctx *ctx, const conv_op *op, tfc_dtype t, const tfc_conv_geom *g,
+                    const void *a, const void *b, void *out) {
   bool ok;
-  if (try_dnn(ctx, t, TFC_CONV_BWD_FILTER, true, g, a, b, out, &ok)) return ok;
-  return tfc_depthwise_bwd_filter(ctx, t, g, a, b, out);
+  if (try_dnn(ctx, t, op->pass, op->depthwise, g, a, b, out, &ok)) return ok;
+  return op->fallback(ctx, t, g, a, b, out);
 }
 
 /* Kernel init for the convolutions: a primitive cache for the DNN library
@@ -235,19 +229,19 @@ static void conv_destroy(void *state) {
   tfc_free(cs);
 }
 
-/* Runs fn on tensors a, b into out; half/bfloat16 go through float copies. */
-static void run_conv(tfc_kernel_ctx *ctx, conv_fn fn, const tfc_conv_geom *g, const tfc_tensor *a,
-                     const tfc_tensor *b, tfc_tensor *out) {
+/* Runs op on tensors a, b into out; half/bfloat16 go through float copies. */
+static void run_conv(tfc_kernel_ctx *ctx, const conv_op *op, const tfc_conv_geom *g,
+                     const tfc_tensor *a, const tfc_tensor *b, tfc_tensor *out) {
   tfc_dtype t = out->dtype;
   if (!tfc_conv_is16(t)) {
-    fn(ctx, t, g, a->data, b->data, out->data);
+    compute(ctx, op, t, g, a->data, b->data, out->data);
     return;
   }
   float *af = tfc_conv_widen_copy(ctx, a);
   float *bf = af ? tfc_conv_widen_copy(ctx, b) : NULL;
   float *of = bf ? tfc_aligned_alloc((size_t)out->nelems * sizeof(float)) : NULL;
   if (bf && !of) tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "OOM allocating a float output");
-  if (of && fn(ctx, TFC_DTYPE_FLOAT, g, af, bf, of))
+  if (of && compute(ctx, op, TFC_DTYPE_FLOAT, g, af, bf, of))
     tfc_conv_narrow(ctx, t, of, (uint16_t *)out->data, out->nelems);
   tfc_aligned_free(af);
   tfc_aligned_free(bf);
@@ -302,7 +296,7 @@ static void conv2d_compute(tfc_kernel_ctx *ctx) {
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, od);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, conv_fwd_fn, &g, in, f, out);
+  run_conv(ctx, &op_conv_fwd, &g, in, f, out);
 }
 
 /* Conv2DBackpropInput: the gradient of Conv2D with respect to its input. */
@@ -364,7 +358,7 @@ static void conv2d_bwd_input_compute(tfc_kernel_ctx *ctx) {
   }
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, f->dtype, 4, id);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, conv_bin_fn, &g, f, dy, out);
+  run_conv(ctx, &op_conv_bin, &g, f, dy, out);
 }
 
 /* Conv2DBackpropFilter: the gradient of Conv2D with respect to its filter. */
@@ -412,7 +406,7 @@ static void conv2d_bwd_filter_compute(tfc_kernel_ctx *ctx) {
   }
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, fd);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, conv_bf_fn, &g, in, dy, out);
+  run_conv(ctx, &op_conv_bf, &g, in, dy, out);
 }
 
 /* ---------------------------------------------------------------- depthwise */
@@ -466,7 +460,7 @@ static void depthwise_compute(tfc_kernel_ctx *ctx) {
   int64_t od[4] = {g.batch, g.out_rows, g.out_cols, g.out_depth};
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, od);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, dw_fwd_fn, &g, in, f, out);
+  run_conv(ctx, &op_dw_fwd, &g, in, f, out);
 }
 
 /* Reads a 4-value int vector input (input_sizes / filter_sizes) into d. */
@@ -500,7 +494,7 @@ static void depthwise_bwd_input_compute(tfc_kernel_ctx *ctx) {
   if (!backprop_geom(ctx, label, true, &a, id, f->dims, dy, &g)) return;
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, f->dtype, 4, id);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, dw_bin_fn, &g, f, dy, out);
+  run_conv(ctx, &op_dw_bin, &g, f, dy, out);
 }
 
 /* DepthwiseConv2dNativeBackpropFilter. */
@@ -519,7 +513,7 @@ static void depthwise_bwd_filter_compute(tfc_kernel_ctx *ctx) {
   if (!backprop_geom(ctx, label, true, &a, in->dims, fd, dy, &g)) return;
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, 4, fd);
   if (!out || out->nelems == 0) return;
-  run_conv(ctx, dw_bf_fn, &g, in, dy, out);
+  run_conv(ctx, &op_dw_bf, &g, in, dy, out);
 }
 
 /* ---------------------------------------------------------------- table */

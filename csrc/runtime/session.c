@@ -57,8 +57,6 @@ struct tfc_session {
 };
 
 static atomic_int fork_generation;
-/* Sessions alive in this process; the last one freed empties the block cache. */
-static atomic_int live_sessions;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* Child side of fork: invalidates sessions of the parent. */
@@ -131,7 +129,7 @@ tfc_session *tfc_session_new(tfc_graph *g, const tfc_session_options *opts, tfc_
   tfc_hashmap_init(&s->plans);
   s->fork_gen = atomic_load(&fork_generation);
   s->g = tfc_graph_ref(g);
-  atomic_fetch_add(&live_sessions, 1);
+  tfc_block_cache_retain(); /* step buffers are recycled while sessions live */
   return s;
 oom:
   tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a session");
@@ -186,8 +184,7 @@ void tfc_session_free(tfc_session *s) {
   pthread_cond_destroy(&s->idle);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s);
-  /* idle step buffers are kept only while some session may reuse them */
-  if (atomic_fetch_sub(&live_sessions, 1) == 1) tfc_block_cache_trim();
+  tfc_block_cache_release();
 }
 
 /* Creates the thread pools on first need. Caller holds s->mu. */

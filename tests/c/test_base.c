@@ -109,7 +109,11 @@ TFC_TEST(alloc_fail_injection) {
 
 #if !defined(__SANITIZE_ADDRESS__)
 TFC_TEST(block_cache_recycles_large_blocks) {
+  /* with no user, nothing is kept */
   tfc_block_cache_trim();
+  tfc_aligned_free(tfc_aligned_alloc((size_t)1 << 20));
+  CHECK(tfc_block_cache_bytes() == 0);
+  tfc_block_cache_retain();
   const size_t big = (size_t)6 << 20, mid = (size_t)1 << 20;
   void *a = tfc_aligned_alloc(big);
   void *b = tfc_aligned_alloc(mid);
@@ -139,7 +143,10 @@ TFC_TEST(block_cache_recycles_large_blocks) {
   tfc_alloc_fail_after(1);
   CHECK(tfc_aligned_alloc(mid) == NULL);
   tfc_alloc_fail_after(0);
-  tfc_block_cache_trim();
+  /* the last user's release empties the cache */
+  tfc_aligned_free(tfc_aligned_alloc(mid));
+  CHECK(tfc_block_cache_bytes() > 0);
+  tfc_block_cache_release();
   CHECK(tfc_block_cache_bytes() == 0);
 }
 #endif
