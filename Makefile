@@ -32,7 +32,8 @@ CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUI
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
-PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn 'dask[distributed]'
+PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[distributed]' \
+                nbclient nbformat ipykernel
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 LAYERS   := base core graph kernels runtime
@@ -71,7 +72,7 @@ $(VENV)/bin/python:
 
 $(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python Makefile
 	@mkdir -p $(@D)
-	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel, sklearn, distributed" 2>/dev/null || \
+	@$(VENV)/bin/python -c "import numpy, google.protobuf, pytest, setuptools, wheel, build, sklearn, distributed, nbclient, nbformat, ipykernel" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
 
@@ -116,10 +117,16 @@ layers:
 	$(PYTHON3) tools/check_layers.py
 
 # ---------------------------------------------------------------- Python package
-# Re-installs only when a C/Python source or the build config changed.
+# Re-installs only when a C/Python source or the build config changed. The
+# built extension is also linked beside the sources (tfc/_tfc*.so -> the
+# setuptools build folder), so `import tfc` works from the repository root,
+# in a notebook or a script run in the clone, with the same binary as the
+# installed package.
 $(BUILD)/stamp/install-$(VENV): $(PKG_INPUTS) $(BUILD)/stamp/venv-$(VENV)
 	@mkdir -p $(@D)
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps .
+	@so=$$(ls -t $(BUILD)/py/lib.*/tfc/_tfc*.so | head -n 1); \
+	  rm -f tfc/_tfc*.so; ln -s ../$$so tfc/$$(basename $$so)
 	@touch $@
 
 install: deps $(BUILD)/stamp/install-$(VENV)

@@ -22,7 +22,17 @@ def _load_extension():
     elif saved["OPENBLAS_CORETYPE"] and _cpu_has_avx512():
         del os.environ["OPENBLAS_CORETYPE"]
     try:
-        from tfc import _tfc
+        try:
+            from tfc import _tfc
+        except ImportError as e:
+            if getattr(e, "name", None) not in ("tfc._tfc", None) and "_tfc" not in str(e):
+                raise
+            raise ImportError(
+                "tfc's C extension (tfc._tfc) is not built beside the sources in %s. "
+                "In a clone of the repository run `make install` (or `make test`), which "
+                "builds it and links it there; or install the package with `pip install .` "
+                "and import it from outside the source folder. (%s)"
+                % (os.path.dirname(os.path.abspath(__file__)), e)) from None
     finally:
         for k, v in saved.items():
             if v is None:
@@ -114,8 +124,6 @@ from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_init
 from tfc.client.session import Session, InteractiveSession  # noqa: F401
 from tfc.ops.gradient_registry import (RegisterGradient, NoGradient, no_gradient,  # noqa: F401
                                        NotDifferentiable)
-from tfc.protos import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions,  # noqa: F401
-                        RPCOptions, RunOptions, RunMetadata, SessionLog)
 
 from tfc import nn  # noqa: F401
 from tfc import math  # noqa: F401
@@ -169,10 +177,17 @@ from tfc import losses  # noqa: F401
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
          "test": ("tfc.test", None)}
+# Protocol-buffer messages (google.protobuf classes, built on first use).
+_LAZY.update((_name, ("tfc.protos", _name)) for _name in (
+    "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
+    "RunOptions", "RunMetadata", "SessionLog", "GraphDef", "NodeDef", "AttrValue",
+    "NameAttrList", "TensorProto", "TensorShapeProto", "VersionDef", "MetaGraphDef",
+    "TensorInfo"))
 
 
 def __getattr__(name):
-  """Loads tf.gradients, tf.AggregationMethod and tf.test on first use (fast import)."""
+  """Loads tf.gradients, tf.AggregationMethod, tf.test and the protocol-buffer
+  message classes on first use (fast import)."""
   entry = _LAZY.get(name)
   if entry is None:
     raise AttributeError("module 'tfc' has no attribute %r" % name)
@@ -187,9 +202,6 @@ def __dir__():
   return sorted(set(globals()) | set(_LAZY))
 from tfc import layers  # noqa: F401,E402
 
-from tfc.protos import (GraphDef, NodeDef, AttrValue, NameAttrList, TensorProto,  # noqa: F401,E402
-                        TensorShapeProto, VersionDef)
-from tfc.protos import MetaGraphDef, TensorInfo  # noqa: F401,E402
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
 from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
 from tfc.framework import graph_util  # noqa: F401,E402

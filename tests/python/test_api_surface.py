@@ -159,10 +159,12 @@ def test_tensor_shape_and_dimension():
 
 def test_import_loads_only_the_core():
   # Import cost is measured by benchmarks/bench_import.py (BENCHMARKS.md); here we
-  # check what keeps it small: the gradient machinery, the test helpers and the
-  # MetaGraph code load on first use, not at import.
-  code = ("import sys, tfc; print(' '.join(m for m in ('tfc.ops.gradients_impl', 'tfc.test', "
-          "'tfc.framework.meta_graph') if m in sys.modules))")
+  # check what keeps it small: the gradient machinery, the test helpers, the
+  # MetaGraph code and google.protobuf (the message classes) load on first use,
+  # not at import, nor for a local session without a config.
+  code = ("import sys, tfc; tfc.Session().run(tfc.constant(1.0) + 1.0); "
+          "print(' '.join(m for m in ('tfc.ops.gradients_impl', 'tfc.test', "
+          "'tfc.framework.meta_graph', 'google.protobuf') if m in sys.modules))")
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        check=True).stdout
   assert out.strip() == ""

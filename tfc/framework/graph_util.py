@@ -155,7 +155,7 @@ def must_run_on_cpu(node, pin_variables_on_cpu=False):
   if pin_variables_on_cpu and node.op in _VARIABLE_OPS:
     return True
   if node.op == "Const":
-    return node.attr["dtype"].type == _protos._DATA_TYPES["DT_STRING"]
+    return node.attr["dtype"].type == 7  # DT_STRING
   return node.op in ("DynamicStitch", "ParallelDynamicStitch")
 
 
