@@ -129,10 +129,6 @@ from tfc import nn  # noqa: F401
 from tfc import math  # noqa: F401
 from tfc import linalg  # noqa: F401
 from tfc import random  # noqa: F401
-from tfc import initializers  # noqa: F401
-from tfc import logging  # noqa: F401
-from tfc import train  # noqa: F401
-from tfc import compat  # noqa: F401
 
 __version__ = "1.15.0"
 VERSION = __version__
@@ -169,14 +165,21 @@ def disable_v2_tensorshape():
 
 
 def get_logger():
-  return logging.get_logger()
+  from tfc import logging as _logging_module  # pylint: disable=g-import-not-at-top
+  return _logging_module.get_logger()
 
-from tfc import losses  # noqa: F401
 
 
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
-         "test": ("tfc.test", None)}
+         "test": ("tfc.test", None),
+         "app": ("tfc.app", None),
+         "flags": ("tfc.flags", None)}
+# Namespaces a frozen-graph inference never touches load on first use.
+_LAZY.update((_name, ("tfc." + _name, None)) for _name in (
+    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
+_LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
+              "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
@@ -186,8 +189,8 @@ _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
 
 
 def __getattr__(name):
-  """Loads tf.gradients, tf.AggregationMethod, tf.test and the protocol-buffer
-  message classes on first use (fast import)."""
+  """Loads tf.gradients, tf.AggregationMethod, tf.test, tf.app, tf.flags and the
+  protocol-buffer message classes on first use (fast import)."""
   entry = _LAZY.get(name)
   if entry is None:
     raise AttributeError("module 'tfc' has no attribute %r" % name)
@@ -200,12 +203,7 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | set(_LAZY))
-from tfc import layers  # noqa: F401,E402
 
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
 from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
-from tfc.framework import graph_util  # noqa: F401,E402
 from tfc import gfile  # noqa: F401,E402
-from tfc import image, io  # noqa: F401,E402
-read_file = io.read_file
-write_file = io.write_file
