@@ -30,7 +30,8 @@ KERNEL = "tfc-test-python"
 
 def execute_notebook(nb, tmp_path, cwd):
   """Runs every cell of `nb` (in place) in a fresh ipykernel on sys.executable
-  whose working directory is `cwd`; returns nb."""
+  whose working directory is `cwd`; returns nb. The kernelspec and the
+  connection file live under tmp_path (nothing is written to ~/.local)."""
   kernels = tmp_path / "kernels"
   (kernels / KERNEL).mkdir(parents=True)
   tfc_root = str(pathlib.Path(tfc.__file__).resolve().parents[1])
@@ -43,7 +44,8 @@ def execute_notebook(nb, tmp_path, cwd):
   }
   (kernels / KERNEL / "kernel.json").write_text(json.dumps(spec))
   km = KernelManager(kernel_name=KERNEL,
-                     kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
+                     kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]),
+                     connection_file=str(tmp_path / "connection.json"))
   client = nbclient.NotebookClient(nb, km=km, timeout=120, allow_errors=False,
                                    resources={"metadata": {"path": str(cwd)}})
   client.execute()
