@@ -25,7 +25,8 @@ OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-LIBS     := -lopenblas -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
+# OpenBLAS is not linked: kernels/blas.c loads it on first use.
+LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen

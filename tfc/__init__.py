@@ -4,54 +4,25 @@ import numpy as _np  # noqa: F401  (first, so NumPy's own BLAS sees the user's s
 
 
 def _load_extension():
-    """Imports tfc._tfc with the BLAS library told how to behave.
+    """Imports tfc._tfc, or says what to run when it is not built.
 
-    tfc parallelises large products itself (intra_op_parallelism_threads),
-    so OpenBLAS is loaded single-threaded: importing tfc starts no threads,
-    which keeps it fork-safe. On CPUs with AVX-512 the BLAS kernel is
-    auto-detected even where the environment pins an older one through
-    OPENBLAS_CORETYPE (halving GEMM speed); TFC_OPENBLAS_CORETYPE, when
-    set, chooses the kernel explicitly. The environment is restored after.
+    The extension loads OpenBLAS itself on its first matrix product (with its
+    own threads off, so importing tfc starts no thread and stays fork-safe);
+    TFC_OPENBLAS_CORETYPE, when set, chooses OpenBLAS's kernel explicitly.
     """
-    import os
-    saved = {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE")}
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    want = os.environ.get("TFC_OPENBLAS_CORETYPE")
-    if want:
-        os.environ["OPENBLAS_CORETYPE"] = want
-    elif saved["OPENBLAS_CORETYPE"] and _cpu_has_avx512():
-        del os.environ["OPENBLAS_CORETYPE"]
     try:
-        try:
-            from tfc import _tfc
-        except ImportError as e:
-            if getattr(e, "name", None) not in ("tfc._tfc", None) and "_tfc" not in str(e):
-                raise
-            raise ImportError(
-                "tfc's C extension (tfc._tfc) is not built beside the sources in %s. "
-                "In a clone of the repository run `make install` (or `make test`), which "
-                "builds it and links it there; or install the package with `pip install .` "
-                "and import it from outside the source folder. (%s)"
-                % (os.path.dirname(os.path.abspath(__file__)), e)) from None
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        from tfc import _tfc
+    except ImportError as e:
+        if getattr(e, "name", None) not in ("tfc._tfc", None) and "_tfc" not in str(e):
+            raise
+        import os
+        raise ImportError(
+            "tfc's C extension (tfc._tfc) is not built beside the sources in %s. "
+            "In a clone of the repository run `make install` (or `make test`), which "
+            "builds it and links it there; or install the package with `pip install .` "
+            "and import it from outside the source folder. (%s)"
+            % (os.path.dirname(os.path.abspath(__file__)), e)) from None
     return _tfc
-
-
-def _cpu_has_avx512():
-    """True when /proc/cpuinfo lists avx512f (Linux); False when unknown."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return " avx512f " in line + " "
-    except OSError:
-        pass
-    return False
 
 
 _tfc = _load_extension()

@@ -13,13 +13,17 @@ google.protobuf: `text_format`, `json_format`, `MergeFrom`, `CopyFrom`,
 The classes live in a descriptor pool of tfc's own rather than protobuf's
 default pool, because real TensorFlow registers the same `tensorflow.*` names
 there and both must be importable in one process. They are built on first
-use: importing tfc does not import google.protobuf.
+use: importing tfc does not import google.protobuf. With protobuf's upb
+backend (the default) they are made straight from its C module, which spares
+a cold start the pure-Python modules behind `descriptor_pool` and
+`message_factory`; other backends go through those public modules.
 """
-import threading as _threading
+import _thread
 
-_lock = _threading.Lock()
+_lock = _thread.allocate_lock()
 _pool = None          # the DescriptorPool, once built
 _descriptors = None   # short name -> message Descriptor
+_make_class = None    # Descriptor -> message class
 
 
 def _split_descriptor_set(data):
@@ -52,9 +56,8 @@ def _load():
   with _lock:
     if _descriptors is not None:
       return _descriptors
-    from google.protobuf import descriptor_pool  # pylint: disable=g-import-not-at-top
     from tfc import _tfc  # pylint: disable=g-import-not-at-top
-    pool = descriptor_pool.DescriptorPool()
+    pool = _new_pool()
     names = {}
     nested = {}
 
@@ -74,6 +77,33 @@ def _load():
     return index
 
 
+def _new_pool():
+  """An empty DescriptorPool; sets _make_class to the matching class factory."""
+  global _make_class
+  try:
+    from google.protobuf.internal import api_implementation  # pylint: disable=g-import-not-at-top
+    upb = api_implementation.Type() == "upb"
+  except ImportError:
+    upb = False
+  if upb:
+    from google._upb import _message  # pylint: disable=g-import-not-at-top
+    from google.protobuf import message  # pylint: disable=g-import-not-at-top
+
+    def make(desc):
+      cls = getattr(desc, "_concrete_class", None)
+      if cls is None:
+        cls = _message.MessageMeta(desc.name, (message.Message,),
+                                   {"DESCRIPTOR": desc, "__module__": __name__})
+      return cls
+
+    _make_class = make
+    return _message.DescriptorPool()
+  from google.protobuf import descriptor_pool as _dp  # pylint: disable=g-import-not-at-top
+  from google.protobuf import message_factory  # pylint: disable=g-import-not-at-top
+  _make_class = message_factory.GetMessageClass
+  return _dp.DescriptorPool()
+
+
 def descriptor_pool():
   """The DescriptorPool holding tfc's message types."""
   _load()
@@ -82,8 +112,7 @@ def descriptor_pool():
 
 def message_class(full_name):
   """The message class of a full type name such as 'tensorflow.GraphDef'."""
-  from google.protobuf import message_factory  # pylint: disable=g-import-not-at-top
-  return message_factory.GetMessageClass(descriptor_pool().FindMessageTypeByName(full_name))
+  return _make_class(descriptor_pool().FindMessageTypeByName(full_name))
 
 
 def __getattr__(name):
@@ -98,8 +127,7 @@ def __getattr__(name):
     desc = _load().get(name)
     if desc is None:
       raise AttributeError("module 'tfc.protos' has no message %r" % name)
-    from google.protobuf import message_factory  # pylint: disable=g-import-not-at-top
-    value = message_factory.GetMessageClass(desc)
+    value = _make_class(desc)
   globals()[name] = value
   return value
 
