@@ -2,6 +2,7 @@
 #
 #   make test     deps, C unit tests, layer check, install, Python tests (CI entry)
 #   make demo     deps + install, then runs examples/quickstart.py
+#   make install-check  sdist -> wheel -> fresh venv -> import outside the clone (part of test)
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
@@ -138,6 +139,24 @@ install: deps $(BUILD)/stamp/install-$(VENV)
 test: deps ctest layers install fuzz-short
 	@cd tests && rc=0; ../$(VENV)/bin/python -m pytest -q python || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+	@$(MAKE) --no-print-directory install-check
+
+# Packaging as a user outside the clone meets it: an sdist (python -m build),
+# a wheel built from that sdist by pip in an isolated environment, installed
+# into a fresh venv (NumPy and protobuf from PyPI), then tests/install/smoke.py
+# run from a folder outside the source tree. Its own folder: build/install-check.
+INSTALL_CHECK := $(BUILD)/install-check
+.PHONY: install-check
+install-check: deps
+	@rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)/run
+	$(VENV)/bin/python -m build --sdist --outdir $(INSTALL_CHECK)/dist . > $(INSTALL_CHECK)/sdist.log 2>&1 || \
+	  { tail -n 30 $(INSTALL_CHECK)/sdist.log; exit 1; }
+	$(PYTHON3) -m venv $(INSTALL_CHECK)/venv
+	cd $(INSTALL_CHECK) && TFC_BUILD_JOBS=2 venv/bin/python -m pip wheel -q --no-deps -w dist dist/tfc-*.tar.gz \
+	  > wheel.log 2>&1 || { tail -n 40 wheel.log; exit 1; }
+	cd $(INSTALL_CHECK) && venv/bin/python -m pip install -q dist/tfc-*.whl > install.log 2>&1 || \
+	  { tail -n 30 install.log; exit 1; }
+	cd $(INSTALL_CHECK)/run && ../venv/bin/python $(abspath tests/install/smoke.py)
 
 demo: deps install
 	@if [ ! -f examples/quickstart.py ]; then \
