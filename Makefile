@@ -202,6 +202,16 @@ $(COMPAT_DIR)/.stamp: $(COMPAT_INPUTS) $(BUILD)/stamp/venv-tf
 compat: install $(COMPAT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
 	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py
+	@$(MAKE) --no-print-directory compat-beside-tf
+
+# tfc and TensorFlow imported into one process, in both orders: the wheel from
+# install-check (built when missing) goes into the TensorFlow venv.
+.PHONY: compat-beside-tf
+compat-beside-tf: $(BUILD)/stamp/venv-tf
+	@ls $(INSTALL_CHECK)/dist/tfc-*.whl >/dev/null 2>&1 || $(MAKE) --no-print-directory install-check
+	.venv-tf/bin/python -m pip install -q --no-deps --force-reinstall $(INSTALL_CHECK)/dist/tfc-*.whl
+	cd $(INSTALL_CHECK)/run && for order in tf-first tfc-first; do \
+	  $(abspath .venv-tf/bin/python) $(abspath tests/install/beside_tf.py) $$order || exit 1; done
 
 # ---------------------------------------------------------------- sanitizers
 # Independent of the normal build: objects in build/asan, Python in .venv-asan,
