@@ -76,7 +76,13 @@ from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,
 from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
                                count_up_to, scatter_update, scatter_add, scatter_sub)
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
-from tfc.ops.logging_ops import Print  # noqa: F401
+from tfc.ops.logging_ops import Print, Assert  # noqa: F401
+from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
+                              norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing)
+from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
+                               broadcast_static_shape)
+from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
+from tfc.ops.random_ops import random_crop  # noqa: F401
 from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
                                local_variables, trainable_variables, model_variables,
                                moving_average_variables, variables_initializer,
@@ -135,6 +141,19 @@ def disable_v2_tensorshape():
   """No-op: tfc TensorShapes have TF 1.x (Dimension) behaviour."""
 
 
+def executing_eagerly_outside_functions():
+  """False: tfc builds graphs (TF 1.x graph mode)."""
+  return False
+
+
+def op_scope(values, name, default_name=None):
+  """TF 0.x's name_scope (deprecated): `tf.name_scope(name, default_name, values)`."""
+  from tfc import logging as _logging_module  # pylint: disable=g-import-not-at-top
+  _logging_module.warning("tf.op_scope(values, name, default_name) is deprecated, use "
+                          "tf.name_scope(name, default_name, values)")
+  return name_scope(name, default_name=default_name, values=values)
+
+
 def get_logger():
   from tfc import logging as _logging_module  # pylint: disable=g-import-not-at-top
   return _logging_module.get_logger()
@@ -145,7 +164,16 @@ _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
          "test": ("tfc.test", None),
          "app": ("tfc.app", None),
-         "flags": ("tfc.flags", None)}
+         "flags": ("tfc.flags", None),
+         "version": ("tfc.version", None),
+         "OpError": ("tfc.errors", "OpError")}
+# TF 1.x functions composed of other ops, in modules of their own.
+_LAZY.update((_name, ("tfc.ops.clip_ops", _name)) for _name in (
+    "clip_by_norm", "clip_by_global_norm", "global_norm", "clip_by_average_norm"))
+_LAZY.update((_name, ("tfc.ops.numerics", _name)) for _name in (
+    "verify_tensor_all_finite", "add_check_numerics_ops"))
+_LAZY.update((_name, ("tfc.ops.lookup_ops", _name)) for _name in (
+    "tables_initializer", "initialize_all_tables"))
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))

@@ -3,6 +3,7 @@ training-node removal), TF 1.15's graph_util_impl behaviour."""
 from tfc import _tfc
 from tfc import logging as _logging
 from tfc import protos as _protos
+from tfc.framework.importer import import_graph_def  # noqa: F401  (tf.graph_util.import_graph_def)
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
