@@ -17,6 +17,14 @@ use: importing tfc does not import google.protobuf. With protobuf's upb
 backend (the default) they are made straight from its C module, which spares
 a cold start the pure-Python modules behind `descriptor_pool` and
 `message_factory`; other backends go through those public modules.
+
+Large GraphDefs: `ParseFromString` (and `FromString`) of a GraphDef of 1 MiB
+or more parses it as usual and also remembers the bytes it was given, for
+as long as the message is not touched (any attribute read or write on it
+forgets them). `tf.import_graph_def` then hands those very bytes to the C
+importer instead of serializing the message again, which for a 100 MB
+frozen graph is most of the load time. One such graph is remembered at a
+time (the last one parsed).
 """
 import _thread
 
@@ -24,6 +32,10 @@ _lock = _thread.allocate_lock()
 _pool = None          # the DescriptorPool, once built
 _descriptors = None   # short name -> message Descriptor
 _make_class = None    # Descriptor -> message class
+
+# [message, bytes]: the last large GraphDef parsed, while untouched since.
+_parsed_graph_def = [None, None]
+_REMEMBER_MIN_BYTES = 1 << 20
 
 
 def _split_descriptor_set(data):
@@ -72,9 +84,56 @@ def _load():
         visit(desc, True)
     index = {k: v[0] for k, v in nested.items() if len(v) == 1}
     index.update((k, v[0]) for k, v in names.items())
+    _remember_parsed_bytes(_make_class(index["GraphDef"]))
     _pool = pool
     _descriptors = index
     return index
+
+
+def _remember_parsed_bytes(cls):
+  """Makes GraphDef's ParseFromString/FromString remember large inputs (see the
+  module docstring) and every attribute access on a GraphDef forget them."""
+  base_get = cls.__getattribute__
+  base_set = cls.__setattr__
+  base_parse = cls.ParseFromString
+  slot = _parsed_graph_def
+
+  def __getattribute__(self, name):
+    if slot[0] is self:
+      slot[0] = slot[1] = None
+    return base_get(self, name)
+
+  def __setattr__(self, name, value):
+    if slot[0] is self:
+      slot[0] = slot[1] = None
+    base_set(self, name, value)
+
+  def ParseFromString(self, serialized):  # pylint: disable=invalid-name
+    """Parses serialized into this GraphDef (google.protobuf semantics)."""
+    n = base_parse(self, serialized)
+    if type(serialized) is bytes and len(serialized) >= _REMEMBER_MIN_BYTES:
+      slot[0], slot[1] = self, serialized
+    return n
+
+  def FromString(serialized):  # pylint: disable=invalid-name
+    """A new GraphDef parsed from serialized."""
+    message = cls()
+    message.ParseFromString(serialized)
+    return message
+
+  cls.__getattribute__ = __getattribute__
+  cls.__setattr__ = __setattr__
+  cls.ParseFromString = ParseFromString
+  cls.FromString = staticmethod(FromString)
+
+
+def serialized_graph_def(graph_def):
+  """The bytes of graph_def: the ones it was parsed from when it is the large
+  GraphDef parsed last and untouched since, else SerializeToString()."""
+  message, data = _parsed_graph_def
+  if message is graph_def:
+    return data
+  return graph_def.SerializeToString()
 
 
 def _new_pool():

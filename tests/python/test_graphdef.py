@@ -318,3 +318,55 @@ def test_gfile(tmp_path):
   assert tf.gfile.Glob(str(d / "*.txt")) == [p, str(d / "h.txt")]
   tf.gfile.DeleteRecursively(str(tmp_path / "a"))
   assert not tf.gfile.Exists(str(tmp_path / "a"))
+
+
+# ------------------------------------------------------------------ large GraphDefs
+
+
+def _big_graph_bytes():
+  """A GraphDef of about 2 MB: one large Const, its sum named 'total'."""
+  with tf.Graph().as_default() as g:
+    big = tf.constant(np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024), name="big")
+    tf.reduce_sum(big * 0.0 + 1.0, name="total")
+  return g.as_graph_def().SerializeToString()
+
+
+def test_large_graph_def_import_uses_the_parsed_bytes_while_untouched():
+  from tfc import protos
+  data = _big_graph_bytes()
+  gd = tf.GraphDef()
+  assert gd.ParseFromString(data) == len(data)
+  assert protos.serialized_graph_def(gd) is data  # no re-serialization
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    with tf.Session(graph=g) as sess:
+      assert sess.run("total:0") == 512 * 1024
+  # FromString remembers too; reading a field forgets (the bytes may no longer match)
+  again = tf.GraphDef.FromString(data)
+  assert protos.serialized_graph_def(again) is data
+  assert [n.name for n in again.node][0] == "big"
+  assert protos.serialized_graph_def(again) is not data
+  assert protos.serialized_graph_def(again) == again.SerializeToString()
+  # so does a write with no read before it
+  third = tf.GraphDef.FromString(data)
+  third.version = 7
+  assert protos.serialized_graph_def(third) == third.SerializeToString() != data
+
+
+def test_large_graph_def_edits_after_parsing_are_imported():
+  data = _big_graph_bytes()
+  gd = tf.GraphDef.FromString(data)
+  for node in gd.node:
+    if node.name == "total":
+      node.name = "tot_l"  # same length: the serialized size does not change
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    names = [op.name for op in g.get_operations()]
+  assert "tot_l" in names and "total" not in names
+  gd2 = tf.GraphDef()
+  gd2.ParseFromString(data)
+  gd2.versions.producer = gd2.versions.producer  # an attribute write forgets the bytes
+  del gd2.node[-1]
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd2, name="")
+    assert "total" not in [op.name for op in g.get_operations()]

@@ -99,7 +99,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
   tl = graph._tl
   if tl.colocation_stack:
     graph_def = _with_colocation(graph_def, graph)
-  data = graph_def.SerializeToString()
+  data = _protos.serialized_graph_def(graph_def)
   with graph._lock:
     new_ops, returns, library, _ = graph._import_graph_def(
         data, prefix=prefix or None, input_map=pairs or None,
