@@ -78,7 +78,8 @@ from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initi
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
 from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
-                              norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing)
+                              norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
+                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix)
 from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
                                broadcast_static_shape)
 from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401

@@ -76,6 +76,18 @@ SIGNATURES = {
     "nn.max_pool1d": ["input", "ksize", "strides", "padding", "data_format", "name"],
     "nn.avg_pool1d": ["input", "ksize", "strides", "padding", "data_format", "name"],
     "math.reciprocal_no_nan": ["x", "name"],
+    "math.unsorted_segment_mean": ["data", "segment_ids", "num_segments", "name"],
+    "math.unsorted_segment_sqrt_n": ["data", "segment_ids", "num_segments", "name"],
+    "math.confusion_matrix": ["labels", "predictions", "num_classes", "dtype", "name",
+                              "weights"],
+    "train.cosine_decay": ["learning_rate", "global_step", "decay_steps", "alpha", "name"],
+    "train.cosine_decay_restarts": ["learning_rate", "global_step", "first_decay_steps",
+                                    "t_mul", "m_mul", "alpha", "name"],
+    "train.linear_cosine_decay": ["learning_rate", "global_step", "decay_steps",
+                                  "num_periods", "alpha", "beta", "name"],
+    "train.noisy_linear_cosine_decay": ["learning_rate", "global_step", "decay_steps",
+                                        "initial_variance", "variance_decay", "num_periods",
+                                        "alpha", "beta", "name"],
     "math.reduce_variance": ["input_tensor", "axis", "keepdims", "name"],
     "math.reduce_std": ["input_tensor", "axis", "keepdims", "name"],
     "math.divide_no_nan": ["x", "y", "name"],
@@ -480,3 +492,40 @@ def test_matvec():
     got = run([tf.linalg.matvec(a, b), tf.linalg.matvec(a[0].T, b[0], transpose_a=True)])
   np.testing.assert_allclose(got[0], np.einsum("bij,bj->bi", a, b), rtol=1e-5)
   np.testing.assert_allclose(got[1], a[0] @ b[0], rtol=1e-5)
+
+
+def test_unsorted_segment_mean_and_sqrt_n():
+  data = RNG.randn(6, 3).astype(np.float32)
+  ids = np.array([0, 2, 2, -1, 0, 2])
+  with tf.Graph().as_default():
+    got = run([tf.math.unsorted_segment_mean(data, ids, 4),
+               tf.math.unsorted_segment_sqrt_n(data, ids, 4),
+               tf.unsorted_segment_mean(data[:, 0], ids, 3)])
+  for seg in range(4):
+    rows = data[ids == seg]
+    want_mean = rows.mean(0) if len(rows) else np.zeros(3)
+    want_sqrt = rows.sum(0) / np.sqrt(len(rows)) if len(rows) else np.zeros(3)
+    np.testing.assert_allclose(got[0][seg], want_mean, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got[1][seg], want_sqrt, rtol=1e-5, atol=1e-7)
+  np.testing.assert_allclose(got[2], got[0][:3, 0], rtol=1e-6)
+
+
+def test_confusion_matrix():
+  labels, predictions = [1, 2, 4, 2], [2, 2, 4, 0]
+  with tf.Graph().as_default():
+    cm = tf.math.confusion_matrix(labels, predictions)
+    weighted = tf.confusion_matrix(labels, predictions, num_classes=6,
+                                   weights=[1.0, 2.0, 3.0, 4.0], dtype=tf.float32)
+    assert cm.dtype == tf.int32 and weighted.dtype == tf.float32
+    got = run([cm, weighted])
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="out of bound"):
+        sess.run(tf.math.confusion_matrix([1, 5], [0, 1], num_classes=3))
+      with pytest.raises(tf.errors.InvalidArgumentError, match="negative values"):
+        sess.run(tf.math.confusion_matrix([1, -1], [0, 1]))
+  want = np.zeros((5, 5), np.int32)
+  np.add.at(want, (labels, predictions), 1)
+  np.testing.assert_array_equal(got[0], want)
+  want_w = np.zeros((6, 6), np.float32)
+  np.add.at(want_w, (labels, predictions), [1.0, 2.0, 3.0, 4.0])
+  np.testing.assert_array_equal(got[1], want_w)

@@ -687,3 +687,74 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     product = matmul(a, array_ops.expand_dims(b, -1), transpose_a=transpose_a,
                      adjoint_a=adjoint_a, a_is_sparse=a_is_sparse, b_is_sparse=b_is_sparse)
     return array_ops.squeeze(product, [-1], name=name)
+
+
+def _segment_counts(data, segment_ids, num_segments):
+  """How many rows each segment receives (at least 1), shaped to broadcast against the
+  segment sums of data."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  num_segments = _ops.convert_to_tensor(num_segments)
+  ones = array_ops.ones(array_ops.shape(segment_ids), dtype=data.dtype)
+  counts = unsorted_segment_sum(ones, segment_ids, num_segments)
+  extra = array_ops.rank(data) - array_ops.rank(segment_ids)
+  shape = array_ops.concat([array_ops.reshape(num_segments, [1]),
+                            array_ops.ones(array_ops.reshape(extra, [1]),
+                                           dtype=num_segments.dtype)], 0)
+  return maximum(array_ops.reshape(counts, shape), _constant_op.constant(1, dtype=data.dtype))
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+  """The mean of the rows of `data` in each of `num_segments` segments (0 for empty ones)."""
+  with _ops.name_scope(name, "UnsortedSegmentMean"):
+    data = _ops.convert_to_tensor(data)
+    segment_ids = _ops.convert_to_tensor(segment_ids)
+    counts = _segment_counts(data, segment_ids, num_segments)
+    return unsorted_segment_sum(data, segment_ids, num_segments) / counts
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+  """The sum of the rows of `data` in each segment divided by sqrt(their number)."""
+  with _ops.name_scope(name, "UnsortedSegmentSqrtN"):
+    data = _ops.convert_to_tensor(data)
+    segment_ids = _ops.convert_to_tensor(segment_ids)
+    counts = _segment_counts(data, segment_ids, num_segments)
+    return unsorted_segment_sum(data, segment_ids, num_segments) / sqrt(counts)
+
+
+def confusion_matrix(labels, predictions, num_classes=None, dtype=_dtypes.int32, name=None,
+                     weights=None):
+  """[num_classes, num_classes] counts (or summed weights) of each (label, prediction) pair;
+  num_classes defaults to the largest label or prediction + 1. A negative or too large
+  label or prediction fails the step with InvalidArgumentError."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import logging_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "confusion_matrix", (predictions, labels, num_classes, weights)):
+    labels = cast(_ops.convert_to_tensor(labels, name="labels"), _dtypes.int64)
+    predictions = cast(_ops.convert_to_tensor(predictions, name="predictions"), _dtypes.int64)
+    if labels.get_shape().ndims not in (None, 1) or \
+        predictions.get_shape().ndims not in (None, 1):
+      raise ValueError("labels and predictions must be 1-D, got shapes %s and %s"
+                       % (labels.get_shape(), predictions.get_shape()))
+    zero = _constant_op.constant(0, _dtypes.int64)
+    checks = [logging_ops.Assert(reduce_all(greater_equal(labels, zero)),
+                                 ["`labels` contains negative values"]),
+              logging_ops.Assert(reduce_all(greater_equal(predictions, zero)),
+                                 ["`predictions` contains negative values"])]
+    if num_classes is None:
+      num_classes = maximum(reduce_max(predictions), reduce_max(labels)) + 1
+    else:
+      num_classes = cast(_ops.convert_to_tensor(num_classes, name="num_classes"),
+                         _dtypes.int64)
+      checks += [logging_ops.Assert(reduce_all(less(labels, num_classes)),
+                                    ["`labels` out of bound"]),
+                 logging_ops.Assert(reduce_all(less(predictions, num_classes)),
+                                    ["`predictions` out of bound"])]
+    dtype = _dtypes.as_dtype(dtype)
+    if weights is None:
+      values = array_ops.ones_like(predictions, dtype=dtype)
+    else:
+      values = cast(_ops.convert_to_tensor(weights, name="weights"), dtype)
+    cells = control_flow_ops.with_dependencies(checks, labels * num_classes + predictions)
+    counts = unsorted_segment_sum(values, cells, num_classes * num_classes)
+    return array_ops.reshape(counts, array_ops.stack([num_classes, num_classes]))
