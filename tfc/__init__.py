@@ -175,6 +175,13 @@ _LAZY.update((_name, ("tfc.ops.numerics", _name)) for _name in (
     "verify_tensor_all_finite", "add_check_numerics_ops"))
 _LAZY.update((_name, ("tfc.ops.lookup_ops", _name)) for _name in (
     "tables_initializer", "initialize_all_tables"))
+_LAZY.update((_name, ("tfc.ops.check_ops", _name)) for _name in (
+    "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+    "assert_greater_equal", "assert_positive", "assert_negative", "assert_non_negative",
+    "assert_non_positive", "assert_near", "assert_rank", "assert_rank_at_least",
+    "assert_rank_in", "assert_integer", "assert_type", "assert_scalar",
+    "assert_proper_iterable", "assert_same_float_dtype"))
+_LAZY["debugging"] = ("tfc.debugging", None)
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
