@@ -183,6 +183,7 @@ _LAZY.update((_name, ("tfc.ops.check_ops", _name)) for _name in (
     "assert_proper_iterable", "assert_same_float_dtype"))
 _LAZY["debugging"] = ("tfc.debugging", None)
 _LAZY["manip"] = ("tfc.manip", None)
+_LAZY["nest"] = ("tfc.nest", None)
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))

@@ -18,3 +18,14 @@ from tfc.ops.nn_ops import (relu_layer, l2_normalize, zero_fraction, crelu, swis
                             max_pool1d, avg_pool1d, embedding_lookup,
                             batch_norm_with_global_normalization, sufficient_statistics,
                             normalize_moments, weighted_moments)
+
+
+def __getattr__(name):
+  """tf.nn.rnn_cell, static_rnn and static_bidirectional_rnn load on first use."""
+  if name == "rnn_cell":
+    from tfc import rnn_cell  # pylint: disable=g-import-not-at-top
+    return rnn_cell
+  if name in ("static_rnn", "static_bidirectional_rnn"):
+    from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
+    return getattr(rnn, name)
+  raise AttributeError("module 'tfc.nn' has no attribute %r" % name)
