@@ -184,6 +184,7 @@ _LAZY.update((_name, ("tfc.ops.check_ops", _name)) for _name in (
 _LAZY["debugging"] = ("tfc.debugging", None)
 _LAZY["manip"] = ("tfc.manip", None)
 _LAZY["nest"] = ("tfc.nest", None)
+_LAZY["metrics"] = ("tfc.metrics", None)
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
