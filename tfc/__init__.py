@@ -185,6 +185,11 @@ _LAZY["debugging"] = ("tfc.debugging", None)
 _LAZY["manip"] = ("tfc.manip", None)
 _LAZY["nest"] = ("tfc.nest", None)
 _LAZY["metrics"] = ("tfc.metrics", None)
+_LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
+    "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
+    "matrix_band_part"))
+_LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
+              "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))

@@ -202,9 +202,10 @@ def expand_dims(input, axis=None, name=None, dim=None):  # pylint: disable=redef
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
   with _ops.name_scope(name, "transpose", [a]) as name:
-    op_type = "ConjugateTranspose" if conjugate else "Transpose"
+    a = _ops.convert_to_tensor(a, name="a")
+    # conjugation changes only complex values (as in TF, real tensors get a Transpose)
+    op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
     if perm is None:
-      a = _ops.convert_to_tensor(a, name="a")
       r = a._rank()
       if not r:
         rk = _apply_op("Rank", None, [a]).outputs[0]
