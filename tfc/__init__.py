@@ -79,7 +79,8 @@ from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # n
 from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
                               norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
-                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix)
+                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix,
+                              rint, real, imag, angle, segment_sum, segment_mean, bincount)
 from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
                                broadcast_static_shape)
 from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
