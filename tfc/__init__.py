@@ -85,6 +85,8 @@ from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgri
                                broadcast_static_shape)
 from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
 from tfc.ops.random_ops import random_crop  # noqa: F401
+from tfc.ops.array_ops import (space_to_batch_nd, batch_to_space_nd, space_to_batch,  # noqa: F401
+                               batch_to_space, space_to_depth, depth_to_space)
 from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
                                local_variables, trainable_variables, model_variables,
                                moving_average_variables, variables_initializer,

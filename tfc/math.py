@@ -17,5 +17,6 @@ from tfc.ops.math_ops import (div_no_nan as divide_no_nan, expm1, log_sigmoid,  
                               reduce_euclidean_norm, real, imag, angle, segment_sum,
                               segment_mean, bincount)
 from tfc.ops.array_ops import invert_permutation  # noqa: F401
+from tfc.ops.nn_ops import in_top_k  # noqa: F401
 from tfc.ops.nn_ops import (softplus, softsign, softmax, log_softmax, l2_normalize,  # noqa: F401
                             zero_fraction)

@@ -17,7 +17,10 @@ from tfc.ops.nn_ops import (relu_layer, l2_normalize, zero_fraction, crelu, swis
                             depthwise_conv2d_backprop_input, depthwise_conv2d_backprop_filter,
                             max_pool1d, avg_pool1d, embedding_lookup,
                             batch_norm_with_global_normalization, sufficient_statistics,
-                            normalize_moments, weighted_moments)
+                            normalize_moments, weighted_moments, in_top_k, convolution, pool,
+                            atrous_conv2d, conv1d_transpose)
+from tfc.ops.array_ops import (space_to_depth, depth_to_space, space_to_batch,  # noqa: F401,E402
+                               batch_to_space)
 
 
 def __getattr__(name):
