@@ -1,5 +1,5 @@
 """tf.train: optimizers, learning-rate schedules, the global step, cluster description and
-device placement (Saver, ... come later)."""
+device placement, checkpoints (Saver, the `checkpoint` state file, checkpoint readers)."""
 from tfc.train.device_setter import replica_device_setter
 from tfc.train.server_lib import ClusterSpec, Server
 from tfc.protos import ClusterDef, JobDef, ServerDef
@@ -16,6 +16,12 @@ from tfc.train.training_util import (global_step, get_global_step, create_global
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 from tfc.protos import SaverDef  # noqa: E402,F401
+from tfc.train.saver import Saver  # noqa: E402,F401
+from tfc.train.checkpoint_management import (  # noqa: E402,F401
+    checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
+    get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)
+from tfc.train.checkpoint_utils import (  # noqa: E402,F401
+    NewCheckpointReader, init_from_checkpoint, list_variables, load_checkpoint, load_variable)
 
 
 def __getattr__(name):
