@@ -6,7 +6,8 @@
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
 #   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index decoders (a short run is part of test)
-#   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared
+#   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared;
+#                 checkpoints exchanged with TF
 #   make clean
 #
 # The C library build is parametrised by BUILD, OPTFLAGS and SANFLAGS so the
@@ -171,10 +172,20 @@ $(COMPAT_DIR)/.stamp: $(COMPAT_INPUTS) $(BUILD)/stamp/venv-tf
 	.venv-tf/bin/python tools/make_compat_fixtures.py --out $(COMPAT_DIR)
 	@touch $@
 
+# Checkpoints exchanged with TensorFlow (tools/make_checkpoint_fixtures.py,
+# tests/python/test_compat_checkpoint.py): TF-written sharded/partitioned
+# checkpoints and an MLP's training checkpoints.
+COMPAT_CKPT_DIR := $(BUILD)/compat-ckpt
+
+$(COMPAT_CKPT_DIR)/.stamp: tools/make_checkpoint_fixtures.py $(BUILD)/stamp/venv-tf
+	.venv-tf/bin/python tools/make_checkpoint_fixtures.py --out $(COMPAT_CKPT_DIR)
+	@touch $@
+
 .PHONY: compat
-compat: install $(COMPAT_DIR)/.stamp
+compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
-	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py
+	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py
 
 # ---------------------------------------------------------------- sanitizers
 # Independent of the normal build: objects in build/asan, Python in .venv-asan,

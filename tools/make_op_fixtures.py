@@ -621,6 +621,7 @@ case("ControlTrigger", "target")
 
 # checkpoints (V2 bundles) and the string ops of TF's save/ subgraph
 CKPT_FIXTURE = "checkpoints/all_dtypes"   # written by TF in write_checkpoint_fixture
+CKPT_SLICED = "checkpoints/sliced"        # likewise: a tensor stored as three slices
 CKPT_VALUES = {
     "f32": np.arange(6, dtype=np.float32).reshape(2, 3) / 7,
     "f64": np.array([1e300, -2.5, np.pi]),
@@ -653,8 +654,15 @@ def write_checkpoint_fixture(tf):
         save = tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
                                  shape_and_slices=[""] * len(names),
                                  tensors=[tf.constant(CKPT_VALUES[n]) for n in names])
+        # a partitioned tensor: "big" [200, 3] saved as three row slices
+        big = np.arange(600, dtype=np.float32).reshape(200, 3)
+        save_sliced = tf.raw_ops.SaveV2(
+            prefix=os.path.join(FIXTURES, CKPT_SLICED), tensor_names=["big", "big", "big", "x"],
+            shape_and_slices=["200 3 0,70:-", "200 3 70,100:-", "200 3 170,30:0,3", ""],
+            tensors=[tf.constant(big[:70]), tf.constant(big[70:170]), tf.constant(big[170:]),
+                     tf.constant([1, 2], tf.int64)])
         with tf.Session(graph=g, config=_config(tf)) as sess:
-            sess.run(save)
+            sess.run([save, save_sliced])
 
 
 _CKPT_NAMES = sorted(CKPT_VALUES)
@@ -668,6 +676,13 @@ case("RestoreV2", "tf_written", prefix=PATH(CKPT_FIXTURE),
              else "string" for n in _CKPT_NAMES])
 case("RestoreV2", "slice", prefix=PATH(CKPT_FIXTURE), tensor_names=K([b"f32", b"i32"], "string"),
      shape_and_slices=K([b"2 3 0,1:1,2", b"2 2 -:1,1"], "string"), dtypes=["float32", "int32"])
+case("SaveV2", "slices", prefix=TMP("ckpt"), tensor_names=K([b"p", b"p", b"q"], "string"),
+     shape_and_slices=K([b"300 2 0,100:-", b"300 2 100,200:0,2", b""], "string"),
+     tensors=[F(100, 2), F(200, 2), I(3)])
+case("RestoreV2", "tf_sliced_whole_and_part", prefix=PATH(CKPT_SLICED),
+     tensor_names=K([b"big", b"big", b"x"], "string"),
+     shape_and_slices=K([b"", b"200 3 60,20:1,2", b""], "string"),
+     dtypes=["float32", "float32", "int64"])
 case("RestoreV2", "missing_key", error=True, prefix=PATH(CKPT_FIXTURE),
      tensor_names=K([b"zz"], "string"), shape_and_slices=K([b""], "string"), dtypes=["float32"])
 case("RestoreV2", "wrong_dtype", error=True, prefix=PATH(CKPT_FIXTURE),

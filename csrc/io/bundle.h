@@ -80,6 +80,14 @@ tfc_bundle_writer *tfc_bundle_writer_new(const char *prefix, tfc_status *st);
  * an error the writer only accepts free. */
 bool tfc_bundle_writer_add(tfc_bundle_writer *w, const char *key, size_t klen, const tfc_tensor *t,
                            tfc_threadpool *pool, tfc_status *st);
+/* Appends the part `slice` of a tensor of full shape (rank, dims) stored
+ * under key (a partitioned variable's piece): the data goes under the
+ * slice's own key, and key's entry (dtype, full shape) lists the slice.
+ * INVALID_ARGUMENT when t's shape is not the slice's, or when dtype or full
+ * shape differ from an earlier slice of the same key. */
+bool tfc_bundle_writer_add_slice(tfc_bundle_writer *w, const char *key, size_t klen, int rank,
+                                 const int64_t *dims, const tfc_bundle_slice *slice,
+                                 const tfc_tensor *t, tfc_threadpool *pool, tfc_status *st);
 /* Writes the index and renames both files into place. */
 bool tfc_bundle_writer_finish(tfc_bundle_writer *w, tfc_status *st);
 /* Frees the writer, removing its temporary files if it did not finish. NULL-safe. */
@@ -120,7 +128,8 @@ void tfc_bundle_reader_free(tfc_bundle_reader *r);
 
 /* Merges the one- or many-shard bundles at prefixes[0, n) into one bundle at
  * dest: data files are renamed to dest's shard names, a merged index is
- * written, the source indexes are deleted, and with delete_old_dirs the
+ * written (the slice lists of a partitioned tensor saved in several sources
+ * are joined), the source indexes are deleted, and with delete_old_dirs the
  * sources' directories are removed when empty. A missing source index fails
  * with NOT_FOUND unless allow_missing_files. */
 bool tfc_bundle_merge(const char *const *prefixes, int n, const char *dest, bool delete_old_dirs,

@@ -37,6 +37,14 @@ bool tfc_io_errno_status(tfc_status *st, int err, const char *what, const char *
   return tfc_status_set(st, errno_code(err), "%s%s; %s", what, path, strerror(err));
 }
 
+char *tfc_io_dup_bytes(const void *p, size_t n) {
+  char *s = tfc_malloc(n + 1);
+  if (!s) return NULL;
+  if (n) memcpy(s, p, n);
+  s[n] = 0;
+  return s;
+}
+
 bool tfc_io_make_parent_dirs(const char *path, tfc_status *st) {
   const char *slash = strrchr(path, '/');
   if (!slash || slash == path) return true;

@@ -38,6 +38,10 @@ typedef struct tfc_bundle_keyed {
   tfc_bundle_entry e;
 } tfc_bundle_keyed;
 
+/* A tfc_malloc'd copy of the n bytes at p plus a NUL (keys may hold NUL
+ * bytes, so strndup does not do). NULL on OOM. */
+char *tfc_io_dup_bytes(const void *p, size_t n);
+
 /* Sorts entries by key bytes; INVALID_ARGUMENT "Adding duplicate key: <k>"
  * when a key repeats. */
 bool tfc_bundle_sort_keyed(tfc_bundle_keyed *entries, size_t n, tfc_status *st);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,7 +54,7 @@ static bool collect(const char *prefix, const uint8_t *index, size_t len, int ba
                           (int)k->e.shard_id, *num_shards);
       break;
     }
-    k->key = tfc_strndup((const char *)te->key, te->klen);
+    k->key = tfc_io_dup_bytes(te->key, te->klen);
     if (!k->key) {
       tfc_bundle_entry_clear(&k->e);
       ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
@@ -65,6 +66,48 @@ static bool collect(const char *prefix, const uint8_t *index, size_t len, int ba
   }
   tfc_table_free(t);
   return ok;
+}
+
+/* qsort comparator by key bytes. */
+static int cmp_keyed(const void *a, const void *b) {
+  const tfc_bundle_keyed *x = a, *y = b;
+  size_t m = x->klen < y->klen ? x->klen : y->klen;
+  int c = m ? memcmp(x->key, y->key, m) : 0;
+  if (c) return c;
+  return x->klen < y->klen ? -1 : x->klen > y->klen;
+}
+
+/* Sorts the entries and joins the slice lists of a partitioned tensor's full
+ * entries that several sources hold (same dtype and shape required); other
+ * repeated keys are left for tfc_bundle_sort_keyed to refuse. */
+static bool join_slices(tfc_bundle_keyed *all, size_t *n, tfc_status *st) {
+  if (*n) qsort(all, *n, sizeof *all, cmp_keyed);
+  size_t out = 0;
+  for (size_t i = 0; i < *n; i++) {
+    tfc_bundle_keyed *prev = out ? &all[out - 1] : NULL;
+    tfc_bundle_keyed *cur = &all[i];
+    if (prev && cmp_keyed(prev, cur) == 0 && prev->e.n_slices > 0 && cur->e.n_slices > 0) {
+      bool same = prev->e.dtype == cur->e.dtype && prev->e.rank == cur->e.rank;
+      for (int d = 0; same && d < cur->e.rank; d++) same = prev->e.dims[d] == cur->e.dims[d];
+      if (!same)
+        return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                              "Slices of %.*s disagree on dtype or full shape", (int)cur->klen,
+                              cur->key);
+      tfc_bundle_slice *sl = tfc_realloc(
+          prev->e.slices, sizeof *sl * (size_t)(prev->e.n_slices + cur->e.n_slices));
+      if (!sl) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+      memcpy(sl + prev->e.n_slices, cur->e.slices, sizeof *sl * (size_t)cur->e.n_slices);
+      prev->e.slices = sl;
+      prev->e.n_slices += cur->e.n_slices;
+      tfc_free(cur->key);
+      tfc_bundle_entry_clear(&cur->e);
+      continue;
+    }
+    if (out != i) all[out] = *cur;
+    out++;
+  }
+  *n = out;
+  return true;
 }
 
 bool tfc_bundle_merge(const char *const *prefixes, int n, const char *dest, bool delete_old_dirs,
@@ -104,7 +147,7 @@ bool tfc_bundle_merge(const char *const *prefixes, int n, const char *dest, bool
   }
   if (ok && total == 0 && n > 0 && !allow_missing_files)
     ok = tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "No checkpoint to merge");
-  ok = ok && tfc_bundle_sort_keyed(all, count, st);
+  ok = ok && join_slices(all, &count, st) && tfc_bundle_sort_keyed(all, count, st);
   if (ok && total == 0) total = 1;  /* an empty merge still gets a valid header */
   /* rename data files into place */
   int base = 0;

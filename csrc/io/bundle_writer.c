@@ -16,6 +16,7 @@
 
 #include "base/alloc.h"
 #include "io/bundle_internal.h"
+#include "io/bundle_slice.h"
 #include "io/coding.h"
 #include "io/crc32c.h"
 #include "io/table.h"
@@ -208,7 +209,7 @@ bool tfc_bundle_writer_add(tfc_bundle_writer *w, const char *key, size_t klen, c
   }
   tfc_bundle_keyed *we = &w->entries[w->n];
   memset(we, 0, sizeof *we);
-  we->key = tfc_strndup(key, klen);
+  we->key = tfc_io_dup_bytes(key, klen);
   if (!we->key) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
   we->klen = klen;
   we->e.dtype = dt;
@@ -234,6 +235,58 @@ bool tfc_bundle_writer_add(tfc_bundle_writer *w, const char *key, size_t klen, c
   we->e.crc32c = tfc_crc32c_mask(crc);
   w->n++;
   return true;
+}
+
+bool tfc_bundle_writer_add_slice(tfc_bundle_writer *w, const char *key, size_t klen, int rank,
+                                 const int64_t *dims, const tfc_bundle_slice *slice,
+                                 const tfc_tensor *t, tfc_threadpool *pool, tfc_status *st) {
+  if (w->failed || w->finished)
+    return tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION, "checkpoint writer is not usable");
+  bool shape_ok = slice->rank == rank && t->rank == rank;
+  for (int d = 0; shape_ok && d < rank; d++)
+    shape_ok = t->dims[d] == (slice->extent[d].length < 0 ? dims[d] : slice->extent[d].length);
+  if (!shape_ok)
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                          "The shape of the slice of %.*s does not match its slice spec",
+                          (int)klen, key);
+  tfc_bundle_keyed *full = NULL;
+  for (size_t i = 0; i < w->n; i++)
+    if (w->entries[i].klen == klen && memcmp(w->entries[i].key, key, klen) == 0) full = &w->entries[i];
+  if (full) {
+    bool same = full->e.n_slices > 0 && full->e.dtype == t->dtype && full->e.rank == rank;
+    for (int d = 0; same && d < rank; d++) same = full->e.dims[d] == dims[d];
+    if (!same)
+      return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                            "Slices of %.*s disagree on dtype or full shape", (int)klen, key);
+  } else {
+    if (w->n == w->cap) {
+      size_t cap = w->cap ? 2 * w->cap : 16;
+      tfc_bundle_keyed *e = tfc_realloc(w->entries, cap * sizeof *e);
+      if (!e) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+      w->entries = e;
+      w->cap = cap;
+    }
+    full = &w->entries[w->n];
+    memset(full, 0, sizeof *full);
+    full->key = tfc_io_dup_bytes(key, klen);
+    if (!full->key) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+    full->klen = klen;
+    full->e.dtype = t->dtype;
+    full->e.rank = rank;
+    memcpy(full->e.dims, dims, sizeof(int64_t) * (size_t)rank);
+    w->n++;
+  }
+  tfc_bundle_slice *sl = tfc_realloc(full->e.slices, sizeof *sl * (size_t)(full->e.n_slices + 1));
+  if (!sl) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+  full->e.slices = sl;
+  sl[full->e.n_slices++] = *slice;
+  tfc_strbuf k;
+  tfc_strbuf_init(&k);
+  bool ok = tfc_bundle_slice_key(key, klen, slice, &k);
+  if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+  ok = ok && tfc_bundle_writer_add(w, k.data, k.len, t, pool, st);
+  tfc_strbuf_free(&k);
+  return ok;
 }
 
 /* qsort comparator of entries by key bytes. */

@@ -51,22 +51,26 @@ static void save_v2_compute(tfc_kernel_ctx *ctx) {
   int n = ctx->n_inputs - 3;
   if (!check_save_restore_inputs(ctx, n)) return;
   const tfc_string *names = ctx->inputs[1]->data, *slices = ctx->inputs[2]->data;
-  for (int i = 0; i < n; i++)
-    if (slices[i].len) {
-      tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED,
-                      "Saving a slice (\"%.*s\") of tensor %.*s is not supported",
-                      (int)slices[i].len, slices[i].data, (int)names[i].len, names[i].data);
-      return;
-    }
   char *prefix = cstr(ctx, (const tfc_string *)ctx->inputs[0]->data);
   if (!prefix) return;
   tfc_status st;
   tfc_status_clear(&st);
   tfc_bundle_writer *w = tfc_bundle_writer_new(prefix, &st);
   bool ok = w != NULL;
-  for (int i = 0; ok && i < n; i++)
-    ok = tfc_bundle_writer_add(w, names[i].data ? names[i].data : "", names[i].len,
-                               ctx->inputs[3 + i], ctx->intra_pool, &st);
+  for (int i = 0; ok && i < n; i++) {
+    const char *key = names[i].data ? names[i].data : "";
+    if (!slices[i].len) {
+      ok = tfc_bundle_writer_add(w, key, names[i].len, ctx->inputs[3 + i], ctx->intra_pool, &st);
+      continue;
+    }
+    /* a partitioned variable's piece: "<full dims> <extents>" */
+    int rank = 0;
+    int64_t full[TFC_MAX_RANK];
+    tfc_bundle_slice slice;
+    ok = tfc_bundle_parse_slice_spec(slices[i].data, slices[i].len, &rank, full, &slice, &st) &&
+         tfc_bundle_writer_add_slice(w, key, names[i].len, rank, full, &slice, ctx->inputs[3 + i],
+                                     ctx->intra_pool, &st);
+  }
   ok = ok && tfc_bundle_writer_finish(w, &st);
   tfc_bundle_writer_free(w);
   if (!ok) fail_from(ctx, &st);

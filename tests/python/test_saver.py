@@ -454,3 +454,24 @@ def test_save_under_a_file_is_a_clear_error(tmp_path):
       with pytest.raises(ValueError, match="Parent directory of .* doesn't exist, can't save."):
         saver.save(sess, str(tmp_path / "afile" / "model"))
   assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_sharded_many_variables_three_devices(tmp_path):
+  """Many cross-device edges (every variable's save and restore): the
+  partitioner's synthesized _Send/_Recv nodes must survive their array growing."""
+  path = str(tmp_path / "many")
+  config = tf.ConfigProto(device_count={"CPU": 3})
+  with tf.Graph().as_default():
+    variables = []
+    for i in range(30):
+      with tf.device("/cpu:%d" % (i % 3)):
+        variables.append(tf.Variable(np.full([2], i, np.float32), name="v%02d" % i))
+    saver = tf.train.Saver(sharded=True)
+    with tf.Session(config=config) as sess:
+      sess.run(tf.global_variables_initializer())
+      saver.save(sess, path)
+      sess.run([v.assign([-1.0, -1.0]) for v in variables])
+      saver.restore(sess, path)
+      for i, v in enumerate(variables):
+        np.testing.assert_array_equal(sess.run(v), [i, i])
+  assert len([f for f in os.listdir(tmp_path) if ".data-" in f]) == 3
