@@ -2,7 +2,6 @@
 device placement, checkpoints (Saver, the `checkpoint` state file, checkpoint readers)."""
 from tfc.train.device_setter import replica_device_setter
 from tfc.train.server_lib import ClusterSpec, Server
-from tfc.protos import ClusterDef, JobDef, ServerDef
 from tfc.train.optimizer import Optimizer
 from tfc.train.gradient_descent import GradientDescentOptimizer
 from tfc.train.momentum import MomentumOptimizer
@@ -15,24 +14,46 @@ from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
-from tfc.protos import SaverDef  # noqa: E402,F401
-from tfc.train.saver import Saver  # noqa: E402,F401
-from tfc.train.checkpoint_management import (  # noqa: E402,F401
-    checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
-    get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)
-from tfc.train.checkpoint_utils import (  # noqa: E402,F401
-    NewCheckpointReader, init_from_checkpoint, list_variables, load_checkpoint, load_variable)
+
+
+# checkpoint names -> the module defining them (loaded on first use)
+_CHECKPOINT_NAMES = {
+    "Saver": "saver",
+    "checkpoint_exists": "checkpoint_management",
+    "generate_checkpoint_state_proto": "checkpoint_management",
+    "get_checkpoint_mtimes": "checkpoint_management",
+    "get_checkpoint_state": "checkpoint_management",
+    "latest_checkpoint": "checkpoint_management",
+    "remove_checkpoint": "checkpoint_management",
+    "update_checkpoint_state": "checkpoint_management",
+    "NewCheckpointReader": "checkpoint_utils",
+    "init_from_checkpoint": "checkpoint_utils",
+    "list_variables": "checkpoint_utils",
+    "load_checkpoint": "checkpoint_utils",
+    "load_variable": "checkpoint_utils",
+}
 
 
 def __getattr__(name):
+  if name in _CHECKPOINT_NAMES:
+    import importlib  # pylint: disable=g-import-not-at-top
+    value = getattr(importlib.import_module("tfc.train." + _CHECKPOINT_NAMES[name]), name)
+    globals()[name] = value
+    return value
   # the MetaGraphDef functions load on first use (keeps `import tfc` fast)
   if name in ("export_meta_graph", "import_meta_graph"):
     from tfc.framework import meta_graph  # pylint: disable=g-import-not-at-top
     value = getattr(meta_graph, name)
     globals()[name] = value
     return value
+  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef"):
+    from tfc import protos  # pylint: disable=g-import-not-at-top
+    value = getattr(protos, name)
+    globals()[name] = value
+    return value
   raise AttributeError("module 'tfc.train' has no attribute %r" % name)
 
 
 def __dir__():
-  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"})
+  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
+                set(_CHECKPOINT_NAMES))
