@@ -24,18 +24,22 @@ BUILD    ?= build
 OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
+# gRPC core (Debian's libgrpc-dev): shared linking needs only grpc and gpr.
+GRPC_LIBS := -lgrpc -lgpr
+GRPC_CFLAGS = $(shell pkg-config --cflags grpc 2>/dev/null)
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-LIBS     := -lopenblas -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
+LIBS     := -lopenblas -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng $(GRPC_LIBS) -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen
+CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen $(GRPC_CFLAGS)
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
-APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
+APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev \
+                libgrpc-dev pkg-config
 PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn 'dask[distributed]'
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-LAYERS   := base core graph kernels runtime
+LAYERS   := base core graph kernels runtime distributed
 LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard csrc/$(l)/*.c)))
 LIB_OBJS := $(patsubst csrc/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/c/*.c))

@@ -21,7 +21,7 @@ from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARIES = ["openblas", "dnnl", "gomp", "protobuf-c", "jpeg", "png", "m", "pthread"]  # keep in sync with LIBS in the Makefile
+LIBRARIES = ["openblas", "dnnl", "gomp", "protobuf-c", "jpeg", "png", "grpc", "gpr", "m", "pthread"]  # keep in sync with LIBS in the Makefile
 
 
 def _rel(paths):

@@ -343,6 +343,15 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
       loc->index = k.index;
     }
   }
+  /* synthesized nodes point into themselves; partitions may have moved since */
+  for (int p = 0; ok && p < out->n_parts; p++)
+    for (int i = 0; i < out->parts[p].n; i++) {
+      tfc_snode *sn = &out->parts[p].nodes[i];
+      if (sn->gnode) continue;
+      sn->attrs = &sn->own_attrs;
+      sn->in_types = sn->own_types;
+      sn->out_types = sn->own_types + 1;
+    }
   tfc_hashmap_destroy(&fed);
   tfc_hashmap_destroy(&b.xfers);
   tfc_free(needed);

@@ -1,0 +1,289 @@
+/*
+ * remote_rendezvous.c — a step's rendezvous on a worker (see remote_rendezvous.h).
+ */
+#include "distributed/remote_rendezvous.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/alloc.h"
+#include "base/hashmap.h"
+#include "distributed/wire.h"
+#include "graph/tensor_proto.h"
+
+struct tfc_remote_rendezvous {
+  tfc_rendezvous base;     /* first: the executor sees this */
+  atomic_int refcount;
+  const tfc_cluster *cluster;
+  int64_t step_id;
+  tfc_rendezvous *local;
+  pthread_mutex_t mu;
+  bool aborted;
+  tfc_status abort_status;
+  tfc_hashmap fed;         /* keys whose values a RunGraph delivered here (client-terminated) */
+};
+
+/* New reference. */
+tfc_remote_rendezvous *tfc_remote_rendezvous_ref(tfc_remote_rendezvous *r) {
+  atomic_fetch_add(&r->refcount, 1);
+  return r;
+}
+
+/* Drops a reference; the last one frees. */
+void tfc_remote_rendezvous_unref(tfc_remote_rendezvous *r) {
+  if (!r || atomic_fetch_sub(&r->refcount, 1) != 1) return;
+  r->local->ops->free(r->local);
+  tfc_hashmap_destroy(&r->fed);
+  pthread_mutex_destroy(&r->mu);
+  tfc_free(r);
+}
+
+/* send: into the local table. */
+static bool rr_send(tfc_rendezvous *b, const char *key, tfc_tensor *value, tfc_status *st) {
+  tfc_remote_rendezvous *r = (tfc_remote_rendezvous *)b;
+  return r->local->ops->send(r->local, key, value, st);
+}
+
+typedef struct remote_recv {
+  tfc_remote_rendezvous *r;
+  char *key;
+  int task;
+  tfc_recv_done done;
+  void *arg;
+} remote_recv;
+
+/* Decodes a RecvTensorResponse into a tensor. */
+static tfc_tensor *decode_response(const tfc_rpc_buf *b, tfc_status *st) {
+  size_t pos = 0;
+  tfc_wfield f;
+  const uint8_t *tp = NULL;
+  size_t tn = 0;
+  bool dead = false;
+  while (tfc_wire_next(b->data, b->len, &pos, &f)) {
+    if (f.number == 1 && f.wire == 2) {
+      tp = f.p;
+      tn = f.n;
+    } else if (f.number == 2 && f.wire == 0) {
+      dead = f.v != 0;
+    }
+  }
+  if (!tfc_wire_ok(b->len, pos)) {
+    tfc_status_set(st, TFC_CODE_INTERNAL, "Unable to parse RecvTensorResponse");
+    return NULL;
+  }
+  if (dead) {
+    tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "a dead tensor arrived through RecvTensor");
+    return NULL;
+  }
+  return tfc_tensor_from_proto(tp ? tp : (const uint8_t *)"", tn, st);
+}
+
+/* Thread body of a remote receive: one RecvTensor call. */
+static void *remote_recv_main(void *arg) {
+  remote_recv *rr = arg;
+  tfc_remote_rendezvous *r = rr->r;
+  const tfc_task *peer = &r->cluster->tasks[rr->task];
+  tfc_wbuf req;
+  tfc_wbuf_init(&req);
+  tfc_wbuf_varint_field(&req, 1, (uint64_t)r->step_id);
+  tfc_wbuf_string(&req, 2, rr->key);
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_rpc_buf resp = {0};
+  tfc_tensor *t = NULL;
+  if (req.oom) {
+    tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  } else {
+    tfc_rpc_slice s = {req.data, req.len, NULL, NULL};
+    if (tfc_rpc_unary(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s, 1, 0, &resp, &st))
+      t = decode_response(&resp, &st);
+  }
+  tfc_wbuf_free(&req);
+  tfc_rpc_buf_free(&resp);
+  if (!t) {
+    tfc_status pst;
+    tfc_status_set(&pst, st.code, "From %s:\n%s", peer->name, st.msg);
+    strcpy(pst.node, st.node);
+    r->base.ops->abort(&r->base, &pst);
+    rr->done(rr->arg, NULL, &pst);
+  } else {
+    tfc_status ok;
+    tfc_status_clear(&ok);
+    rr->done(rr->arg, t, &ok);
+    tfc_tensor_unref(t);
+  }
+  tfc_free(rr->key);
+  tfc_remote_rendezvous_unref(r);
+  tfc_free(rr);
+  return NULL;
+}
+
+/* recv_async: local table or a RecvTensor call from a new thread. */
+static void rr_recv_async(tfc_rendezvous *b, const char *key, tfc_recv_done done, void *arg) {
+  tfc_remote_rendezvous *r = (tfc_remote_rendezvous *)b;
+  const char *semi = strchr(key, ';');
+  int task = semi ? tfc_cluster_task_of_device(r->cluster, key, (size_t)(semi - key)) : -1;
+  bool fed = false;
+  if (task >= 0 && task != r->cluster->self) {
+    pthread_mutex_lock(&r->mu);
+    tfc_hashmap_get(&r->fed, key, strlen(key), &fed);
+    pthread_mutex_unlock(&r->mu);
+  }
+  if (task < 0 || task == r->cluster->self || fed) {
+    r->local->ops->recv_async(r->local, key, done, arg);
+    return;
+  }
+  tfc_status st;
+  pthread_mutex_lock(&r->mu);
+  bool aborted = r->aborted;
+  if (aborted) tfc_status_copy(&st, &r->abort_status);
+  pthread_mutex_unlock(&r->mu);
+  if (aborted) {
+    done(arg, NULL, &st);
+    return;
+  }
+  remote_recv *rr = tfc_calloc(1, sizeof *rr);
+  char *k = tfc_strdup(key);
+  pthread_t th;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  if (rr && k) {
+    rr->r = tfc_remote_rendezvous_ref(r);
+    rr->key = k;
+    rr->task = task;
+    rr->done = done;
+    rr->arg = arg;
+    if (pthread_create(&th, &attr, remote_recv_main, rr) == 0) {
+      pthread_attr_destroy(&attr);
+      return;
+    }
+    tfc_remote_rendezvous_unref(r);
+  }
+  pthread_attr_destroy(&attr);
+  tfc_free(rr);
+  tfc_free(k);
+  tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "cannot start a receive from %s",
+                 r->cluster->tasks[task].name);
+  done(arg, NULL, &st);
+}
+
+/* abort: remembers the status and fails local waiters. */
+static void rr_abort(tfc_rendezvous *b, const tfc_status *st) {
+  tfc_remote_rendezvous *r = (tfc_remote_rendezvous *)b;
+  pthread_mutex_lock(&r->mu);
+  if (!r->aborted) {
+    r->aborted = true;
+    tfc_status_copy(&r->abort_status, st);
+  }
+  pthread_mutex_unlock(&r->mu);
+  r->local->ops->abort(r->local, st);
+}
+
+/* free through the interface: drops one reference. */
+static void rr_free(tfc_rendezvous *b) { tfc_remote_rendezvous_unref((tfc_remote_rendezvous *)b); }
+
+static const tfc_rendezvous_ops remote_ops = {rr_send, rr_recv_async, rr_abort, rr_free};
+
+/* Creates a step rendezvous. */
+tfc_remote_rendezvous *tfc_remote_rendezvous_new(const tfc_cluster *cluster, int64_t step_id) {
+  tfc_remote_rendezvous *r = tfc_calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->local = tfc_local_rendezvous_new();
+  if (!r->local) {
+    tfc_free(r);
+    return NULL;
+  }
+  r->base.ops = &remote_ops;
+  atomic_init(&r->refcount, 1);
+  r->cluster = cluster;
+  r->step_id = step_id;
+  pthread_mutex_init(&r->mu, NULL);
+  tfc_hashmap_init(&r->fed);
+  return r;
+}
+
+/* Delivers a value the master sent with RunGraph (see remote_rendezvous.h). */
+bool tfc_remote_rendezvous_feed(tfc_remote_rendezvous *r, const char *key, tfc_tensor *value, tfc_status *st) {
+  pthread_mutex_lock(&r->mu);
+  int rc = tfc_hashmap_put(&r->fed, key, strlen(key), NULL);
+  pthread_mutex_unlock(&r->mu);
+  if (rc != 0) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  return r->local->ops->send(r->local, key, value, st);
+}
+
+/* The interface. */
+tfc_rendezvous *tfc_remote_rendezvous_base(tfc_remote_rendezvous *r) { return &r->base; }
+
+typedef struct waiter {
+  atomic_int refs;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool done;
+  tfc_tensor *value;
+  tfc_status st;
+} waiter;
+
+/* Drops a waiter reference. */
+static void waiter_unref(waiter *w) {
+  if (atomic_fetch_sub(&w->refs, 1) != 1) return;
+  tfc_tensor_unref(w->value);
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  tfc_free(w);
+}
+
+/* Local receive callback of a waiter. */
+static void waiter_done(void *arg, tfc_tensor *value, const tfc_status *st) {
+  waiter *w = arg;
+  pthread_mutex_lock(&w->mu);
+  if (value) w->value = tfc_tensor_ref(value);
+  tfc_status_copy(&w->st, st);
+  w->done = true;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  waiter_unref(w);
+}
+
+/* Blocking local receive with a timeout (see remote_rendezvous.h). */
+tfc_tensor *tfc_remote_rendezvous_wait_local(tfc_remote_rendezvous *r, const char *key, int64_t timeout_ms,
+                                             tfc_status *st) {
+  waiter *w = tfc_calloc(1, sizeof *w);
+  if (!w) {
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  atomic_init(&w->refs, 2);
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  r->local->ops->recv_async(r->local, key, waiter_done, w);
+  struct timespec dl;
+  clock_gettime(CLOCK_REALTIME, &dl);
+  if (timeout_ms > 24LL * 3600 * 1000) timeout_ms = 24LL * 3600 * 1000;
+  dl.tv_sec += (time_t)(timeout_ms / 1000);
+  dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+  if (dl.tv_nsec >= 1000000000L) {
+    dl.tv_sec++;
+    dl.tv_nsec -= 1000000000L;
+  }
+  tfc_tensor *t = NULL;
+  pthread_mutex_lock(&w->mu);
+  while (!w->done)
+    if (pthread_cond_timedwait(&w->cv, &w->mu, &dl) != 0) break;
+  if (w->done) {
+    if (w->value) {
+      t = w->value;
+      w->value = NULL;
+    } else {
+      tfc_status_copy(st, &w->st);
+    }
+  } else {
+    tfc_status_set(st, TFC_CODE_DEADLINE_EXCEEDED, "Timed out waiting for tensor %s", key);
+  }
+  pthread_mutex_unlock(&w->mu);
+  waiter_unref(w);
+  return t;
+}
