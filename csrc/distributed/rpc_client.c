@@ -7,6 +7,7 @@
  * any number of threads may call at once. Every call carries a deadline and
  * asks for the initial metadata (without it the batch would never finish).
  */
+#include <dlfcn.h>
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
@@ -22,6 +23,7 @@
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "distributed/rpc.h"
+#define TFC_RPC_GRPC_API
 #include "distributed/rpc_internal.h"
 
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -34,6 +36,26 @@ static void on_fork_child(void) {
   if (initialized) atomic_store(&forked_after_init, true);
 }
 
+tfc_grpc_api tfc_grpc;
+
+/* Loads libgrpc and fills tfc_grpc; false + UNAVAILABLE naming what is missing. */
+static bool load_grpc(tfc_status *st) {
+  static const char *const libs[] = {"libgrpc.so.29", "libgrpc.so"};
+  void *lib = NULL;
+  for (size_t i = 0; !lib && i < sizeof libs / sizeof libs[0]; i++) lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return tfc_status_set(st, TFC_CODE_UNAVAILABLE, "The distributed runtime needs gRPC core (libgrpc.so.29, "
+                          "Debian's libgrpc29/libgrpc-dev): %s", dlerror());
+#define TFC_GRPC_LOAD(f)                                                                       \
+  if (!(*(void **)&tfc_grpc.f = dlsym(lib, #f))) {                                             \
+    dlclose(lib);                                                                                \
+    return tfc_status_set(st, TFC_CODE_UNAVAILABLE, "gRPC core lacks %s (version 1.51 expected)", #f); \
+  }
+  TFC_GRPC_FUNCS(TFC_GRPC_LOAD)
+#undef TFC_GRPC_LOAD
+  return true;
+}
+
 /* Initialises gRPC once (see rpc_internal.h). */
 bool rpc_ensure_init(tfc_status *st) {
   if (atomic_load(&forked_after_init))
@@ -42,7 +64,11 @@ bool rpc_ensure_init(tfc_status *st) {
                           "cannot use the distributed runtime (start it with the 'spawn' method)");
   pthread_mutex_lock(&init_mu);
   if (!initialized) {
-    grpc_init();
+    if (!load_grpc(st)) {
+      pthread_mutex_unlock(&init_mu);
+      return false;
+    }
+    G(grpc_init)();
     tfc_hashmap_init(&channels);
     pthread_atfork(NULL, NULL, on_fork_child);
     initialized = true;
@@ -80,13 +106,13 @@ static grpc_channel *channel_for(const char *target) {
     args[2].key = GRPC_ARG_MAX_RECONNECT_BACKOFF_MS;
     args[2].value.integer = 1000;
     grpc_channel_args cargs = {3, args};
-    grpc_channel_credentials *cr = grpc_insecure_credentials_create();
+    grpc_channel_credentials *cr = G(grpc_insecure_credentials_create)();
     char name[512];
     snprintf(name, sizeof name, "dns:///%s", target);
-    ch = grpc_channel_create(name, cr, &cargs);
-    grpc_channel_credentials_release(cr);
+    ch = G(grpc_channel_create)(name, cr, &cargs);
+    G(grpc_channel_credentials_release)(cr);
     if (ch && tfc_hashmap_put(&channels, target, len, ch) != 0) {
-      grpc_channel_destroy(ch);
+      G(grpc_channel_destroy)(ch);
       ch = NULL;
     }
   }
@@ -96,20 +122,20 @@ static grpc_channel *channel_for(const char *target) {
 
 /* Copies a received message into *resp (one copy from gRPC's slices). */
 static bool copy_message(grpc_byte_buffer *bb, tfc_rpc_buf *resp) {
-  size_t n = grpc_byte_buffer_length(bb);
+  size_t n = G(grpc_byte_buffer_length)(bb);
   resp->data = tfc_malloc(n ? n : 1);
   resp->len = 0;
   if (!resp->data) return false;
   grpc_byte_buffer_reader r;
-  if (!grpc_byte_buffer_reader_init(&r, bb)) return false;
+  if (!G(grpc_byte_buffer_reader_init)(&r, bb)) return false;
   grpc_slice sl;
-  while (grpc_byte_buffer_reader_next(&r, &sl)) {
+  while (G(grpc_byte_buffer_reader_next)(&r, &sl)) {
     size_t k = GRPC_SLICE_LENGTH(sl);
     if (resp->len + k <= n) memcpy(resp->data + resp->len, GRPC_SLICE_START_PTR(sl), k);
     resp->len += k;
-    grpc_slice_unref(sl);
+    G(grpc_slice_unref)(sl);
   }
-  grpc_byte_buffer_reader_destroy(&r);
+  G(grpc_byte_buffer_reader_destroy)(&r);
   if (resp->len > n) resp->len = n;
   return true;
 }
@@ -127,22 +153,22 @@ bool tfc_rpc_unary(const char *target, const char *method, const tfc_rpc_slice *
   grpc_channel *ch = channel_for(target);
   grpc_byte_buffer *send = rpc_make_buffer(req, n_req);
   if (!ch || !send) {
-    if (send) grpc_byte_buffer_destroy(send);
+    if (send) G(grpc_byte_buffer_destroy)(send);
     return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory calling %s", target);
   }
   if (timeout_ms <= 0) timeout_ms = 24LL * 3600 * 1000;
   gpr_timespec deadline =
-      gpr_time_add(gpr_now(GPR_CLOCK_REALTIME), gpr_time_from_millis(timeout_ms, GPR_TIMESPAN));
-  grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
-  grpc_slice mslice = grpc_slice_from_static_string(method);
-  grpc_call *call = grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, mslice, NULL,
+      G(gpr_time_add)(G(gpr_now)(GPR_CLOCK_REALTIME), G(gpr_time_from_millis)(timeout_ms, GPR_TIMESPAN));
+  grpc_completion_queue *cq = G(grpc_completion_queue_create_for_pluck)(NULL);
+  grpc_slice mslice = G(grpc_slice_from_static_string)(method);
+  grpc_call *call = G(grpc_channel_create_call)(ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, mslice, NULL,
                                              deadline, NULL);
   grpc_metadata_array init_md, trail_md;
-  grpc_metadata_array_init(&init_md);
-  grpc_metadata_array_init(&trail_md);
+  G(grpc_metadata_array_init)(&init_md);
+  G(grpc_metadata_array_init)(&trail_md);
   grpc_byte_buffer *recv = NULL;
   grpc_status_code status = GRPC_STATUS_UNKNOWN;
-  grpc_slice details = grpc_empty_slice();
+  grpc_slice details = G(grpc_empty_slice)();
   const char *error_string = NULL;
   grpc_op ops[6];
   memset(ops, 0, sizeof ops);
@@ -162,12 +188,12 @@ bool tfc_rpc_unary(const char *target, const char *method, const tfc_rpc_slice *
   bool ok = false;
   int tag_value = 0;
   void *tag = &tag_value;
-  grpc_call_error ce = grpc_call_start_batch(call, ops, 6, tag, NULL);
+  grpc_call_error ce = G(grpc_call_start_batch)(call, ops, 6, tag, NULL);
   if (ce != GRPC_CALL_OK) {
     tfc_status_set(st, TFC_CODE_INTERNAL, "gRPC call to %s%s failed to start: %s", target, method,
-                   grpc_call_error_to_string(ce));
+                   G(grpc_call_error_to_string)(ce));
   } else {
-    grpc_completion_queue_pluck(cq, tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    G(grpc_completion_queue_pluck)(cq, tag, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL);
     if (status == GRPC_STATUS_OK) {
       if (!recv) {
         tfc_status_set(st, TFC_CODE_INTERNAL, "%s answered %s without a message", target, method);
@@ -178,22 +204,22 @@ bool tfc_rpc_unary(const char *target, const char *method, const tfc_rpc_slice *
         ok = true;
       }
     } else {
-      char *d = grpc_slice_to_c_string(details);
+      char *d = G(grpc_slice_to_c_string)(details);
       tfc_status_set(st, (tfc_code)status, "%s", d && d[0] ? d : "RPC failed");
-      gpr_free(d);
+      G(gpr_free)(d);
     }
   }
-  if (recv) grpc_byte_buffer_destroy(recv);
-  grpc_byte_buffer_destroy(send);
-  grpc_slice_unref(details);
-  if (error_string) gpr_free((void *)error_string);
-  grpc_metadata_array_destroy(&init_md);
-  grpc_metadata_array_destroy(&trail_md);
-  grpc_call_unref(call);
-  grpc_completion_queue_shutdown(cq);
-  while (grpc_completion_queue_pluck(cq, NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+  if (recv) G(grpc_byte_buffer_destroy)(recv);
+  G(grpc_byte_buffer_destroy)(send);
+  G(grpc_slice_unref)(details);
+  if (error_string) G(gpr_free)((void *)error_string);
+  G(grpc_metadata_array_destroy)(&init_md);
+  G(grpc_metadata_array_destroy)(&trail_md);
+  G(grpc_call_unref)(call);
+  G(grpc_completion_queue_shutdown)(cq);
+  while (G(grpc_completion_queue_pluck)(cq, NULL, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL).type !=
          GRPC_QUEUE_SHUTDOWN) {
   }
-  grpc_completion_queue_destroy(cq);
+  G(grpc_completion_queue_destroy)(cq);
   return ok;
 }

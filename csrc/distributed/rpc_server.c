@@ -23,6 +23,7 @@
 
 #include "base/alloc.h"
 #include "distributed/rpc.h"
+#define TFC_RPC_GRPC_API
 #include "distributed/rpc_internal.h"
 
 enum { TAG_REQUEST, TAG_GENERIC, TAG_REPLY, TAG_SHUTDOWN };
@@ -87,20 +88,20 @@ struct tfc_rpc_server {
 
 /* Posts (again) the request for one registered method. */
 static void post_method(method_slot *m) {
-  grpc_metadata_array_init(&m->md);
+  G(grpc_metadata_array_init)(&m->md);
   m->call = NULL;
   m->payload = NULL;
-  grpc_server_request_registered_call(m->srv->server, m->handle, &m->call, &m->deadline, &m->md,
+  G(grpc_server_request_registered_call)(m->srv->server, m->handle, &m->call, &m->deadline, &m->md,
                                       &m->payload, m->srv->cq, m->srv->cq, m);
 }
 
 /* Posts (again) the catch-all request for unregistered paths. */
 static void post_generic(tfc_rpc_server *s) {
   generic_slot *g = &s->generic;
-  grpc_call_details_init(&g->details);
-  grpc_metadata_array_init(&g->md);
+  G(grpc_call_details_init)(&g->details);
+  G(grpc_metadata_array_init)(&g->md);
   g->call = NULL;
-  grpc_server_request_call(s->server, &g->call, &g->details, &g->md, s->cq, s->cq, g);
+  G(grpc_server_request_call)(s->server, &g->call, &g->details, &g->md, s->cq, s->cq, g);
 }
 
 /* Copies a received message into one tfc_malloc'd buffer (one copy). */
@@ -108,23 +109,23 @@ static bool read_payload(grpc_byte_buffer *bb, uint8_t **data, size_t *len) {
   *data = NULL;
   *len = 0;
   if (!bb) return true;
-  size_t n = grpc_byte_buffer_length(bb);
+  size_t n = G(grpc_byte_buffer_length)(bb);
   uint8_t *buf = tfc_malloc(n ? n : 1);
   if (!buf) return false;
   grpc_byte_buffer_reader r;
-  if (!grpc_byte_buffer_reader_init(&r, bb)) {
+  if (!G(grpc_byte_buffer_reader_init)(&r, bb)) {
     tfc_free(buf);
     return false;
   }
   grpc_slice sl;
   size_t off = 0;
-  while (grpc_byte_buffer_reader_next(&r, &sl)) {
+  while (G(grpc_byte_buffer_reader_next)(&r, &sl)) {
     size_t k = GRPC_SLICE_LENGTH(sl);
     if (off + k <= n) memcpy(buf + off, GRPC_SLICE_START_PTR(sl), k);
     off += k;
-    grpc_slice_unref(sl);
+    G(grpc_slice_unref)(sl);
   }
-  grpc_byte_buffer_reader_destroy(&r);
+  G(grpc_byte_buffer_reader_destroy)(&r);
   *data = buf;
   *len = off < n ? off : n;
   return true;
@@ -154,7 +155,7 @@ static void start_reply(tfc_rpc_call *c, grpc_status_code code, const char *msg)
   ops[n].data.send_status_from_server.trailing_metadata_count = 0;
   ops[n].data.send_status_from_server.status = code;
   if (msg && msg[0]) {
-    c->details = grpc_slice_from_copied_string(msg);
+    c->details = G(grpc_slice_from_copied_string)(msg);
     c->has_details = true;
     ops[n].data.send_status_from_server.status_details = &c->details;
   }
@@ -163,9 +164,9 @@ static void start_reply(tfc_rpc_call *c, grpc_status_code code, const char *msg)
   ops[n].data.recv_close_on_server.cancelled = &c->cancelled;
   n++;
   c->t.kind = TAG_REPLY;
-  if (grpc_call_start_batch(c->call, ops, (size_t)n, c, NULL) != GRPC_CALL_OK) {
+  if (G(grpc_call_start_batch)(c->call, ops, (size_t)n, c, NULL) != GRPC_CALL_OK) {
     /* no event will come: finish here */
-    if (c->reply) grpc_byte_buffer_destroy(c->reply);
+    if (c->reply) G(grpc_byte_buffer_destroy)(c->reply);
     c->reply = NULL;
     rpc_call_finish(c);
   }
@@ -174,11 +175,11 @@ static void start_reply(tfc_rpc_call *c, grpc_status_code code, const char *msg)
 /* Frees everything a call holds; called once its answer batch completed. */
 void rpc_call_finish(tfc_rpc_call *c) {
   tfc_rpc_server *s = c->srv;
-  if (c->reply) grpc_byte_buffer_destroy(c->reply);
-  if (c->has_details) grpc_slice_unref(c->details);
-  if (c->payload) grpc_byte_buffer_destroy(c->payload);
-  grpc_metadata_array_destroy(&c->md);
-  if (c->call) grpc_call_unref(c->call);
+  if (c->reply) G(grpc_byte_buffer_destroy)(c->reply);
+  if (c->has_details) G(grpc_slice_unref)(c->details);
+  if (c->payload) G(grpc_byte_buffer_destroy)(c->payload);
+  G(grpc_metadata_array_destroy)(&c->md);
+  if (c->call) G(grpc_call_unref)(c->call);
   tfc_free(c->req);
   bool counted = !c->generic;
   tfc_free(c);
@@ -212,15 +213,15 @@ grpc_byte_buffer *rpc_make_buffer(const tfc_rpc_slice *slices, int n) {
     if (s->release && o && s->len > 0) {
       o->release = s->release;
       o->arg = s->arg;
-      gs[i] = grpc_slice_new_with_user_data((void *)s->data, s->len, release_owner, o);
+      gs[i] = G(grpc_slice_new_with_user_data)((void *)s->data, s->len, release_owner, o);
     } else {
-      gs[i] = grpc_slice_from_copied_buffer(s->data ? (const char *)s->data : "", s->len);
+      gs[i] = G(grpc_slice_from_copied_buffer)(s->data ? (const char *)s->data : "", s->len);
       tfc_free(o);
       if (s->release) s->release(s->arg);
     }
   }
-  grpc_byte_buffer *bb = grpc_raw_byte_buffer_create(gs, (size_t)n);
-  for (int i = 0; i < n; i++) grpc_slice_unref(gs[i]);
+  grpc_byte_buffer *bb = G(grpc_raw_byte_buffer_create)(gs, (size_t)n);
+  for (int i = 0; i < n; i++) G(grpc_slice_unref)(gs[i]);
   if (gs != stack) tfc_free(gs);
   return bb;
 }
@@ -252,9 +253,9 @@ void tfc_rpc_reply(tfc_rpc_call *c, const tfc_status *st, const tfc_rpc_slice *s
 
 /* Milliseconds left before the caller's deadline. */
 int64_t tfc_rpc_call_remaining_ms(const tfc_rpc_call *c) {
-  gpr_timespec d = gpr_convert_clock_type(c->deadline, GPR_CLOCK_MONOTONIC);
-  if (gpr_time_cmp(d, gpr_inf_future(GPR_CLOCK_MONOTONIC)) == 0) return INT64_MAX;
-  gpr_timespec left = gpr_time_sub(d, gpr_now(GPR_CLOCK_MONOTONIC));
+  gpr_timespec d = G(gpr_convert_clock_type)(c->deadline, GPR_CLOCK_MONOTONIC);
+  if (G(gpr_time_cmp)(d, G(gpr_inf_future)(GPR_CLOCK_MONOTONIC)) == 0) return INT64_MAX;
+  gpr_timespec left = G(gpr_time_sub)(d, G(gpr_now)(GPR_CLOCK_MONOTONIC));
   int64_t ms = (int64_t)left.tv_sec * 1000 + left.tv_nsec / 1000000;
   return ms < 0 ? 0 : ms;
 }
@@ -262,7 +263,7 @@ int64_t tfc_rpc_call_remaining_ms(const tfc_rpc_call *c) {
 /* A registered method's request arrived: take the call, re-post, run the handler. */
 static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
   if (!ok) {  /* shutting down: the request comes back unused */
-    grpc_metadata_array_destroy(&m->md);
+    G(grpc_metadata_array_destroy)(&m->md);
     return;
   }
   tfc_rpc_call *c = tfc_calloc(1, sizeof *c);
@@ -274,10 +275,10 @@ static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
     c->md = m->md;
     c->payload = m->payload;
   } else {
-    grpc_call_cancel_with_status(m->call, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
-    grpc_call_unref(m->call);
-    if (m->payload) grpc_byte_buffer_destroy(m->payload);
-    grpc_metadata_array_destroy(&m->md);
+    G(grpc_call_cancel_with_status)(m->call, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+    G(grpc_call_unref)(m->call);
+    if (m->payload) G(grpc_byte_buffer_destroy)(m->payload);
+    G(grpc_metadata_array_destroy)(&m->md);
   }
   pthread_mutex_lock(&s->mu);
   bool down = s->shutting_down;
@@ -302,16 +303,16 @@ static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
 static void on_generic(tfc_rpc_server *s, bool ok) {
   generic_slot *g = &s->generic;
   if (!ok) {
-    grpc_call_details_destroy(&g->details);
-    grpc_metadata_array_destroy(&g->md);
+    G(grpc_call_details_destroy)(&g->details);
+    G(grpc_metadata_array_destroy)(&g->md);
     return;
   }
   tfc_rpc_call *c = tfc_calloc(1, sizeof *c);
-  grpc_call_details_destroy(&g->details);
+  G(grpc_call_details_destroy)(&g->details);
   if (!c) {
-    grpc_call_cancel(g->call, NULL);
-    grpc_call_unref(g->call);
-    grpc_metadata_array_destroy(&g->md);
+    G(grpc_call_cancel)(g->call, NULL);
+    G(grpc_call_unref)(g->call);
+    G(grpc_metadata_array_destroy)(&g->md);
   } else {
     c->srv = s;
     c->generic = true;
@@ -329,7 +330,7 @@ static void on_generic(tfc_rpc_server *s, bool ok) {
 static void *poll_loop(void *arg) {
   tfc_rpc_server *s = arg;
   for (;;) {
-    grpc_event ev = grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    grpc_event ev = G(grpc_completion_queue_next)(s->cq, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL);
     if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
     if (ev.type != GRPC_OP_COMPLETE) continue;
     tag *t = ev.tag;
@@ -371,34 +372,34 @@ tfc_rpc_server *tfc_rpc_server_new(const char *addr, const char *const *methods,
   args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
   args[1].value.integer = -1;
   grpc_channel_args cargs = {2, args};
-  s->server = grpc_server_create(&cargs, NULL);
-  s->cq = grpc_completion_queue_create_for_next(NULL);
-  grpc_server_register_completion_queue(s->server, s->cq, NULL);
+  s->server = G(grpc_server_create)(&cargs, NULL);
+  s->cq = G(grpc_completion_queue_create_for_next)(NULL);
+  G(grpc_server_register_completion_queue)(s->server, s->cq, NULL);
   for (int i = 0; i < n_methods; i++) {
     method_slot *m = &s->slots[i];
     m->t.kind = TAG_REQUEST;
     m->index = i;
     m->srv = s;
-    m->handle = grpc_server_register_method(s->server, methods[i], NULL,
+    m->handle = G(grpc_server_register_method)(s->server, methods[i], NULL,
                                             GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
   }
   s->generic.t.kind = TAG_GENERIC;
-  grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
-  int port = grpc_server_add_http2_port(s->server, addr, creds);
-  grpc_server_credentials_release(creds);
+  grpc_server_credentials *creds = G(grpc_insecure_server_credentials_create)();
+  int port = G(grpc_server_add_http2_port)(s->server, addr, creds);
+  G(grpc_server_credentials_release)(creds);
   if (port == 0) {
     tfc_status_set(st, TFC_CODE_UNAVAILABLE, "Could not start gRPC server: cannot bind %s", addr);
-    grpc_server_destroy(s->server);
-    grpc_completion_queue_shutdown(s->cq);
-    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+    G(grpc_server_destroy)(s->server);
+    G(grpc_completion_queue_shutdown)(s->cq);
+    while (G(grpc_completion_queue_next)(s->cq, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL).type !=
            GRPC_QUEUE_SHUTDOWN) {
     }
-    grpc_completion_queue_destroy(s->cq);
+    G(grpc_completion_queue_destroy)(s->cq);
     tfc_free(s->slots);
     tfc_free(s);
     return NULL;
   }
-  grpc_server_start(s->server);
+  G(grpc_server_start)(s->server);
   for (int i = 0; i < n_methods; i++) post_method(&s->slots[i]);
   post_generic(s);
   if (pthread_create(&s->poller, NULL, poll_loop, s) != 0) {
@@ -419,8 +420,8 @@ void tfc_rpc_server_free(tfc_rpc_server *s) {
   s->shutting_down = true;
   pthread_mutex_unlock(&s->mu);
   s->shutdown_tag.kind = TAG_SHUTDOWN;
-  grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
-  grpc_server_cancel_all_calls(s->server);
+  G(grpc_server_shutdown_and_notify)(s->server, s->cq, &s->shutdown_tag);
+  G(grpc_server_cancel_all_calls)(s->server);
   /* handlers blocked on other tasks get a few seconds to answer; after that
    * the server is abandoned (left allocated) rather than freed under them */
   struct timespec dl;
@@ -434,16 +435,16 @@ void tfc_rpc_server_free(tfc_rpc_server *s) {
   if (stuck) return;
   if (s->poller_started) {
     /* the poller saw the shutdown notice; now the queue can shut down */
-    grpc_completion_queue_shutdown(s->cq);
+    G(grpc_completion_queue_shutdown)(s->cq);
     pthread_join(s->poller, NULL);
   } else {
-    grpc_completion_queue_shutdown(s->cq);
-    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+    G(grpc_completion_queue_shutdown)(s->cq);
+    while (G(grpc_completion_queue_next)(s->cq, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL).type !=
            GRPC_QUEUE_SHUTDOWN) {
     }
   }
-  grpc_server_destroy(s->server);
-  grpc_completion_queue_destroy(s->cq);
+  G(grpc_server_destroy)(s->server);
+  G(grpc_completion_queue_destroy)(s->cq);
   pthread_cond_destroy(&s->idle);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s->slots);

@@ -138,11 +138,11 @@ static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
   int src_local = b->local[node];
   int send_input_node = src_local, send_input_index = index;
   if (index >= 0) {
-    snprintf(tname, sizeof tname, "%s:%d", gn->name, index);
+    snprintf(tname, sizeof tname, "edge_%d_%s:%d", b->n_xfer, gn->name, index);
     dt = tfc_dtype_base(gn->out_types[index]);
   } else {
     /* control edge: a scalar Const in the source partition, run after the node */
-    snprintf(tname, sizeof tname, "%s/_control", gn->name);
+    snprintf(tname, sizeof tname, "edge_%d_%s/_control", b->n_xfer, gn->name);
     int c = synth(b, src_p, "Const", gn->name);
     if (c < 0) goto oom;
     tfc_snode *cs = &b->sg->parts[src_p].nodes[c];

@@ -291,12 +291,16 @@ static PyObject *mod_registered(PyObject *module, PyObject *unused) {
 /* Defined in py_graphdef.c. */
 PyObject *tfc_py_mod_tensor_to_proto(PyObject *module, PyObject *args, PyObject *kwds);
 PyObject *tfc_py_mod_tensor_from_proto(PyObject *module, PyObject *arg);
+/* Defined in py_protos.c. */
+PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 
 static PyMethodDef module_methods[] = {
     {"tensor_to_proto", (PyCFunction)(void (*)(void))tfc_py_mod_tensor_to_proto,
      METH_VARARGS | METH_KEYWORDS, "tensor_to_proto(value, dtype=None) -> TensorProto bytes."},
     {"tensor_from_proto", tfc_py_mod_tensor_from_proto, METH_O,
      "tensor_from_proto(data) -> ndarray."},
+    {"_proto_descriptor_set", tfc_py_mod_proto_descriptor_set, METH_NOARGS,
+     "_proto_descriptor_set() -> serialized FileDescriptorSet of tfc's .proto files."},
     {"_registered", mod_registered, METH_NOARGS, "What the set_* functions registered."},
     {"op_def", mod_op_def, METH_O, "op_def(op_type) -> dict describing the op definition."},
     {"op_names", mod_op_names, METH_NOARGS, "op_names() -> list of registered op types."},

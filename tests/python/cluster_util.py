@@ -29,13 +29,17 @@ def free_ports(n):
 class Cluster(object):
   """A cluster of tfc server processes: jobs maps job name -> number of tasks."""
 
-  def __init__(self, jobs, env=None, use_tf_config=False):
-    ports = free_ports(sum(jobs.values()))
+  def __init__(self, jobs, env=None, use_tf_config=False, external=None):
+    """external: job name -> number of tasks that are in the cluster spec but run
+    elsewhere (e.g. training processes starting their own Server)."""
+    external = dict(external or {})
+    everything = dict(jobs, **external)
+    ports = free_ports(sum(everything.values()))
     self.spec = {}
     k = 0
-    for job in sorted(jobs):
-      self.spec[job] = ["localhost:%d" % p for p in ports[k:k + jobs[job]]]
-      k += jobs[job]
+    for job in sorted(everything):
+      self.spec[job] = ["localhost:%d" % p for p in ports[k:k + everything[job]]]
+      k += everything[job]
     self.procs = {}
     self.output = {}
     self._env = dict(os.environ, **(env or {}))

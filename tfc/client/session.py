@@ -121,9 +121,18 @@ def _c_args(target, graph, config):
     raise _errors.NotFoundError(
         None, None, "No session factory registered for the given session options: "
         "{target: \"%s\"}" % target)
+  if target.startswith("grpc://"):
+    address = target[len("grpc://"):]
+    if not address or "/" in address:
+      raise _errors.InvalidArgumentError(None, None, "Invalid target: '%s'" % target)
+    if config is not None and not isinstance(config, _protos.ConfigProto):
+      raise TypeError("config must be a tf.ConfigProto, but got %s" % type(config))
+    return graph, target, config, {
+        "target": address, "config": config.SerializeToString() if config is not None else b""}
   if config is None:
-    config = _protos.ConfigProto()
-  elif not isinstance(config, _protos.ConfigProto):
+    # The defaults of an empty ConfigProto, without building the message class.
+    return graph, target, None, dict(_DEFAULT_SESSION_ARGS)
+  if not isinstance(config, _protos.ConfigProto):
     raise TypeError("config must be a tf.ConfigProto, but got %s" % type(config))
   kwargs = {
       "inter_op_threads": int(config.inter_op_parallelism_threads),
@@ -133,12 +142,12 @@ def _c_args(target, graph, config):
       "log_device_placement": bool(config.log_device_placement),
       "fusion": _fusion_enabled(config),
   }
-  if target.startswith("grpc://"):
-    address = target[len("grpc://"):]
-    if not address or "/" in address:
-      raise _errors.InvalidArgumentError(None, None, "Invalid target: '%s'" % target)
-    kwargs = {"target": address, "config": config.SerializeToString()}
   return graph, target, config, kwargs
+
+
+_DEFAULT_SESSION_ARGS = {"inter_op_threads": 0, "intra_op_threads": 0, "cpu_devices": 1,
+                         "allow_soft_placement": False, "log_device_placement": False,
+                         "fusion": True}
 
 
 def _fusion_enabled(config):
@@ -204,7 +213,7 @@ class Session(_tfc.Session):
 
   def list_devices(self):
     if self._target.startswith(b"grpc://"):
-      timeout = int(self._config.operation_timeout_in_ms)
+      timeout = int(self._config.operation_timeout_in_ms) if self._config is not None else 0
       return [_DeviceAttributes(name, kind, mem, inc) for name, kind, mem, inc in
               _tfc.grpc_list_devices(self._target[len(b"grpc://"):].decode(), timeout)]
     n = max(1, self._cpu_devices)
