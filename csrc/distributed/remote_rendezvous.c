@@ -55,13 +55,113 @@ typedef struct remote_recv {
   void *arg;
 } remote_recv;
 
-/* Decodes a RecvTensorResponse into a tensor. */
-static tfc_tensor *decode_response(const tfc_rpc_buf *b, tfc_status *st) {
+/* Where a received tensor's bytes go: the block it will adopt. */
+typedef struct tail_ctx {
+  void *block;            /* tfc_aligned_alloc(TFC_ALIGN + len) or NULL */
+  tfc_dtype dtype;
+  int rank;
+  int64_t dims[TFC_MAX_RANK];
+} tail_ctx;
+
+/* Reads a varint from [*p, end). */
+static bool head_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+  uint64_t r = 0;
+  for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+    uint8_t c = *(*p)++;
+    r |= (uint64_t)(c & 0x7f) << shift;
+    if (!(c & 0x80)) {
+      *v = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* tfc_rpc_tail_fn for RecvTensorResponse: when the message ends with the
+ * tensor's tensor_content (TF's fast-path layout), claims those bytes for a
+ * new aligned block that the tensor then adopts (no copy after gRPC's). */
+static void *claim_tensor(void *arg, const uint8_t *head, size_t head_len, size_t total, size_t *tail_len) {
+  tail_ctx *c = arg;
+  const uint8_t *p = head, *end = head + head_len;
+  uint64_t key, v;
+  while (p < end) {
+    if (!head_varint(&p, end, &key)) return NULL;
+    if ((key & 7) == 0) {
+      if (!head_varint(&p, end, &v)) return NULL;
+      continue;
+    }
+    if (key != ((1 << 3) | 2)) return NULL;  /* only scalars may precede the tensor */
+    if (!head_varint(&p, end, &v) || (size_t)(p - head) + v != total) return NULL;
+    /* inside the TensorProto: dtype, shape, then tensor_content's header */
+    c->rank = 0;
+    c->dtype = TFC_DTYPE_INVALID;
+    while (p < end) {
+      if (!head_varint(&p, end, &key)) return NULL;
+      if (key == ((1 << 3) | 0)) {
+        if (!head_varint(&p, end, &v)) return NULL;
+        c->dtype = (tfc_dtype)v;
+      } else if (key == ((2 << 3) | 2)) {
+        if (!head_varint(&p, end, &v) || v > (uint64_t)(end - p)) return NULL;
+        const uint8_t *q = p, *qe = p + v;
+        p = qe;
+        while (q < qe) {
+          if (!head_varint(&q, qe, &key) || key != ((2 << 3) | 2) || !head_varint(&q, qe, &v) ||
+              v > (uint64_t)(qe - q) || c->rank >= TFC_MAX_RANK)
+            return NULL;
+          const uint8_t *d = q, *de = q + v;
+          q = de;
+          int64_t size = 0;
+          while (d < de) {
+            if (!head_varint(&d, de, &key)) return NULL;
+            if (key == ((1 << 3) | 0)) {
+              if (!head_varint(&d, de, &v)) return NULL;
+              size = (int64_t)v;
+            } else {
+              return NULL;
+            }
+          }
+          if (size < 0) return NULL;
+          c->dims[c->rank++] = size;
+        }
+      } else if (key == ((4 << 3) | 2)) {
+        if (!head_varint(&p, end, &v) || (size_t)(p - head) + v != total) return NULL;
+        if (c->dtype == TFC_DTYPE_INVALID || c->dtype == TFC_DTYPE_STRING || tfc_dtype_size(c->dtype) == 0)
+          return NULL;
+        uint64_t ne = 1;
+        for (int i = 0; i < c->rank; i++) ne *= (uint64_t)c->dims[i];
+        if (ne * tfc_dtype_size(c->dtype) != v || v == 0) return NULL;
+        c->block = tfc_aligned_alloc(TFC_ALIGN + (size_t)v);
+        if (!c->block) return NULL;
+        *tail_len = (size_t)v;
+        return (uint8_t *)c->block + TFC_ALIGN;
+      } else {
+        return NULL;
+      }
+    }
+    return NULL;
+  }
+  return NULL;
+}
+
+/* Decodes a RecvTensorResponse (its tensor content possibly claimed into c). */
+static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status *st) {
   size_t pos = 0;
   tfc_wfield f;
   const uint8_t *tp = NULL;
   size_t tn = 0;
   bool dead = false;
+  if (c->block) {
+    /* the head ends inside field 1: only leading scalars are read */
+    while (pos < b->len && tfc_wire_next(b->data, b->len, &pos, &f))
+      if (f.number == 2 && f.wire == 0) dead = f.v != 0;
+    if (dead) {
+      tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "a dead tensor arrived through RecvTensor");
+      return NULL;
+    }
+    tfc_tensor *t = tfc_tensor_adopt(c->dtype, c->rank, c->dims, c->block, st);
+    if (t) c->block = NULL;
+    return t;
+  }
   while (tfc_wire_next(b->data, b->len, &pos, &f)) {
     if (f.number == 1 && f.wire == 2) {
       tp = f.p;
@@ -98,8 +198,11 @@ static void *remote_recv_main(void *arg) {
     tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   } else {
     tfc_rpc_slice s = {req.data, req.len, NULL, NULL};
-    if (tfc_rpc_unary(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s, 1, 0, &resp, &st))
-      t = decode_response(&resp, &st);
+    tail_ctx tc = {0};
+    if (tfc_rpc_unary_tail(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s, 1, 0, claim_tensor, &tc,
+                           &resp, &st))
+      t = decode_response(&resp, &tc, &st);
+    if (tc.block) tfc_aligned_free(tc.block);
   }
   tfc_wbuf_free(&req);
   tfc_rpc_buf_free(&resp);

@@ -12,8 +12,9 @@
  * call fails with UNAVAILABLE instead.
  *
  * Server: one completion queue drained by one thread; each call is handed to
- * a handler on a thread of its own, so handlers may block (a RecvTensor
- * waiting for a value, a RunStep waiting for workers) without starving other
+ * a handler thread (kept between calls; a new one starts whenever a call
+ * arrives and none is free), so handlers may block (a RecvTensor waiting for
+ * a value, a RunStep waiting for workers) without starving other
  * calls. A handler answers exactly once with tfc_rpc_reply.
  *
  *   static void handle(void *ctx, int method, tfc_rpc_call *call,
@@ -94,6 +95,20 @@ void tfc_rpc_server_free(tfc_rpc_server *s);
  * reached, DEADLINE_EXCEEDED when the deadline passed. */
 bool tfc_rpc_unary(const char *target, const char *method, const tfc_rpc_slice *req, int n_req,
                    int64_t timeout_ms, tfc_rpc_buf *resp, tfc_status *st);
+
+/* Claims the tail of a response before it is copied: called once with the
+ * first bytes of the message (head, head_len: at least the first slice) and
+ * its total length; returns where the last *tail_len bytes go (e.g. a new
+ * tensor's buffer), or NULL to keep the whole message in resp. */
+typedef void *(*tfc_rpc_tail_fn)(void *ctx, const uint8_t *head, size_t head_len, size_t total,
+                                 size_t *tail_len);
+
+/* tfc_rpc_unary whose response tail may go straight to memory tail_fn picks
+ * (one copy from gRPC's slices, none after): resp then holds the bytes before
+ * the tail only. */
+bool tfc_rpc_unary_tail(const char *target, const char *method, const tfc_rpc_slice *req, int n_req,
+                        int64_t timeout_ms, tfc_rpc_tail_fn tail_fn, void *ctx, tfc_rpc_buf *resp,
+                        tfc_status *st);
 
 /* True once gRPC was initialised in this process (a server or a call). */
 bool tfc_rpc_initialized(void);

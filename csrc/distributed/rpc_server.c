@@ -66,6 +66,7 @@ struct tfc_rpc_call {
   bool has_details;
   int cancelled;
   bool generic;
+  struct tfc_rpc_call *next;   /* handler queue */
 };
 
 struct tfc_rpc_server {
@@ -80,10 +81,17 @@ struct tfc_rpc_server {
   void *ctx;
   pthread_mutex_t mu;
   pthread_cond_t idle;
+  pthread_cond_t work;     /* handler threads wait here */
   int running;             /* handlers not yet answered */
   bool shutting_down;
   bool shutdown_seen;      /* the poller saw the shutdown notice */
   tag shutdown_tag;
+  /* handler threads: kept between calls; one more is started whenever a call
+   * arrives and none is free, so a blocked handler never delays another call */
+  tfc_rpc_call *queue_head, *queue_tail;
+  int free_threads;        /* waiting threads not yet promised a call */
+  int threads;             /* handler threads alive */
+  bool stop_threads;
 };
 
 /* Posts (again) the request for one registered method. */
@@ -131,11 +139,57 @@ static bool read_payload(grpc_byte_buffer *bb, uint8_t **data, size_t *len) {
   return true;
 }
 
-/* Handler thread body. */
-static void *run_handler(void *arg) {
-  tfc_rpc_call *c = arg;
-  c->srv->handler(c->srv->ctx, c->method, c, c->req, c->req_len);
+/* Handler thread body: runs queued calls until the server stops. */
+static void *handler_thread(void *arg) {
+  tfc_rpc_server *s = arg;
+  pthread_mutex_lock(&s->mu);
+  for (;;) {
+    while (!s->queue_head && !s->stop_threads) pthread_cond_wait(&s->work, &s->mu);
+    if (!s->queue_head) break;
+    tfc_rpc_call *c = s->queue_head;
+    s->queue_head = c->next;
+    if (!s->queue_head) s->queue_tail = NULL;
+    pthread_mutex_unlock(&s->mu);
+    s->handler(s->ctx, c->method, c, c->req, c->req_len);
+    pthread_mutex_lock(&s->mu);
+    s->free_threads++;
+  }
+  s->free_threads--;
+  s->threads--;
+  pthread_cond_broadcast(&s->idle);
+  pthread_mutex_unlock(&s->mu);
   return NULL;
+}
+
+/* Queues a call for a handler thread, starting one when none is free. */
+static bool dispatch(tfc_rpc_server *s, tfc_rpc_call *c) {
+  pthread_mutex_lock(&s->mu);
+  c->next = NULL;
+  if (s->queue_tail)
+    s->queue_tail->next = c;
+  else
+    s->queue_head = c;
+  s->queue_tail = c;
+  bool ok = true;
+  if (s->free_threads > 0) {
+    s->free_threads--;
+    pthread_cond_signal(&s->work);
+  } else {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t th;
+    if (pthread_create(&th, &attr, handler_thread, s) == 0) {
+      s->threads++;
+    } else if (s->threads == 0) {
+      /* no thread can take it: unqueue and fail the call */
+      s->queue_head = s->queue_tail = NULL;
+      ok = false;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  pthread_mutex_unlock(&s->mu);
+  return ok;
 }
 
 /* Starts the answer batch of a call (status only when msg is NULL). */
@@ -290,13 +344,7 @@ static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
     start_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a request");
     return;
   }
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  pthread_t th;
-  if (pthread_create(&th, &attr, run_handler, c) != 0)
-    start_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a thread for the call");
-  pthread_attr_destroy(&attr);
+  if (!dispatch(s, c)) start_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a thread for the call");
 }
 
 /* An unregistered path: answer UNIMPLEMENTED, as TF's server does. */
@@ -364,6 +412,7 @@ tfc_rpc_server *tfc_rpc_server_new(const char *addr, const char *const *methods,
   s->ctx = ctx;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->idle, NULL);
+  pthread_cond_init(&s->work, NULL);
   grpc_arg args[2];
   args[0].type = GRPC_ARG_INTEGER;
   args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
@@ -433,6 +482,11 @@ void tfc_rpc_server_free(tfc_rpc_server *s) {
   bool stuck = s->running > 0 || (s->poller_started && !s->shutdown_seen);
   pthread_mutex_unlock(&s->mu);
   if (stuck) return;
+  pthread_mutex_lock(&s->mu);
+  s->stop_threads = true;
+  pthread_cond_broadcast(&s->work);
+  while (s->threads > 0) pthread_cond_wait(&s->idle, &s->mu);
+  pthread_mutex_unlock(&s->mu);
   if (s->poller_started) {
     /* the poller saw the shutdown notice; now the queue can shut down */
     G(grpc_completion_queue_shutdown)(s->cq);
@@ -446,6 +500,7 @@ void tfc_rpc_server_free(tfc_rpc_server *s) {
   G(grpc_server_destroy)(s->server);
   G(grpc_completion_queue_destroy)(s->cq);
   pthread_cond_destroy(&s->idle);
+  pthread_cond_destroy(&s->work);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s->slots);
   tfc_free(s);
