@@ -91,7 +91,7 @@ bool tfc_master_call_task(tfc_master *m, int task, tfc_method meth, const void *
       return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
     }
     for (int i = 0; i < msg.n; i++) {
-      memcpy(resp->data + resp->len, msg.s[i].data, msg.s[i].len);
+      if (msg.s[i].len) memcpy(resp->data + resp->len, msg.s[i].data, msg.s[i].len);
       resp->len += msg.s[i].len;
     }
     tfc_msg_release(&msg);
