@@ -195,6 +195,9 @@ $(BUILD)/stamp/venv-tf:
 # regenerated when they are missing or when the script, the farm fixture it
 # reuses or the TensorFlow venv changed. TFC_COMPAT_REQUIRED turns a missing
 # or incomplete fixture folder into a failure instead of a skip.
+# tests/python/test_compat_distributed.py mixes tfc and TF servers and clients
+# over TF's gRPC protocol (a TF client on a tfc server and the reverse, and
+# mixed clusters in both directions).
 COMPAT_DIR    := $(BUILD)/compat
 COMPAT_INPUTS := tools/make_compat_fixtures.py $(shell find tests/fixtures/farm -type f 2>/dev/null)
 
@@ -205,7 +208,7 @@ $(COMPAT_DIR)/.stamp: $(COMPAT_INPUTS) $(BUILD)/stamp/venv-tf
 .PHONY: compat
 compat: install $(COMPAT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
-	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_distributed.py
 	@$(MAKE) --no-print-directory compat-beside-tf
 
 # tfc and TensorFlow imported into one process, in both orders: the wheel from

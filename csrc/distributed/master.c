@@ -58,6 +58,7 @@ typedef struct msession {
   char **dev_names;
   tfc_device_name *dev_parsed;
   int *dev_task;
+  int64_t *dev_inc;          /* incarnation per device (GetStatus) */
   int64_t incarnation;
   pthread_mutex_t mu;        /* plans, graph extension */
   tfc_hashmap plans;         /* signature -> mplan* */
@@ -166,6 +167,7 @@ static void session_free(tfc_master *m, msession *s) {
   tfc_free(s->dev_names);
   tfc_free(s->dev_parsed);
   tfc_free(s->dev_task);
+  tfc_free(s->dev_inc);
   tfc_graph_unref(s->g);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s->handle);
@@ -279,7 +281,9 @@ static bool add_devices(msession *s, int task, const tfc_rpc_buf *b, tfc_status 
   if (parsed) s->dev_parsed = parsed;
   int *tasks = tfc_realloc(s->dev_task, sizeof(int) * (n ? n : 1));
   if (tasks) s->dev_task = tasks;
-  if (!names || !parsed || !tasks) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t *incs = tfc_realloc(s->dev_inc, sizeof(int64_t) * (n ? n : 1));
+  if (incs) s->dev_inc = incs;
+  if (!names || !parsed || !tasks || !incs) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   for (size_t i = 0; ok && i < r->n_device_attributes; i++) {
     const char *name = r->device_attributes[i]->name;
     tfc_device_name d;
@@ -293,6 +297,7 @@ static bool add_devices(msession *s, int task, const tfc_rpc_buf *b, tfc_status 
     }
     s->dev_parsed[s->n_dev] = d;
     s->dev_task[s->n_dev] = task;
+    s->dev_inc[s->n_dev] = (int64_t)r->device_attributes[i]->incarnation;
     s->n_dev++;
   }
   protobuf_c_message_free_unpacked(&r->base, &tfc_pb_allocator);
@@ -643,7 +648,8 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     else targets[i] = n->id;
   }
   tfc_device_set ds = {.n = s->n_dev, .names = (const char *const *)s->dev_names, .parsed = s->dev_parsed,
-                       .allow_soft_placement = true, .incarnation = s->incarnation};
+                       .allow_soft_placement = true, .incarnation = s->incarnation,
+                       .incarnations = s->dev_inc};
   if (ok) ok = tfc_subgraph_build(g, r->n_feeds, feeds, r->n_fetches, fetches, r->n_targets, targets, &ds, &sg, st);
   if (ok && s->log_placement) log_placement(s, &sg);
   if (ok) {
@@ -691,7 +697,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
       if (sg.fetches[i].feed >= 0 || sg.fetches[i].part != pi) continue;
       size_t n = strlen(client) + strlen(q->device) + strlen(r->fetches[i]) + 64;
       char *key = tfc_malloc(n);
-      if (!key || !tfc_rendezvous_key(key, n, q->device, s->incarnation, client, r->fetches[i])) {
+      if (!key || !tfc_rendezvous_key(key, n, q->device, s->dev_inc[part->device], client, r->fetches[i])) {
         tfc_free(key);
         ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
         break;
@@ -704,6 +710,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
         .device_name = q->device,
         .client_device = client,
         .client_incarnation = s->incarnation,
+        .device_incarnation = s->dev_inc[part->device],
         .feed_names = (const char *const *)r->feed_names,
         .fetch_names = (const char *const *)r->fetches,
         .suffix = suffix,

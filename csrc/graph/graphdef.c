@@ -1456,7 +1456,7 @@ bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_
     pe_sanitize(nm);
     tfc_dtype dt = tfc_dtype_base(p->nodes[fl->snode].out_types[fl->index]);
     ok = pe_sendrecv(&a, &nds[w], true, nm, in, dt, o->fetch_names[i], o->device_name, o->client_device,
-                     o->client_incarnation, o->device_name, st);
+                     o->device_incarnation, o->device_name, st);
     gd.node[w] = &nds[w];
     w++;
   }

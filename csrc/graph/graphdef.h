@@ -143,6 +143,7 @@ typedef struct tfc_partition_export_options {
   const char *device_name;
   const char *client_device;
   int64_t client_incarnation;
+  int64_t device_incarnation;      /* of device_name: written on the fetch _Send nodes */
   const char *const *feed_names;   /* sg->n_feeds entries, e.g. "x:0" */
   const char *const *fetch_names;  /* sg->n_fetches entries */
   const char *suffix;

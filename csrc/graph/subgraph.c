@@ -79,7 +79,8 @@ static bool sendrecv_attrs(tfc_attrs *a, const char *tensor_name, const tfc_devi
                            int dst_dev, tfc_status *st) {
   return set_str(a, "tensor_name", tensor_name, st) && set_str(a, "send_device", ds->names[src_dev], st) &&
          set_str(a, "recv_device", ds->names[dst_dev], st) &&
-         set_val(a, "send_device_incarnation", tfc_attr_int(ds->incarnation), st) &&
+         set_val(a, "send_device_incarnation",
+                 tfc_attr_int(ds->incarnations ? ds->incarnations[src_dev] : ds->incarnation), st) &&
          set_val(a, "client_terminated", tfc_attr_bool(false), st);
 }
 
