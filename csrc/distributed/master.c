@@ -949,10 +949,24 @@ static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *res
     if (nt.oom) out.oom = true;
     tfc_wbuf_free(&nt);
   }
-  if (ok && r.output_partition_graphs) {
+  if (ok && (r.output_partition_graphs || r.trace_level == 3)) {
     tfc_wbuf md;
     tfc_wbuf_init(&md);
-    for (int k = 0; k < p->n_parts; k++) tfc_wbuf_ld(&md, 3, p->parts[k].gdef, p->parts[k].gdef_len);
+    if (r.trace_level == 3) {
+      /* RunMetadata.step_stats: every task's DeviceStepStats (repeated fields concatenate) */
+      tfc_wbuf ss;
+      tfc_wbuf_init(&ss);
+      for (int k = 0; k < p->n_parts; k++) {
+        const uint8_t *sp = NULL;
+        size_t sn = 0;
+        if (tfc_wire_find_ld(runs[k].resp.data, runs[k].resp.len, 2, &sp, &sn)) tfc_wbuf_bytes(&ss, sp, sn);
+      }
+      tfc_wbuf_ld(&md, 1, ss.data, ss.len);
+      if (ss.oom) md.oom = true;
+      tfc_wbuf_free(&ss);
+    }
+    for (int k = 0; r.output_partition_graphs && k < p->n_parts; k++)
+      tfc_wbuf_ld(&md, 3, p->parts[k].gdef, p->parts[k].gdef_len);
     tfc_wbuf_ld(&out, 2, md.data, md.len);
     if (md.oom) out.oom = true;
     tfc_wbuf_free(&md);

@@ -349,6 +349,35 @@ static void stderr_log(void *ctx, const char *text, size_t len) {
   fflush(stderr);
 }
 
+/* Per-node statistics of a traced step, encoded as NodeExecStats as they come. */
+typedef struct stats_sink {
+  pthread_mutex_t mu;
+  tfc_wbuf nodes;          /* DeviceStepStats.node_stats entries (field 2) */
+} stats_sink;
+
+/* tfc_step_args.node_stats: appends one NodeExecStats. */
+static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_t end_ns) {
+  stats_sink *k = arg;
+  tfc_wbuf n;
+  tfc_wbuf_init(&n);
+  int64_t rel = end_ns - start_ns;
+  tfc_wbuf_string(&n, 1, sn->name);
+  tfc_wbuf_varint_field(&n, 2, (uint64_t)(start_ns / 1000));
+  tfc_wbuf_varint_field(&n, 4, (uint64_t)(rel / 1000));
+  tfc_wbuf_varint_field(&n, 5, (uint64_t)(rel / 1000));
+  char label[512];
+  snprintf(label, sizeof label, "%s = %s()", sn->name, sn->def->name);
+  tfc_wbuf_string(&n, 8, label);
+  tfc_wbuf_varint_field(&n, 13, (uint64_t)start_ns);
+  tfc_wbuf_varint_field(&n, 15, (uint64_t)rel);
+  tfc_wbuf_varint_field(&n, 16, (uint64_t)rel);
+  pthread_mutex_lock(&k->mu);
+  tfc_wbuf_ld(&k->nodes, 2, n.data, n.len);
+  if (n.oom) k->nodes.oom = true;
+  pthread_mutex_unlock(&k->mu);
+  tfc_wbuf_free(&n);
+}
+
 /* RunGraph. */
 static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t timeout_ms, tfc_msg *resp,
                       tfc_status *st) {
@@ -359,6 +388,10 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     return false;
   }
   bool store = r->store_errors_in_response_body;
+  bool trace = r->exec_opts && r->exec_opts->record_timeline;
+  stats_sink sink;
+  pthread_mutex_init(&sink.mu, NULL);
+  tfc_wbuf_init(&sink.nodes);
   tfc_status rst;
   tfc_status_clear(&rst);
   tfc_wbuf out;
@@ -399,6 +432,10 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     };
     tfc_executor *execs[1] = {g->exec};
     tfc_step_args args = {.sg = &g->sg, .n_execs = 1, .execs = execs, .rendezvous = base};
+    if (trace) {
+      args.node_stats = record_node;
+      args.node_stats_ctx = &sink;
+    }
     ok = tfc_run_step(&args, &env, &rst);
   }
   for (size_t i = 0; ok && i < r->n_recv_key; i++) {
@@ -418,6 +455,21 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     tfc_wbuf_free(&tp);
     tfc_wbuf_free(&named);
   }
+  if (ok && trace) {
+    /* RunGraphResponse.step_stats: one DeviceStepStats for this task's device */
+    tfc_wbuf dev, ss;
+    tfc_wbuf_init(&dev);
+    tfc_wbuf_init(&ss);
+    tfc_wbuf_string(&dev, 1, w->dev_name);
+    tfc_wbuf_bytes(&dev, sink.nodes.data, sink.nodes.len);
+    tfc_wbuf_ld(&ss, 1, dev.data, dev.len);
+    tfc_wbuf_ld(&out, 2, ss.data, ss.len);
+    if (dev.oom || ss.oom || sink.nodes.oom) out.oom = true;
+    tfc_wbuf_free(&dev);
+    tfc_wbuf_free(&ss);
+  }
+  tfc_wbuf_free(&sink.nodes);
+  pthread_mutex_destroy(&sink.mu);
   if (ok && out.oom) ok = tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   if (!ok && base) base->ops->abort(base, &rst);
   if (rdv) tfc_remote_rendezvous_unref(rdv);

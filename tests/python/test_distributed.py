@@ -143,6 +143,16 @@ def test_seed_001_cluster_cells(cluster):
                          options=run_options, run_metadata=run_metadata)
   assert result == 1000
   assert final_result.device == ""
+  # FULL_TRACE: every task that ran a partition reports its nodes under its full device name
+  by_device = {d.device: {n.node_name for n in d.node_stats} for d in run_metadata.step_stats.dev_stats}
+  assert set(by_device) <= {"/job:%s/replica:0/task:%d/device:CPU:0" % (j, i)
+                            for j in ("ps", "worker") for i in range(2)}
+  printers = [n for n in graph.get_operations() if n.type == "Print"]
+  for i, op in enumerate(printers):
+    assert op.name in by_device["/job:worker/replica:0/task:%d/device:CPU:0" % i]
+  for d in run_metadata.step_stats.dev_stats:
+    for n in d.node_stats:
+      assert n.all_start_micros > 0 and n.all_end_rel_micros >= 0
   # each worker printed its portion's sum in its own log
   deadline = time.time() + 5
   while time.time() < deadline and not all("portion is[500]" in cluster.log("worker", i)
