@@ -603,6 +603,11 @@ bool tfc_worker_handle(tfc_worker *w, tfc_method m, const uint8_t *req, size_t l
                        tfc_msg *resp, tfc_status *st) {
   resp->n = 0;
   if (!req) req = (const uint8_t *)"";
+  size_t pos = 0;
+  tfc_wfield f;
+  while (tfc_wire_next(req, len, &pos, &f)) {
+  }
+  if (!tfc_wire_ok(len, pos)) return tfc_status_set(st, TFC_CODE_INTERNAL, "Unable to parse request");
   bool ok = true;
   switch (m) {
     case TFC_M_GET_STATUS: return get_status(w, resp, st);

@@ -317,6 +317,7 @@ static PyMethodDef module_methods[] = {
      "grpc_list_devices(target, timeout_ms=0) -> [(name, type, memory_limit, incarnation)]."},
     {"grpc_reset", tfc_py_mod_grpc_reset, METH_VARARGS, "grpc_reset(target, containers)."},
     {"_grpc_initialized", tfc_py_mod_grpc_initialized, METH_NOARGS, "Whether gRPC was started."},
+    {"_grpc_call", tfc_py_mod_grpc_call, METH_VARARGS, "_grpc_call(target, method, request, timeout_ms)."},
     {"_alloc_fail_after", mod_alloc_fail_after, METH_O, "Test hook: fail the n-th allocation."},
     {"_registry_check", mod_registry_check, METH_NOARGS, "Parses every op table."},
     {NULL, NULL, 0, NULL}};

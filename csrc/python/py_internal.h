@@ -174,6 +174,7 @@ extern PyType_Spec tfc_py_server_spec;
 PyObject *tfc_py_mod_grpc_list_devices(PyObject *module, PyObject *args);
 PyObject *tfc_py_mod_grpc_reset(PyObject *module, PyObject *args);
 PyObject *tfc_py_mod_grpc_initialized(PyObject *module, PyObject *unused);
+PyObject *tfc_py_mod_grpc_call(PyObject *module, PyObject *args);
 
 /* ------------------------------------------------------------ py_convert.c */
 

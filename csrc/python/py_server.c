@@ -239,3 +239,25 @@ PyObject *tfc_py_mod_grpc_initialized(PyObject *module, PyObject *unused) {
   (void)unused;
   return PyBool_FromLong(tfc_rpc_initialized());
 }
+
+/* _grpc_call(target, method_path, request: bytes, timeout_ms) -> response bytes: one raw
+ * unary call (tests of the wire behaviour); errors raise the tfc.errors class. */
+PyObject *tfc_py_mod_grpc_call(PyObject *module, PyObject *args) {
+  const char *target, *method;
+  Py_buffer req;
+  long long timeout = 10000;
+  if (!PyArg_ParseTuple(args, "ssy*|L:_grpc_call", &target, &method, &req, &timeout)) return NULL;
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_rpc_buf resp = {0};
+  tfc_rpc_slice s = {req.buf, (size_t)req.len, NULL, NULL};
+  bool ok;
+  Py_BEGIN_ALLOW_THREADS
+  ok = tfc_rpc_unary(target, method, &s, 1, timeout, &resp, &st);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release(&req);
+  if (!ok) return raise_status(tfc_py_state(module), &st);
+  PyObject *r = PyBytes_FromStringAndSize((const char *)resp.data, (Py_ssize_t)resp.len);
+  tfc_rpc_buf_free(&resp);
+  return r;
+}

@@ -324,6 +324,34 @@ def test_killed_ps_gives_unavailable_naming_it_and_restart_serves():
     c.stop()
 
 
+def _ld(field, data):
+  """A length-delimited protobuf field (short values)."""
+  return bytes([field << 3 | 2, len(data)]) + data
+
+
+def test_wire_errors_match_tf(cluster):
+  from tfc import _tfc
+  addr = cluster.address("worker", 0)
+  # a request that is not a protobuf message: INTERNAL, as TF answers
+  for method in ("/tensorflow.MasterService/RunStep", "/tensorflow.WorkerService/RunGraph"):
+    with pytest.raises(tf.errors.InternalError, match="Unable to parse request"):
+      _tfc._grpc_call(addr, method, b"\xff\xff\xff")
+  # an unknown session handle: ABORTED
+  with pytest.raises(tf.errors.AbortedError, match="Session nope is not found"):
+    _tfc._grpc_call(addr, "/tensorflow.MasterService/RunStep", _ld(1, b"nope"))
+  with pytest.raises(tf.errors.AbortedError, match="Session nope is not found"):
+    _tfc._grpc_call(addr, "/tensorflow.MasterService/CloseSession", _ld(1, b"nope"))
+  # a bad rendezvous key: INVALID_ARGUMENT
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid rendezvous key"):
+    _tfc._grpc_call(addr, "/tensorflow.WorkerService/RecvTensor", b"\x08\x01" + _ld(2, b"bad"))
+  # a method neither service has: UNIMPLEMENTED
+  with pytest.raises(tf.errors.UnimplementedError):
+    _tfc._grpc_call(addr, "/tensorflow.grpc.WorkerService/GetStatus", b"")
+  # GetStatus answers with the task's device and a non-zero incarnation
+  out = _tfc._grpc_call(addr, "/tensorflow.WorkerService/GetStatus", b"")
+  assert b"/job:worker/replica:0/task:0/device:CPU:0" in out and b"CPU" in out
+
+
 # ------------------------------------------------------------------ launcher
 
 
