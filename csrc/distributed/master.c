@@ -63,6 +63,8 @@ typedef struct msession {
   pthread_mutex_t mu;        /* plans, graph extension */
   tfc_hashmap plans;         /* signature -> mplan* */
   int plan_counter;
+  tfc_hashmap callables;     /* int64 handle -> step_req* (MakeCallable), under mu */
+  int64_t next_callable;
   int refs;                  /* guarded by the master's mu */
 } msession;
 
@@ -140,6 +142,8 @@ static void plan_free(tfc_master *m, const char *session, mplan *p) {
   tfc_free(p);
 }
 
+static void callable_free(void *p);
+
 /* Frees a session: its plans' graphs are deregistered, workers forget it. */
 static void session_free(tfc_master *m, msession *s) {
   for (size_t i = 0; i < s->plans.cap; i++) {
@@ -149,6 +153,13 @@ static void session_free(tfc_master *m, msession *s) {
     if (tfc_hashmap_slot(&s->plans, i, &k, &kl, &v)) plan_free(m, s->handle, v);
   }
   tfc_hashmap_destroy(&s->plans);
+  for (size_t i = 0; i < s->callables.cap; i++) {
+    const char *k;
+    size_t kl;
+    void *v;
+    if (tfc_hashmap_slot(&s->callables, i, &k, &kl, &v)) callable_free(v);
+  }
+  tfc_hashmap_destroy(&s->callables);
   tfc_wbuf b;
   tfc_wbuf_init(&b);
   tfc_wbuf_string(&b, 1, s->handle);
@@ -420,6 +431,7 @@ static bool create_session(tfc_master *m, const uint8_t *req, size_t len, tfc_ms
   if (s) {
     pthread_mutex_init(&s->mu, NULL);
     tfc_hashmap_init(&s->plans);
+    tfc_hashmap_init(&s->callables);
     s->refs = 1;
     s->incarnation = m->c->incarnation;
   }
@@ -854,42 +866,41 @@ static void cleanup_step(tfc_master *m, const mplan *p, int64_t step_id) {
   tfc_wbuf_free(&b);
 }
 
-/* RunStep. */
-static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *resp, tfc_status *st) {
-  step_req r;
-  if (!parse_step(req, len, &r, st)) {
-    step_req_free(&r);
-    return false;
-  }
-  msession *s = session_get(m, r.session, st);
-  if (!s) {
-    step_req_free(&r);
-    return false;
-  }
-  tfc_status rst;
-  tfc_status_clear(&rst);
+/* Runs one step of session s for r: the plan (built on first use), RunGraph
+ * on every partition, CleanupGraph. Appends the fetched values to out as
+ * field 1 entries (NamedTensorProto under the fetch names when `named`, bare
+ * TensorProtos in fetch order otherwise) and RunMetadata as field 2. false
+ * with *rst on failure (out then incomplete). */
+/* The session's plan for r (borrowed), built and registered on first use; NULL + rst. */
+static mplan *get_plan(tfc_master *m, msession *s, const step_req *r, tfc_status *rst) {
   size_t klen = 0;
-  char *key = signature(&r, &klen);
-  bool ok = key || tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
-  mplan *p = NULL;
-  if (ok) {
-    pthread_mutex_lock(&s->mu);
-    bool found = false;
-    p = tfc_hashmap_get(&s->plans, key, klen, &found);
-    if (!found) {
-      p = build_plan(m, s, &r, &rst);
-      if (p && tfc_hashmap_put(&s->plans, key, klen, p) != 0) {
-        plan_free(m, s->handle, p);
-        p = NULL;
-        tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
-      }
-    }
-    pthread_mutex_unlock(&s->mu);
-    ok = p != NULL;
+  char *key = signature(r, &klen);
+  if (!key) {
+    tfc_status_set(rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
   }
+  pthread_mutex_lock(&s->mu);
+  bool found = false;
+  mplan *p = tfc_hashmap_get(&s->plans, key, klen, &found);
+  if (!found) {
+    p = build_plan(m, s, r, rst);
+    if (p && tfc_hashmap_put(&s->plans, key, klen, p) != 0) {
+      plan_free(m, s->handle, p);
+      p = NULL;
+      tfc_status_set(rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
   tfc_free(key);
+  return p;
+}
+
+static bool run_core(tfc_master *m, msession *s, const step_req *rq, bool named, tfc_wbuf *out, tfc_status *rst) {
+  const step_req r = *rq;
+  mplan *p = get_plan(m, s, &r, rst);
+  bool ok = p != NULL;
   part_run *runs = ok ? tfc_calloc((size_t)p->n_parts + 1, sizeof(part_run)) : NULL;
-  if (ok && !runs) ok = tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (ok && !runs) ok = tfc_status_set(rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   int64_t step_id = new_step_id();
   if (ok) {
     for (int i = 0; i < p->n_parts; i++) {
@@ -904,13 +915,11 @@ static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *res
     for (int pass = 0; pass < 2 && ok; pass++)
       for (int i = 0; i < p->n_parts && ok; i++)
         if (!runs[i].ok && (pass == 1 || runs[i].st.code != TFC_CODE_CANCELLED)) {
-          tfc_status_copy(&rst, &runs[i].st);
+          tfc_status_copy(rst, &runs[i].st);
           ok = false;
         }
     cleanup_step(m, p, step_id);
   }
-  tfc_wbuf out;
-  tfc_wbuf_init(&out);
   for (int i = 0; ok && i < r.n_fetches; i++) {
     const uint8_t *tp = NULL;
     size_t tn = 0;
@@ -938,15 +947,19 @@ static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *res
       }
     }
     if (!tp) {
-      ok = tfc_status_set(&rst, TFC_CODE_INTERNAL, "No value came back for fetch %s", r.fetches[i]);
+      ok = tfc_status_set(rst, TFC_CODE_INTERNAL, "No value came back for fetch %s", r.fetches[i]);
       break;
+    }
+    if (!named) {
+      tfc_wbuf_ld(out, 1, tp, tn);
+      continue;
     }
     tfc_wbuf nt;
     tfc_wbuf_init(&nt);
     tfc_wbuf_string(&nt, 1, r.fetches[i]);
     tfc_wbuf_ld(&nt, 2, tp, tn);
-    tfc_wbuf_ld(&out, 1, nt.data, nt.len);
-    if (nt.oom) out.oom = true;
+    tfc_wbuf_ld(out, 1, nt.data, nt.len);
+    if (nt.oom) out->oom = true;
     tfc_wbuf_free(&nt);
   }
   if (ok && (r.output_partition_graphs || r.trace_level == 3)) {
@@ -967,13 +980,33 @@ static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *res
     }
     for (int k = 0; r.output_partition_graphs && k < p->n_parts; k++)
       tfc_wbuf_ld(&md, 3, p->parts[k].gdef, p->parts[k].gdef_len);
-    tfc_wbuf_ld(&out, 2, md.data, md.len);
-    if (md.oom) out.oom = true;
+    tfc_wbuf_ld(out, 2, md.data, md.len);
+    if (md.oom) out->oom = true;
     tfc_wbuf_free(&md);
   }
-  if (ok && out.oom) ok = tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (ok && out->oom) ok = tfc_status_set(rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; runs && i < p->n_parts; i++) tfc_rpc_buf_free(&runs[i].resp);
   tfc_free(runs);
+  return ok;
+}
+
+/* RunStep. */
+static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *resp, tfc_status *st) {
+  step_req r;
+  if (!parse_step(req, len, &r, st)) {
+    step_req_free(&r);
+    return false;
+  }
+  msession *s = session_get(m, r.session, st);
+  if (!s) {
+    step_req_free(&r);
+    return false;
+  }
+  tfc_status rst;
+  tfc_status_clear(&rst);
+  tfc_wbuf out;
+  tfc_wbuf_init(&out);
+  bool ok = run_core(m, s, &r, true, &out, &rst);
   bool store = r.store_errors;
   step_req_free(&r);
   session_put(m, s);
@@ -987,6 +1020,160 @@ static bool run_step(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *res
     tfc_wbuf_string(&out, 4, rst.msg);
   }
   tfc_msg_take(resp, &out);
+  return true;
+}
+
+/* Frees a callable's step template. */
+static void callable_free(void *p) {
+  step_req *r = p;
+  if (!r) return;
+  step_req_free(r);
+  tfc_free(r);
+}
+
+/* Appends a string to a growing array of C strings; false on OOM. */
+static bool push_name(char ***arr, int *n, const uint8_t *p, size_t len) {
+  char **a = tfc_realloc(*arr, sizeof(char *) * (size_t)(*n + 2));
+  if (!a) return false;
+  *arr = a;
+  a[*n] = tfc_strndup((const char *)p, len);
+  if (!a[*n]) return false;
+  (*n)++;
+  return true;
+}
+
+/* MakeCallable: the CallableOptions become a step template, planned now (errors surface here). */
+static bool make_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *resp, tfc_status *st) {
+  char *h = field_string(req, len, 1);
+  if (!h) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  msession *s = session_get(m, h, st);
+  tfc_free(h);
+  if (!s) return false;
+  step_req *r = tfc_calloc(1, sizeof *r);
+  bool ok = r && (r->session = tfc_strdup(s->handle));
+  const uint8_t *co = NULL;
+  size_t cn = 0;
+  tfc_wire_find_ld(req, len, 2, &co, &cn);
+  size_t pos = 0;
+  tfc_wfield f;
+  while (ok && co && tfc_wire_next(co, cn, &pos, &f)) {
+    if (f.wire == 2 && f.number == 1) ok = push_name(&r->feed_names, &r->n_feeds, f.p, f.n);
+    else if (f.wire == 2 && f.number == 2) ok = push_name(&r->fetches, &r->n_fetches, f.p, f.n);
+    else if (f.wire == 2 && f.number == 3) ok = push_name(&r->targets, &r->n_targets, f.p, f.n);
+    else if (f.wire == 2 && f.number == 4) {
+      size_t p2 = 0;
+      tfc_wfield g;
+      while (tfc_wire_next(f.p, f.n, &p2, &g)) {
+        if (g.wire != 0) continue;
+        if (g.number == 1) r->trace_level = (int)g.v;
+        if (g.number == 2) r->timeout_ms = (int64_t)g.v;
+        if (g.number == 5) r->output_partition_graphs = g.v != 0;
+      }
+    }
+  }
+  if (ok) {
+    r->feed_data = tfc_calloc((size_t)r->n_feeds + 1, sizeof(uint8_t *));
+    r->feed_len = tfc_calloc((size_t)r->n_feeds + 1, sizeof(size_t));
+    if (!r->fetches) r->fetches = tfc_calloc(1, sizeof(char *));
+    if (!r->targets) r->targets = tfc_calloc(1, sizeof(char *));
+    if (!r->feed_names) r->feed_names = tfc_calloc(1, sizeof(char *));
+    ok = r->feed_data && r->feed_len && r->fetches && r->targets && r->feed_names;
+  }
+  if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (ok) ok = get_plan(m, s, r, st) != NULL;
+  int64_t handle = 0;
+  if (ok) {
+    pthread_mutex_lock(&s->mu);
+    handle = s->next_callable++;
+    ok = tfc_hashmap_put(&s->callables, (const char *)&handle, sizeof handle, r) == 0;
+    pthread_mutex_unlock(&s->mu);
+    if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  session_put(m, s);
+  if (!ok) {
+    callable_free(r);
+    return false;
+  }
+  tfc_wbuf out;
+  tfc_wbuf_init(&out);
+  tfc_wbuf_varint_field(&out, 1, (uint64_t)handle);
+  tfc_msg_take(resp, &out);
+  return true;
+}
+
+/* Reads (session handle, callable handle) of Run/ReleaseCallable. */
+static msession *callable_request(tfc_master *m, const uint8_t *req, size_t len, int64_t *handle, tfc_status *st) {
+  char *h = field_string(req, len, 1);
+  if (!h) {
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  msession *s = session_get(m, h, st);
+  tfc_free(h);
+  *handle = 0;
+  size_t pos = 0;
+  tfc_wfield f;
+  while (tfc_wire_next(req, len, &pos, &f))
+    if (f.number == 2 && f.wire == 0) *handle = (int64_t)f.v;
+  return s;
+}
+
+/* RunCallable: feeds are bare TensorProtos in the callable's feed order. */
+static bool run_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg *resp, tfc_status *st) {
+  int64_t handle;
+  msession *s = callable_request(m, req, len, &handle, st);
+  if (!s) return false;
+  pthread_mutex_lock(&s->mu);
+  bool found = false;
+  step_req *tmpl = tfc_hashmap_get(&s->callables, (const char *)&handle, sizeof handle, &found);
+  pthread_mutex_unlock(&s->mu);
+  bool ok = found || tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Attempted to run callable %lld that "
+                                    "was not found or was released.", (long long)handle);
+  step_req r;
+  memset(&r, 0, sizeof r);
+  if (ok) {
+    r = *tmpl;
+    r.feed_data = tfc_calloc((size_t)r.n_feeds + 1, sizeof(uint8_t *));
+    r.feed_len = tfc_calloc((size_t)r.n_feeds + 1, sizeof(size_t));
+    ok = (r.feed_data && r.feed_len) || tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  int nf = 0;
+  size_t pos = 0;
+  tfc_wfield f;
+  while (ok && tfc_wire_next(req, len, &pos, &f)) {
+    if (f.number != 3 || f.wire != 2) continue;
+    if (nf < r.n_feeds) {
+      r.feed_data[nf] = f.p;
+      r.feed_len[nf] = f.n;
+    }
+    nf++;
+  }
+  if (ok && nf != r.n_feeds)
+    ok = tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Expected %d feed tensors, but got %d", r.n_feeds, nf);
+  tfc_wbuf out;
+  tfc_wbuf_init(&out);
+  if (ok) ok = run_core(m, s, &r, false, &out, st);
+  tfc_free(r.feed_data);
+  tfc_free(r.feed_len);
+  session_put(m, s);
+  if (!ok) {
+    tfc_wbuf_free(&out);
+    return false;
+  }
+  tfc_msg_take(resp, &out);
+  return true;
+}
+
+/* ReleaseCallable. */
+static bool release_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_status *st) {
+  int64_t handle;
+  msession *s = callable_request(m, req, len, &handle, st);
+  if (!s) return false;
+  pthread_mutex_lock(&s->mu);
+  step_req *r = tfc_hashmap_remove(&s->callables, (const char *)&handle, sizeof handle);
+  pthread_mutex_unlock(&s->mu);
+  callable_free(r);
+  session_put(m, s);
   return true;
 }
 
@@ -1072,6 +1259,9 @@ bool tfc_master_handle(tfc_master *m, tfc_method meth, const uint8_t *req, size_
     case TFC_M_CLOSE_SESSION: ok = close_session(m, req, len, st); break;
     case TFC_M_LIST_DEVICES: return list_devices(m, resp, st);
     case TFC_M_RESET: ok = reset(m, req, len, st); break;
+    case TFC_M_MAKE_CALLABLE: return make_callable(m, req, len, resp, st);
+    case TFC_M_RUN_CALLABLE: return run_callable(m, req, len, resp, st);
+    case TFC_M_RELEASE_CALLABLE: ok = release_callable(m, req, len, st); break;
     default:
       return tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "%s is not implemented by tfc's master",
                             tfc_method_paths[meth]);

@@ -46,6 +46,9 @@ with tf.Session(target, graph=g, config=tf.ConfigProto(operation_timeout_in_ms=2
   out["devices"] = [d.name for d in sess.list_devices()]
   sess.run(v.initializer)
   out["y"] = sess.run(y, {x: [1.0, 1.0]}).tolist()
+  f = sess.make_callable(y, [x])  # MakeCallable / RunCallable / ReleaseCallable on the master
+  out["callable"] = [f([1.0, 1.0]).tolist(), f([2.0, 3.0]).tolist()]
+  del f
   sess.run(tf.assign_add(v, [1.0, 1.0]))
   out["v"] = sess.run(v).tolist()
   try:
@@ -108,6 +111,7 @@ def _tf_client(tf_py, target, pin):
 
 def _check_tf_client_result(out, error_task):
   assert out["y"] == [11.0, 21.0]
+  assert out["callable"] == [[11.0, 21.0], [12.0, 23.0]]
   assert out["v"] == [2.0, 3.0]
   assert out["error"] == "FailedPreconditionError"
   assert "never_initialized" in out["message"]
@@ -121,6 +125,7 @@ def test_tf_client_on_tfc_server(tf_python, procs):
   out = _tf_client(tf_python, "grpc://localhost:%d" % port, {"vars": "", "compute": ""})
   assert out["devices"] == ["/job:worker/replica:0/task:0/device:CPU:0"]
   assert out["y"] == [11.0, 21.0] and out["v"] == [2.0, 3.0]
+  assert out["callable"] == [[11.0, 21.0], [12.0, 23.0]]
   assert out["error"] == "FailedPreconditionError" and "never_initialized" in out["message"]
 
 
