@@ -11,6 +11,7 @@
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
+#include "distributed/same_host.h"
 #include "distributed/wire.h"
 #include "graph/tensor_proto.h"
 
@@ -24,6 +25,8 @@ struct tfc_remote_rendezvous {
   bool aborted;
   tfc_status abort_status;
   tfc_hashmap fed;         /* keys whose values a RunGraph delivered here (client-terminated) */
+  tfc_hashmap lent;        /* int64 token -> tensor lent to a same-host peer */
+  int64_t next_token;
 };
 
 /* New reference. */
@@ -37,6 +40,13 @@ void tfc_remote_rendezvous_unref(tfc_remote_rendezvous *r) {
   if (!r || atomic_fetch_sub(&r->refcount, 1) != 1) return;
   r->local->ops->free(r->local);
   tfc_hashmap_destroy(&r->fed);
+  for (size_t i = 0; i < r->lent.cap; i++) {
+    const char *k;
+    size_t kl;
+    void *v;
+    if (tfc_hashmap_slot(&r->lent, i, &k, &kl, &v)) tfc_tensor_unref(v);
+  }
+  tfc_hashmap_destroy(&r->lent);
   pthread_mutex_destroy(&r->mu);
   tfc_free(r);
 }
@@ -58,6 +68,8 @@ typedef struct remote_recv {
 /* Where a received tensor's bytes go: the block it will adopt. */
 typedef struct tail_ctx {
   void *block;            /* tfc_aligned_alloc(TFC_ALIGN + len) or NULL */
+  long long lent_token;   /* same-host transport: the sender's token */
+  bool retry_lent;        /* the same-host copy failed: fetch the lent tensor over gRPC */
   tfc_dtype dtype;
   int rank;
   int64_t dims[TFC_MAX_RANK];
@@ -162,12 +174,17 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
     if (t) c->block = NULL;
     return t;
   }
+  const uint8_t *opt = NULL;
+  size_t on = 0;
   while (tfc_wire_next(b->data, b->len, &pos, &f)) {
     if (f.number == 1 && f.wire == 2) {
       tp = f.p;
       tn = f.n;
     } else if (f.number == 2 && f.wire == 0) {
       dead = f.v != 0;
+    } else if (f.number == 4 && f.wire == 2) {
+      opt = f.p;
+      on = f.n;
     }
   }
   if (!tfc_wire_ok(b->len, pos)) {
@@ -177,6 +194,40 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
   if (dead) {
     tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "a dead tensor arrived through RecvTensor");
     return NULL;
+  }
+  const uint8_t *url = NULL, *where = NULL;
+  size_t un = 0, wn = 0;
+  if (opt && tfc_wire_find_ld(opt, on, 1, &url, &un) && un == strlen(TFC_SAME_HOST_URL) &&
+      memcmp(url, TFC_SAME_HOST_URL, un) == 0 && tfc_wire_find_ld(opt, on, 2, &where, &wn) && wn < 96) {
+    /* the peer lent the tensor: copy it out of its memory */
+    char text[96];
+    memcpy(text, where, wn);
+    text[wn] = '\0';
+    int pid = 0;
+    unsigned long long addr = 0, bytes = 0;
+    long long token = 0;
+    tfc_dtype dt;
+    int rank;
+    int64_t dims[TFC_MAX_RANK];
+    if (sscanf(text, "%d %llx %llu %lld", &pid, &addr, &bytes, &token) != 4 ||
+        !tfc_wire_parse_tensor_meta(tp ? tp : (const uint8_t *)"", tn, &dt, &rank, dims)) {
+      tfc_status_set(st, TFC_CODE_INTERNAL, "Unable to parse RecvTensorResponse");
+      return NULL;
+    }
+    c->lent_token = token;
+    tfc_tensor *t = tfc_tensor_new(dt, rank, dims, st);
+    if (!t) return NULL;
+    if (tfc_tensor_nbytes(t) != bytes) {
+      tfc_tensor_unref(t);
+      tfc_status_set(st, TFC_CODE_INTERNAL, "RecvTensorResponse: lent tensor size mismatch");
+      return NULL;
+    }
+    if (!tfc_same_host_read(pid, addr, t->data, (size_t)bytes, st)) {
+      tfc_tensor_unref(t);
+      c->retry_lent = true; /* the caller asks for the lent tensor over gRPC */
+      return NULL;
+    }
+    return t;
   }
   return tfc_tensor_from_proto(tp ? tp : (const uint8_t *)"", tn, st);
 }
@@ -190,6 +241,17 @@ static void *remote_recv_main(void *arg) {
   tfc_wbuf_init(&req);
   tfc_wbuf_varint_field(&req, 1, (uint64_t)r->step_id);
   tfc_wbuf_string(&req, 2, rr->key);
+  const char *host = tfc_same_host_key();
+  if (host[0]) {
+    /* offer the same-host data plane (a tfc peer on this host takes it) */
+    tfc_wbuf any;
+    tfc_wbuf_init(&any);
+    tfc_wbuf_string(&any, 1, TFC_SAME_HOST_URL);
+    tfc_wbuf_string(&any, 2, host);
+    tfc_wbuf_ld(&req, 6, any.data, any.len);
+    if (any.oom) req.oom = true;
+    tfc_wbuf_free(&any);
+  }
   tfc_status st;
   tfc_status_clear(&st);
   tfc_rpc_buf resp = {0};
@@ -203,6 +265,31 @@ static void *remote_recv_main(void *arg) {
                            &resp, &st))
       t = decode_response(&resp, &tc, &st);
     if (tc.block) tfc_aligned_free(tc.block);
+    if (!t && tc.retry_lent) {
+      /* the kernel refused the direct copy: the same tensor over gRPC */
+      tfc_rpc_buf_free(&resp);
+      tfc_wbuf again, any;
+      tfc_wbuf_init(&again);
+      tfc_wbuf_init(&any);
+      char tok[32];
+      snprintf(tok, sizeof tok, "%lld", tc.lent_token);
+      tfc_wbuf_varint_field(&again, 1, (uint64_t)r->step_id);
+      tfc_wbuf_string(&again, 2, rr->key);
+      tfc_wbuf_string(&any, 1, TFC_LENT_URL);
+      tfc_wbuf_string(&any, 2, tok);
+      tfc_wbuf_ld(&again, 6, any.data, any.len);
+      tail_ctx tc2 = {0};
+      tfc_rpc_slice s2 = {again.data, again.len, NULL, NULL};
+      tfc_status_clear(&st);
+      if (again.oom || any.oom)
+        tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+      else if (tfc_rpc_unary_tail(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s2, 1, 0, claim_tensor,
+                                  &tc2, &resp, &st))
+        t = decode_response(&resp, &tc2, &st);
+      if (tc2.block) tfc_aligned_free(tc2.block);
+      tfc_wbuf_free(&again);
+      tfc_wbuf_free(&any);
+    }
   }
   tfc_wbuf_free(&req);
   tfc_rpc_buf_free(&resp);
@@ -306,7 +393,28 @@ tfc_remote_rendezvous *tfc_remote_rendezvous_new(const tfc_cluster *cluster, int
   r->step_id = step_id;
   pthread_mutex_init(&r->mu, NULL);
   tfc_hashmap_init(&r->fed);
+  tfc_hashmap_init(&r->lent);
   return r;
+}
+
+/* Lends t to the step (see remote_rendezvous.h). */
+int64_t tfc_remote_rendezvous_lend(tfc_remote_rendezvous *r, tfc_tensor *t) {
+  pthread_mutex_lock(&r->mu);
+  int64_t token = ++r->next_token;
+  int rc = tfc_hashmap_put(&r->lent, (const char *)&token, sizeof token, t);
+  if (rc == 0) tfc_tensor_ref(t);
+  pthread_mutex_unlock(&r->mu);
+  return rc == 0 ? token : 0;
+}
+
+/* The tensor lent under token (new reference) or NULL. */
+tfc_tensor *tfc_remote_rendezvous_lent(tfc_remote_rendezvous *r, int64_t token) {
+  pthread_mutex_lock(&r->mu);
+  bool found = false;
+  tfc_tensor *t = tfc_hashmap_get(&r->lent, (const char *)&token, sizeof token, &found);
+  if (found) tfc_tensor_ref(t);
+  pthread_mutex_unlock(&r->mu);
+  return found ? t : NULL;
 }
 
 /* Delivers a value the master sent with RunGraph (see remote_rendezvous.h). */

@@ -32,6 +32,12 @@ tfc_rendezvous *tfc_remote_rendezvous_base(tfc_remote_rendezvous *r);
  * task (the client device of a feed). */
 bool tfc_remote_rendezvous_feed(tfc_remote_rendezvous *r, const char *key, tfc_tensor *value, tfc_status *st);
 
+/* Keeps a reference to t for the life of the step (same-host transport:
+ * a peer copies it out of this process); returns its token (> 0), 0 on OOM. */
+int64_t tfc_remote_rendezvous_lend(tfc_remote_rendezvous *r, tfc_tensor *t);
+/* A new reference to the tensor lent under token, or NULL. */
+tfc_tensor *tfc_remote_rendezvous_lent(tfc_remote_rendezvous *r, int64_t token);
+
 /* Waits up to timeout_ms for the local value under key; a new reference, or
  * NULL + st (the abort status, or DEADLINE_EXCEEDED). */
 tfc_tensor *tfc_remote_rendezvous_wait_local(tfc_remote_rendezvous *r, const char *key, int64_t timeout_ms,

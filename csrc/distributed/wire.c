@@ -232,3 +232,46 @@ bool tfc_wire_recv_tensor_response(const tfc_tensor *t, bool is_dead, tfc_wbuf *
   if (head->oom) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory encoding a tensor");
   return true;
 }
+
+/* dtype + shape only (see wire.h). */
+void tfc_wire_tensor_meta(const tfc_tensor *t, tfc_wbuf *out) {
+  tfc_wbuf_varint_field(out, 1, (uint64_t)t->dtype);
+  if (t->rank > 0) {
+    tfc_wbuf shp;
+    tfc_wbuf_init(&shp);
+    shape_body(&shp, t);
+    if (shp.oom) out->oom = true;
+    tfc_wbuf_ld(out, 2, shp.data, shp.len);
+    tfc_wbuf_free(&shp);
+  }
+}
+
+/* Parses dtype and shape (see wire.h). */
+bool tfc_wire_parse_tensor_meta(const uint8_t *p, size_t n, tfc_dtype *dtype, int *rank, int64_t *dims) {
+  *dtype = TFC_DTYPE_INVALID;
+  *rank = 0;
+  size_t pos = 0;
+  tfc_wfield f;
+  while (tfc_wire_next(p, n, &pos, &f)) {
+    if (f.number == 1 && f.wire == 0) {
+      *dtype = (tfc_dtype)f.v;
+    } else if (f.number == 2 && f.wire == 2) {
+      size_t q = 0;
+      tfc_wfield d;
+      *rank = 0;
+      while (tfc_wire_next(f.p, f.n, &q, &d)) {
+        if (d.number != 2 || d.wire != 2) continue;
+        if (*rank >= TFC_MAX_RANK) return false;
+        int64_t size = 0;
+        size_t r = 0;
+        tfc_wfield e;
+        while (tfc_wire_next(d.p, d.n, &r, &e))
+          if (e.number == 1 && e.wire == 0) size = (int64_t)e.v;
+        if (size < 0) return false;
+        dims[(*rank)++] = size;
+      }
+      if (!tfc_wire_ok(f.n, q)) return false;
+    }
+  }
+  return tfc_wire_ok(n, pos) && *dtype != TFC_DTYPE_INVALID;
+}

@@ -71,6 +71,11 @@ bool tfc_wire_find_ld(const uint8_t *data, size_t len, unsigned number, const ui
 bool tfc_wire_recv_tensor_response(const tfc_tensor *t, bool is_dead, tfc_wbuf *head,
                                    const void **body, size_t *body_len, tfc_status *st);
 
+/* TensorProto bytes holding only t's dtype and shape (no values). */
+void tfc_wire_tensor_meta(const tfc_tensor *t, tfc_wbuf *out);
+/* Reads dtype and shape from TensorProto bytes (values ignored); false when malformed. */
+bool tfc_wire_parse_tensor_meta(const uint8_t *p, size_t n, tfc_dtype *dtype, int *rank, int64_t *dims);
+
 /* Encodes t as TensorProto bytes with tensor_content (TF's AsProtoTensorContent). */
 bool tfc_wire_tensor_proto(const tfc_tensor *t, tfc_wbuf *out, tfc_status *st);
 

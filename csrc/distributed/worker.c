@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "base/hashmap.h"
 #include "base/threadpool.h"
 #include "distributed/remote_rendezvous.h"
+#include "distributed/same_host.h"
 #include "graph/device_name.h"
 #include "graph/graphdef.h"
 #include "graph/graphdef_pb.h"
@@ -490,6 +492,29 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
 
 static void unref_tensor(void *t) { tfc_tensor_unref(t); }
 
+/* The value of the request's transport_options Any when its type is url; false otherwise. */
+static bool transport_option(const uint8_t *req, size_t len, const char *url, const uint8_t **val, size_t *vn) {
+  const uint8_t *any = NULL, *u = NULL;
+  size_t an = 0, un = 0;
+  *val = NULL;
+  *vn = 0;
+  if (!tfc_wire_find_ld(req, len, 6, &any, &an) || !tfc_wire_find_ld(any, an, 1, &u, &un)) return false;
+  if (un != strlen(url) || memcmp(u, url, un) != 0) return false;
+  tfc_wire_find_ld(any, an, 2, val, vn);
+  return true;
+}
+
+/* True when a RecvTensorRequest offers the same-host transport from this
+ * host and t is worth it (numeric, at least TFC_SAME_HOST_MIN_BYTES). */
+static bool same_host_wanted(const uint8_t *req, size_t len, const tfc_tensor *t) {
+  if (t->dtype == TFC_DTYPE_STRING || tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES) return false;
+  const uint8_t *key;
+  size_t kn;
+  const char *mine = tfc_same_host_key();
+  return transport_option(req, len, TFC_SAME_HOST_URL, &key, &kn) && mine[0] && kn == strlen(mine) &&
+         memcmp(key, mine, kn) == 0;
+}
+
 /* RecvTensor: wait for the local value and answer it (tensor bytes zero-copy). */
 static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t timeout_ms, tfc_msg *resp,
                         tfc_status *st) {
@@ -515,12 +540,49 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
     return false;
   }
   tfc_remote_rendezvous *rdv = step_rdv(w, step_id, st);
-  tfc_tensor *t = rdv ? tfc_remote_rendezvous_wait_local(rdv, key, timeout_ms, st) : NULL;
+  const uint8_t *tokv;
+  size_t tokn;
+  tfc_tensor *t = NULL;
+  if (rdv && transport_option(req, len, TFC_LENT_URL, &tokv, &tokn)) {
+    /* a same-host peer could not copy a lent tensor: send it over gRPC */
+    char tok[32];
+    snprintf(tok, sizeof tok, "%.*s", (int)(tokn < 31 ? tokn : 31), tokv ? (const char *)tokv : "");
+    t = tfc_remote_rendezvous_lent(rdv, atoll(tok));
+    if (!t) tfc_status_set(st, TFC_CODE_NOT_FOUND, "No lent tensor %s for step %" PRId64, tok, step_id);
+  } else if (rdv) {
+    t = tfc_remote_rendezvous_wait_local(rdv, key, timeout_ms, st);
+  }
+  int64_t token = 0;
+  if (t && same_host_wanted(req, len, t)) token = tfc_remote_rendezvous_lend(rdv, t);
   if (rdv) tfc_remote_rendezvous_unref(rdv);
   tfc_free(key);
   if (!t) return false;
   tfc_wbuf head;
   tfc_wbuf_init(&head);
+  if (token > 0) {
+    /* a tfc peer on this host copies the bytes out of this process */
+    char where[96];
+    snprintf(where, sizeof where, "%d %llx %zu %lld", (int)getpid(), (unsigned long long)(uintptr_t)t->data,
+             tfc_tensor_nbytes(t), (long long)token);
+    tfc_wbuf meta, any;
+    tfc_wbuf_init(&meta);
+    tfc_wbuf_init(&any);
+    tfc_wire_tensor_meta(t, &meta);
+    tfc_wbuf_string(&any, 1, TFC_SAME_HOST_URL);
+    tfc_wbuf_string(&any, 2, where);
+    tfc_wbuf_ld(&head, 1, meta.data, meta.len);
+    tfc_wbuf_ld(&head, 4, any.data, any.len);
+    bool oom = meta.oom || any.oom || head.oom;
+    tfc_wbuf_free(&meta);
+    tfc_wbuf_free(&any);
+    tfc_tensor_unref(t);
+    if (oom) {
+      tfc_wbuf_free(&head);
+      return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    tfc_msg_take(resp, &head);
+    return true;
+  }
   const void *body;
   size_t body_len;
   if (!tfc_wire_recv_tensor_response(t, false, &head, &body, &body_len, st)) {

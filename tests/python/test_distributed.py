@@ -236,6 +236,33 @@ def test_variables_persist_across_sessions_until_reset(cluster):
       sess.run(v3)
 
 
+@pytest.mark.parametrize("direct", [True, False])
+def test_large_tensor_between_tasks_on_one_host(direct):
+  """Tensors of 1 MiB and more between tfc tasks on one host are copied straight out of
+  the sender's memory; with direct reads refused they come back over gRPC."""
+  env = None if direct else {"TFC_SAME_HOST_READ": "0"}
+  c = Cluster({"ps": 1, "worker": 1}, env=env)
+  try:
+    g = tf.Graph()
+    data = np.arange(3 * 1024 * 1024, dtype=np.float32).reshape(1024, 3072)
+    with g.as_default():
+      with tf.device("/job:ps/task:0"):
+        v = tf.Variable(data)
+        s = tf.constant(["x" * 100] * 20000)  # strings always travel over gRPC
+      with tf.device("/job:worker/task:0"):
+        w = tf.identity(v) * 2.0
+        total = tf.reduce_sum(tf.identity(v)[:, :10])
+        n = tf.size(tf.identity(s))
+    with tf.Session(c.target("worker", 0), graph=g) as sess:
+      sess.run(v.initializer)
+      for _ in range(2):
+        np.testing.assert_array_equal(sess.run(w), data * 2.0)
+        assert sess.run(total) == pytest.approx(float(data[:, :10].sum()), rel=1e-6)
+      assert sess.run(n) == 20000
+  finally:
+    c.stop()
+
+
 def test_list_devices_of_the_cluster(cluster):
   with tf.Session(cluster.target("ps", 1), graph=tf.Graph()) as sess:
     devs = sess.list_devices()
