@@ -56,6 +56,11 @@ typedef struct tfc_step_args {
   tfc_tensor *const *feeds;       /* sg->n_feeds borrowed values */
   tfc_tensor **fetch_out;         /* sg->n_fetches outputs (new references) */
   tfc_rendezvous *rendezvous;     /* required when there are _Send/_Recv nodes */
+  /* Step tracing (RunOptions FULL_TRACE on a worker): when set, called once
+   * per executed node with its start and end (CLOCK_REALTIME nanoseconds),
+   * from whichever thread ran it. NULL: no clock is read. */
+  void (*node_stats)(void *ctx, const tfc_snode *node, int64_t start_ns, int64_t end_ns);
+  void *node_stats_ctx;
 } tfc_step_args;
 
 /* Runs one step. On failure no fetch_out entry is set and st names the node. */
