@@ -644,8 +644,9 @@ static void cache_put(SessionObject *self, const int *key, int klen, uint64_t h,
 
 /* Raises the exception for a failed plan/run status (closed -> RuntimeError). */
 static PyObject *raise_run_status(SessionObject *self, const tfc_status *st) {
-  if (self->closed || (st->code == TFC_CODE_FAILED_PRECONDITION &&
-                       strcmp(st->msg, "Attempted to use a closed Session.") == 0))
+  /* a step that close() cancelled reports CANCELLED, as TF does */
+  if ((self->closed && st->code != TFC_CODE_CANCELLED) ||
+      (st->code == TFC_CODE_FAILED_PRECONDITION && strcmp(st->msg, "Attempted to use a closed Session.") == 0))
     return closed_error();
   return tfc_py_raise_status(self->ms, self->graph, st);
 }
@@ -704,7 +705,7 @@ static PyObject *fed_value(SessionObject *self, feed_spec *fs, int i) {
 }
 
 /* Runs plan with fs's converted feeds and builds the result for fx. */
-static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx) {
+static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx, int64_t timeout_ms) {
   int nx = fx->fetches.n;
   tfc_tensor *out_inl[NINL];
   PyObject *vals_inl[NINL];
@@ -726,7 +727,7 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     tfc_session *s = self->s;
     tfc_tensor *const *feeds = (tfc_tensor *const *)fs->tensors.p;
     Py_BEGIN_ALLOW_THREADS
-    ok = tfc_session_run(s, plan, feeds, out, &st);
+    ok = tfc_session_run_timeout(s, plan, feeds, out, timeout_ms, &st);
     Py_END_ALLOW_THREADS
     if (!ok) {
       raise_run_status(self, &st);
@@ -779,7 +780,7 @@ done_free:
 
 /* Parses (fetches, feed_dict=None, options=None, run_metadata=None). */
 static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                          PyObject **fetches, PyObject **feed_dict) {
+                          PyObject **fetches, PyObject **feed_dict, int64_t *timeout_ms) {
   static const char *const names[] = {"fetches", "feed_dict", "options", "run_metadata"};
   PyObject *a[4] = {NULL, NULL, NULL, NULL};
   if (nargs > 4) {
@@ -809,6 +810,19 @@ static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
   }
   *fetches = a[0];
   *feed_dict = a[1];
+  *timeout_ms = 0;
+  if (a[2] && a[2] != Py_None) {
+    /* RunOptions.timeout_in_ms bounds steps that hold loops */
+    PyObject *t = PyObject_GetAttrString(a[2], "timeout_in_ms");
+    if (!t) {
+      PyErr_Clear();
+    } else {
+      long long v = PyLong_AsLongLong(t);
+      Py_DECREF(t);
+      if (v == -1 && PyErr_Occurred()) return -1;
+      *timeout_ms = v > 0 ? (int64_t)v : 0;
+    }
+  }
   return 0;
 }
 
@@ -816,7 +830,8 @@ static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
   PyObject *fetches, *feed_dict;
-  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict) < 0) return NULL;
+  int64_t timeout_ms = 0;
+  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict, &timeout_ms) < 0) return NULL;
   if (!self->s) {
     PyErr_SetString(PyExc_RuntimeError, "Session.__init__ was not called");
     return NULL;
@@ -838,7 +853,7 @@ static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssiz
     }
     if (!(plan = get_plan(self, &fs, &fx))) goto done;
   }
-  result = execute(self, plan, &fs, &fx);
+  result = execute(self, plan, &fs, &fx, timeout_ms);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -892,7 +907,7 @@ static PyObject *callable_vectorcall(CallableObject *self, PyObject *const *args
     VEC_AT(&fs.vals, PyObject *, i) = Py_NewRef(args[i]);
   }
   if (convert_feeds(sess, &fs) < 0) goto done;
-  result = execute(sess, self->plan, &fs, &self->fx);
+  result = execute(sess, self->plan, &fs, &self->fx, 0);
 done:
   feed_spec_free(&fs);
   Py_DECREF(self);
