@@ -684,6 +684,15 @@ def _tf_cond(tf, inp):
     return {"fetches": [y], "extra_feeds": {p: np.array(False)}}
 
 
+def _tf_cond_gradient(tf, inp):
+    x = inp(F(2, 3), "x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: tf.reduce_sum(tf.sin(x) * x),
+                lambda: tf.cond(tf.reduce_sum(x) > 0.0, lambda: tf.reduce_sum(x * x),
+                                lambda: tf.reduce_sum(tf.exp(x))))
+    return {"fetches": [y] + tf.gradients(y, [x]), "extra_feeds": {p: np.array(False)}}
+
+
 def _tf_case(tf, inp):
     k = inp(I(lo=-2, hi=3), "k")
     r = tf.case([(tf.less(k, 0), lambda: k * 10), (tf.equal(k, 0), lambda: k + 100)],
@@ -719,6 +728,7 @@ custom("Switch", "dead_fetch", _switch_dead_fetch, error=True)
 custom("RefSwitch", "switch_merge", _switch_merge(True))
 custom("Merge", "tf_cond", _tf_cond)
 custom("Merge", "tf_case", _tf_case)
+custom("Merge", "tf_cond_gradient", _tf_cond_gradient)
 custom("RefMerge", "switch_merge", _switch_merge(True, False))
 custom("Enter", "raw_loop", _raw_loop(False))
 custom("Enter", "raw_loop_par1", _raw_loop(False, 1))

@@ -51,8 +51,11 @@ typedef struct cf_edge {
   int dst_in;   /* consumer input slot, -1 for a control edge */
 } cf_edge;
 
+enum { FWD_NONE, FWD_COPY, FWD_SWITCH, FWD_MERGE };
+
 typedef struct cf_node {
   unsigned char kind;
+  unsigned char fwd;    /* FWD_*: forwarding done by the runner itself, no kernel call */
   bool is_constant;     /* Enter: loop invariant */
   int sframe;           /* static frame the node runs in */
   int out_frame;        /* static frame of its consumers */
@@ -63,6 +66,7 @@ typedef struct cf_node {
   cf_edge *edges;
   int n_fetch;
   int *fetch;           /* fetch indices served by this node */
+  tfc_tensor **vidx;    /* Merge: value_index scalars 0..n_inputs-1, made once */
 } cf_node;
 
 typedef struct cf_frame {
@@ -76,6 +80,7 @@ typedef struct cf_frame {
 } cf_frame;
 
 struct tfc_cf_plan {
+  int n;
   cf_node *nodes;
   int n_frames;
   cf_frame *frames;
@@ -102,9 +107,26 @@ static unsigned char kind_of(const char *op) {
   return CF_NORMAL;
 }
 
+/* The forwarding a node's runner may do itself (FWD_*). */
+static unsigned char fwd_of(const char *op) {
+  static const char *const copy[] = {"Enter", "RefEnter", "Exit", "RefExit", "NextIteration",
+                                     "RefNextIteration", "LoopCond", "Identity", "RefIdentity"};
+  for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
+    if (strcmp(op, copy[i]) == 0) return FWD_COPY;
+  if (!strcmp(op, "Switch") || !strcmp(op, "RefSwitch")) return FWD_SWITCH;
+  if (!strcmp(op, "Merge") || !strcmp(op, "RefMerge")) return FWD_MERGE;
+  return FWD_NONE;
+}
+
 /* Frees a control-flow plan. */
 void tfc_cf_plan_free(tfc_cf_plan *cf) {
   if (!cf) return;
+  for (int i = 0; cf->nodes && i < cf->n; i++) {
+    cf_node *c = &cf->nodes[i];
+    if (!c->vidx) continue;
+    for (int k = 0; c->vidx[k]; k++) tfc_tensor_unref(c->vidx[k]);
+    tfc_free(c->vidx);
+  }
   for (int f = 0; f < cf->n_frames; f++) {
     tfc_free(cf->frames[f].name);
     tfc_free(cf->frames[f].init_pending);
@@ -151,6 +173,7 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
   char *block = tfc_calloc(1, sz_nodes + sz_edges + sizeof(int) * (n_fetch_all + 1));
   if (!cf || !queue || !n_out || !n_fetch || !block) goto oom;
   x->cf = cf;
+  cf->n = n;
   cf->nodes = (cf_node *)block;
   cf_edge *edges = (cf_edge *)(block + sz_nodes);
   int *fetch_mem = (int *)(block + sz_nodes + sz_edges);
@@ -173,6 +196,17 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
     fetch_mem += n_fetch[i];
     c->sframe = -1;
     c->kind = kind_of(x->nodes[i].sn->def->name);
+    c->fwd = fwd_of(x->nodes[i].sn->def->name);
+    if (c->fwd == FWD_MERGE) {
+      int ni = x->nodes[i].sn->n_inputs;
+      c->vidx = tfc_calloc((size_t)ni + 2, sizeof(tfc_tensor *));
+      if (!c->vidx) goto oom;
+      for (int k = 0; k < ni; k++) {
+        int32_t v = k;
+        c->vidx[k] = tfc_tensor_scalar(TFC_DTYPE_INT32, &v, st);
+        if (!c->vidx[k]) goto oom;
+      }
+    }
     if (c->kind == CF_ENTER) {
       const tfc_attr_value *a = tfc_attrs_find(x->nodes[i].sn->attrs, "is_constant");
       c->is_constant = a && a->kind == TFC_ATTR_B && a->v.b;
@@ -229,7 +263,7 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
       cf->frames[of].n_enters++;
       const tfc_attr_value *pi = tfc_attrs_find(sn->attrs, "parallel_iterations");
       if (pi && pi->kind == TFC_ATTR_I && pi->v.i > 0)
-        cf->frames[of].par_iters = pi->v.i > (1 << 20) ? (1 << 20) : (int)pi->v.i;
+        cf->frames[of].par_iters = pi->v.i > (1 << 16) ? (1 << 16) : (int)pi->v.i;
     } else if (c->kind == CF_EXIT) {
       of = cf->frames[c->sframe].parent;
       if (of < 0) {
@@ -345,7 +379,8 @@ typedef struct rframe {
   struct rframe *parent;
   int64_t parent_iter;
   struct rframe *sibling;     /* next child of the same parent iteration */
-  int ring;                   /* parallel_iterations + 1 */
+  int ring;                   /* a power of two > parallel_iterations (slots of iters) */
+  int max_par;                /* parallel_iterations */
   int64_t iteration_count;
   int n_outstanding_iters;
   int n_pending_inputs;
@@ -374,10 +409,11 @@ typedef struct cf_step {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   citem *q;                   /* ring buffer of ready nodes */
-  int qcap, qhead, qlen;
+  int qcap, qhead, qlen;       /* qcap: a power of two */
   int outstanding;            /* queued or running nodes */
   int helpers;
   int waiters;                /* threads in pthread_cond_*wait on cv */
+  bool helpers_possible;      /* the inter-op pool can lend threads */
   bool failed;
   bool oom;
   bool abort_pending;         /* failed: the rendezvous still needs aborting */
@@ -463,19 +499,19 @@ static void push_locked(cf_step *s, int part, int node, rframe *f, int64_t iter,
       cf_oom_locked(s);
       return;
     }
-    for (int k = 0; k < s->qlen; k++) nq[k] = s->q[(s->qhead + k) % s->qcap];
+    for (int k = 0; k < s->qlen; k++) nq[k] = s->q[(s->qhead + k) & (s->qcap - 1)];
     tfc_free(s->q);
     s->q = nq;
     s->qcap = cap;
     s->qhead = 0;
   }
-  s->q[(s->qhead + s->qlen) % s->qcap] = (citem){part, node, f, iter, dead};
+  s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = (citem){part, node, f, iter, dead};
   s->qlen++;
   s->outstanding++;
 }
 
 /* The state of iteration iter of f (NULL when not live). */
-static iter_st *get_iter(rframe *f, int64_t iter) { return f->iters[iter % f->ring]; }
+static iter_st *get_iter(rframe *f, int64_t iter) { return f->iters[iter & (f->ring - 1)]; }
 
 /* A fresh iteration state for f (pending counts from the plan); NULL on OOM. */
 static iter_st *new_iter(rframe *f) {
@@ -512,7 +548,9 @@ static void free_iter(rframe *f, iter_st *it) {
 }
 
 /* Creates a frame instance (caller holds s->mu); NULL on OOM. */
-static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t parent_iter, int ring) {
+static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t parent_iter, int par) {
+  int ring = 2;
+  while (ring <= par) ring *= 2;
   const tfc_cf_plan *cf = s->args->execs[part]->cf;
   rframe *f = tfc_calloc(1, sizeof *f);
   if (!f) return NULL;
@@ -527,6 +565,7 @@ static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t p
   f->parent = parent;
   f->parent_iter = parent_iter;
   f->ring = ring;
+  f->max_par = par;
   f->n_pending_inputs = cf->frames[sf].n_enters;
   iter_st *it0 = new_iter(f);
   if (!it0) {
@@ -635,7 +674,7 @@ static void increment_iteration(cf_step *s, rframe *f) {
     cf_oom_locked(s);
     return;
   }
-  f->iters[next % f->ring] = it;
+  f->iters[next & (f->ring - 1)] = it;
   f->n_outstanding_iters++;
   f->n_dead = 0;
   pend_val *roots = f->next_roots;
@@ -665,7 +704,7 @@ static bool cleanup_iterations(cf_step *s, rframe *f, int64_t iter) {
   int64_t cur = iter;
   while (cur <= f->iteration_count && get_iter(f, cur) && iteration_done(f, cur)) {
     free_iter(f, get_iter(f, cur));
-    f->iters[cur % f->ring] = NULL;
+    f->iters[cur & (f->ring - 1)] = NULL;
     f->n_outstanding_iters--;
     cur++;
     if (f->n_next > 0) increment_iteration(s, f);
@@ -740,8 +779,8 @@ static rframe *child_frame(cf_step *s, rframe *f, int64_t iter, int sf, int ente
   const tfc_executor *x = s->args->execs[f->part];
   int par = 10;
   const tfc_attr_value *pi = tfc_attrs_find(x->nodes[enter_node].sn->attrs, "parallel_iterations");
-  if (pi && pi->kind == TFC_ATTR_I && pi->v.i > 0) par = pi->v.i > (1 << 20) ? (1 << 20) : (int)pi->v.i;
-  rframe *c = new_frame(s, f->part, sf, f, iter, par + 1);
+  if (pi && pi->kind == TFC_ATTR_I && pi->v.i > 0) par = pi->v.i > (1 << 16) ? (1 << 16) : (int)pi->v.i;
+  rframe *c = new_frame(s, f->part, sf, f, iter, par);
   if (!c) {
     cf_oom_locked(s);
     return NULL;
@@ -813,7 +852,7 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
     done = decrement_outstanding(s, f, iter);
   } else if (c->kind == CF_NEXT) {
     if (!is_dead && outs[0].has) {
-      if (iter == f->iteration_count && f->n_outstanding_iters == f->ring - 1) {
+      if (iter == f->iteration_count && f->n_outstanding_iters == f->max_par) {
         cval v = cval_copy(&outs[0]);
         if (!pend_push(&f->next_roots, &f->n_next, &f->cap_next, ci->node, v)) {
           cval_clear(&v);
@@ -953,6 +992,60 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   tfc_free(an);
 }
 
+/* True when slot value v may be forwarded to an input of type t as it is
+ * (a variable reaching a non-ref input must be read by the kernel path). */
+static bool fwd_ok(const cval *v, tfc_dtype t) { return v->has && (!v->v || tfc_dtype_is_ref(t)); }
+
+/* Runs a forwarding node (Enter, Exit, NextIteration, LoopCond, Identity,
+ * Switch, Merge and Ref forms) without a kernel call, under the lock: the
+ * input values move to the outputs. false when the node needs the kernel
+ * path (a fed input, a variable read, a malformed predicate). */
+static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, const tfc_snode *sn, cval *slots) {
+  cval outs[2] = {{0}, {0}};
+  switch (c->fwd) {
+    case FWD_COPY:
+      if (sn->inputs[0].src < 0 || !fwd_ok(&slots[0], sn->in_types[0])) return false;
+      outs[0] = slots[0];
+      slots[0] = (cval){0};
+      break;
+    case FWD_SWITCH: {
+      const tfc_tensor *p = slots[1].t;
+      if (sn->inputs[0].src < 0 || sn->inputs[1].src < 0 || !fwd_ok(&slots[0], sn->in_types[0]) ||
+          !slots[1].has || !p || p->rank != 0)
+        return false;
+      bool taken = *(const bool *)p->data;
+      outs[taken ? 1 : 0] = slots[0];
+      slots[0] = (cval){0};
+      cval_clear(&slots[1]);
+      break;
+    }
+    case FWD_MERGE: {
+      int k = 0;
+      while (k < sn->n_inputs && !slots[k].has) k++;
+      if (k == sn->n_inputs || !fwd_ok(&slots[k], sn->in_types[k])) return false;
+      for (int j = 0; j < sn->n_inputs; j++)
+        if (sn->inputs[j].src < 0) return false;
+      outs[0] = slots[k];
+      slots[k] = (cval){0};
+      outs[1] = (cval){tfc_tensor_ref(c->vidx[k]), NULL, true};
+      for (int j = k + 1; j < sn->n_inputs; j++)
+        if (slots[j].has) cval_clear(&slots[j]);
+      break;
+    }
+    default:
+      return false;
+  }
+  bool spawn = complete_locked(s, ci, false, outs);
+  cval_clear(&outs[0]);
+  cval_clear(&outs[1]);
+  if (spawn) {
+    pthread_mutex_unlock(&s->mu);
+    spawn_helper(s);
+    pthread_mutex_lock(&s->mu);
+  }
+  return true;
+}
+
 /* Runs one ready node (caller holds s->mu; it is held again on return). A
  * dead node only propagates deadness; a live one takes its inputs out of the
  * iteration's slots, runs its kernel without the lock and propagates. */
@@ -974,6 +1067,7 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     }
     return;
   }
+  if (c->fwd != FWD_NONE && forward_locked(s, ci, c, sn, slots)) return;
   enum { SMALL = 8 };
   bool async = (xn->kdef->flags & TFC_KERNEL_ASYNC) != 0;
   tfc_tensor *in_small[SMALL], *tmp_small[SMALL], *out_small[SMALL];
@@ -1012,7 +1106,9 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     ins[k] = slots[k];
     slots[k] = (cval){0};
   }
-  pthread_mutex_unlock(&s->mu);
+  /* with no pool thread that could help, the kernel runs under the lock */
+  bool unlock = async || s->helpers_possible;
+  if (unlock) pthread_mutex_unlock(&s->mu);
   tfc_status local_st;
   tfc_status *st = an ? &an->st : &local_st;
   tfc_status_clear(st);
@@ -1051,23 +1147,22 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   }
   tfc_kernel_ctx local_ctx;
   tfc_kernel_ctx *ctx = an ? &an->ctx : &local_ctx;
-  *ctx = (tfc_kernel_ctx){
-      .node_name = sn->name,
-      .op_type = sn->def->name,
-      .attrs = sn->attrs,
-      .state = xn->kstate,
-      .n_inputs = nin,
-      .inputs = inputs,
-      .ref_inputs = refs,
-      .n_outputs = nout,
-      .outputs = outputs,
-      .ref_outputs = routs,
-      .out_types = sn->out_types,
-      .st = st,
-      .intra_pool = s->env->intra_pool,
-      .step = &s->base,
-      .node = sn->gnode,
-  };
+  ctx->node_name = sn->name;
+  ctx->op_type = sn->def->name;
+  ctx->attrs = sn->attrs;
+  ctx->state = xn->kstate;
+  ctx->n_inputs = nin;
+  ctx->inputs = inputs;
+  ctx->ref_inputs = refs;
+  ctx->n_outputs = nout;
+  ctx->outputs = outputs;
+  ctx->ref_outputs = routs;
+  ctx->out_types = sn->out_types;
+  ctx->st = st;
+  ctx->intra_pool = s->env->intra_pool;
+  ctx->step = &s->base;
+  ctx->node = sn->gnode;
+  ctx->async_token = NULL;
   if (ok && an) {
     an->step = s;
     an->it = *ci;
@@ -1085,7 +1180,7 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   if (ok) xn->kdef->compute(ctx);
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
   for (int k = 0; k < nin; k++) cval_clear(&ins[k]);
-  pthread_mutex_lock(&s->mu);
+  if (unlock) pthread_mutex_lock(&s->mu);
   ok = collect_outputs_locked(s, ctx, outs);
   bool spawn = complete_locked(s, ci, !ok, outs);
   if (spawn || s->abort_pending) {
@@ -1106,7 +1201,7 @@ static void cf_drain(cf_step *s) {
   pthread_mutex_lock(&s->mu);
   while (s->qlen > 0) {
     citem it = s->q[s->qhead];
-    s->qhead = (s->qhead + 1) % s->qcap;
+    s->qhead = (s->qhead + 1) & (s->qcap - 1);
     s->qlen--;
     cf_process_locked(s, &it);
   }
@@ -1126,6 +1221,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   s.base.log = env->log;
   s.base.log_ctx = env->log_ctx;
   s.base.runtime = (void *)a;
+  s.helpers_possible = env->inter_pool && tfc_threadpool_size(env->inter_pool) > 1;
   int nf = sg->n_fetches;
   s.roots = tfc_calloc((size_t)a->n_execs + 1, sizeof(rframe *));
   s.fetch_t = tfc_calloc((size_t)nf + 1, sizeof(tfc_tensor *));
@@ -1143,7 +1239,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
       ok = false;
       break;
     }
-    s.roots[p] = new_frame(&s, p, 0, NULL, 0, 2);
+    s.roots[p] = new_frame(&s, p, 0, NULL, 0, 1);
     if (!s.roots[p]) {
       cf_oom_locked(&s);
       ok = false;
