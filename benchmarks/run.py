@@ -144,6 +144,20 @@ def main():
     import bench_infer
     res["infer"] = bench_infer.collect(TFC_PY, TF_PY if have_tf else None)
     lines += bench_infer.markdown(res["infer"])
+    # Where a cold start goes, phase by phase: benchmarks/bench_cold.py.
+    import bench_cold
+    pys = {"tfc": TFC_PY}
+    if have_tf:
+        pys["tf"] = TF_PY
+    res["cold_phases"] = bench_cold.collect(pys)
+    lines += ["", "## Where a cold start goes", "",
+              "Seed 000's task in a fresh process (`benchmarks/bench_cold.py`), medians of 9 runs "
+              "per framework, alternating:", ""]
+    lines += bench_cold.markdown(res["cold_phases"]) + [""]
+    # Saver save/restore beside TF and the disk: benchmarks/bench_checkpoint.py.
+    import bench_checkpoint
+    res["checkpoint"] = bench_checkpoint.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_checkpoint.markdown(res["checkpoint"])
     # The convolution/GEMM backend comparison is a C program (`make bench-backends`)
     # whose figures are kept, with their discussion, in benchmarks/backends.md.
     with open(os.path.join(HERE, "backends.md")) as fh:

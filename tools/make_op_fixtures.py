@@ -619,6 +619,106 @@ case("WriteFile", "bytes", filename=TMP("out.bin"), contents=V(b"some\x00bytes\x
 case("NoOp", "target")
 case("ControlTrigger", "target")
 
+# checkpoints (V2 bundles) and the string ops of TF's save/ subgraph
+CKPT_FIXTURE = "checkpoints/all_dtypes"   # written by TF in write_checkpoint_fixture
+CKPT_SLICED = "checkpoints/sliced"        # likewise: a tensor stored as three slices
+CKPT_VALUES = {
+    "f32": np.arange(6, dtype=np.float32).reshape(2, 3) / 7,
+    "f64": np.array([1e300, -2.5, np.pi]),
+    "i32": np.array([[-(2 ** 31), 7], [2 ** 31 - 1, 0]], np.int32),
+    "u8": np.arange(0, 250, 50, dtype=np.uint8),
+    "i16": np.array([-32768, 1, 32767], np.int16),
+    "i8": np.array([-128, 0, 127], np.int8),
+    "c64": np.array([1 + 2j, -3.5j], np.complex64),
+    "i64": np.array([-(2 ** 63), 2 ** 63 - 1], np.int64),
+    "bool": np.array([[True, False], [False, True]]),
+    "u16": np.array([0, 65535], np.uint16),
+    "c128": np.array([[1e-300 + 1j]], np.complex128),
+    "f16": np.array([0.5, -65504.0, 1e-4], np.float16),
+    "u32": np.array([4294967295, 3], np.uint32),
+    "u64": np.array([18446744073709551615, 1], np.uint64),
+    "scalar": np.float32(2.5),
+    "empty": np.zeros((0, 3), np.float32),
+    "str": np.array([b"hello", b"", b"\x00\xffbytes", "\u00fcnic\u00f6de".encode()], dtype=object),
+    "a/nested/name": np.array([[1, 2, 3]], np.int32),
+}
+
+
+def write_checkpoint_fixture(tf):
+    """Writes tests/fixtures/<CKPT_FIXTURE>.{index,data-00000-of-00001} with TF's SaveV2."""
+    prefix = os.path.join(FIXTURES, CKPT_FIXTURE)
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    g = tf.Graph()
+    with g.as_default():
+        names = sorted(CKPT_VALUES)
+        save = tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
+                                 shape_and_slices=[""] * len(names),
+                                 tensors=[tf.constant(CKPT_VALUES[n]) for n in names])
+        # a partitioned tensor: "big" [200, 3] saved as three row slices
+        big = np.arange(600, dtype=np.float32).reshape(200, 3)
+        save_sliced = tf.raw_ops.SaveV2(
+            prefix=os.path.join(FIXTURES, CKPT_SLICED), tensor_names=["big", "big", "big", "x"],
+            shape_and_slices=["200 3 0,70:-", "200 3 70,100:-", "200 3 170,30:0,3", ""],
+            tensors=[tf.constant(big[:70]), tf.constant(big[70:170]), tf.constant(big[170:]),
+                     tf.constant([1, 2], tf.int64)])
+        with tf.Session(graph=g, config=_config(tf)) as sess:
+            sess.run([save, save_sliced])
+
+
+_CKPT_NAMES = sorted(CKPT_VALUES)
+case("SaveV2", "dtypes", prefix=TMP("ckpt"), tensor_names=K([b"w", b"b", b"s", b"n/x"], "string"),
+     shape_and_slices=K([b"", b"", b"", b""], "string"),
+     tensors=[F(3, 4), I(5, dt="int64"), V([b"ab", b"", b"\x00c"], "string"), V(True)])
+case("RestoreV2", "tf_written", prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([n.encode() for n in _CKPT_NAMES], "string"),
+     shape_and_slices=K([b""] * len(_CKPT_NAMES), "string"),
+     dtypes=[np.asarray(CKPT_VALUES[n]).dtype.name if np.asarray(CKPT_VALUES[n]).dtype != object
+             else "string" for n in _CKPT_NAMES])
+case("RestoreV2", "slice", prefix=PATH(CKPT_FIXTURE), tensor_names=K([b"f32", b"i32"], "string"),
+     shape_and_slices=K([b"2 3 0,1:1,2", b"2 2 -:1,1"], "string"), dtypes=["float32", "int32"])
+case("SaveV2", "slices", prefix=TMP("ckpt"), tensor_names=K([b"p", b"p", b"q"], "string"),
+     shape_and_slices=K([b"300 2 0,100:-", b"300 2 100,200:0,2", b""], "string"),
+     tensors=[F(100, 2), F(200, 2), I(3)])
+case("RestoreV2", "tf_sliced_whole_and_part", prefix=PATH(CKPT_SLICED),
+     tensor_names=K([b"big", b"big", b"x"], "string"),
+     shape_and_slices=K([b"", b"200 3 60,20:1,2", b""], "string"),
+     dtypes=["float32", "float32", "int64"])
+case("RestoreV2", "missing_key", error=True, prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([b"zz"], "string"), shape_and_slices=K([b""], "string"), dtypes=["float32"])
+case("RestoreV2", "wrong_dtype", error=True, prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([b"f32"], "string"), shape_and_slices=K([b""], "string"), dtypes=["int32"])
+case("RestoreV2", "missing_file", error=True, prefix=PATH("checkpoints/no_such_checkpoint"),
+     tensor_names=K([b"f32"], "string"), shape_and_slices=K([b""], "string"), dtypes=["float32"])
+
+
+def _merge_case(tf, inp):
+    p0, p1, dest = inp(TMP("part0"), "p0"), inp(TMP("part1"), "p1"), inp(TMP("merged"), "dest")
+    s0 = tf.raw_ops.SaveV2(prefix=p0, tensor_names=["b", "c"], shape_and_slices=["", ""],
+                           tensors=[tf.constant([1.5, 2.5]), tf.constant([b"x", b"yy"])])
+    s1 = tf.raw_ops.SaveV2(prefix=p1, tensor_names=["a"], shape_and_slices=[""],
+                           tensors=[tf.constant([[7, 8]], tf.int64)])
+    with tf.control_dependencies([s0, s1]):
+        merge = tf.raw_ops.MergeV2Checkpoints(checkpoint_prefixes=tf.stack([p0, p1]),
+                                              destination_prefix=dest, delete_old_dirs=True)
+    with tf.control_dependencies([merge]):
+        restored = tf.raw_ops.RestoreV2(prefix=dest, tensor_names=["a", "b", "c"],
+                                        shape_and_slices=["", "", ""],
+                                        dtypes=[tf.int64, tf.float32, tf.string])
+    return {"fetches": restored}
+
+
+custom("MergeV2Checkpoints", "two_parts", _merge_case)
+case("ShardedFilename", "name", basename=V(b"/tmp/model_temp/part", "string"), shard=V(3, "int32"),
+     num_shards=V(12, "int32"))
+case("ShardedFilespec", "name", basename=V(b"/tmp/model", "string"), num_shards=V(12, "int32"))
+case("StringJoin", "broadcast", inputs=[V([b"a", b"bc"], "string"), V(b"_temp/part", "string")],
+     separator="-")
+case("StringJoin", "scalars", inputs=[V(b"model", "string"), V(b"_temp", "string")])
+case("StaticRegexFullMatch", "s3", input=V([b"s3://bucket/m", b"/tmp/s3://m", b"s3:/x"], "string"),
+     pattern="^s3://.*")
+case("StaticRegexFullMatch", "classes", input=V([[b"abc", b"abcd"], [b"", b"cab"]], "string"),
+     pattern="[a-c]+")
+
 
 # ---- version-1 control flow: raw Switch/Merge/Enter/... graphs, and the
 # graphs tf.cond / tf.case / tf.while_loop build (v1 control flow)
@@ -1488,8 +1588,11 @@ def run_case(tf, graph_def, rec, data, tmpdir):
         outs += sess.run(after) if after else []
     files = {}
     for fname in rec.get("tmp_feeds", {}).values():
-        with open(os.path.join(tmpdir, fname), "rb") as f:
-            files[fname] = f.read()
+        # the file itself, or the files of a checkpoint prefix ("<name>.index", ...)
+        for entry in sorted(os.listdir(tmpdir)):
+            if entry == fname or entry.startswith(fname + "."):
+                with open(os.path.join(tmpdir, entry), "rb") as f:
+                    files[entry] = f.read()
     return outs, files
 
 
@@ -1528,6 +1631,7 @@ def main(argv):
                     help="python of the venv with tfc installed (for the registered op list)")
     args = ap.parse_args(argv)
     tf = _tf()
+    write_checkpoint_fixture(tf)
     by_op = {}
     for op, name, spec in CASES:
         by_op.setdefault(op, []).append((name, spec))

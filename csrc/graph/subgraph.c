@@ -343,6 +343,16 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
       loc->index = k.index;
     }
   }
+  /* Synthesized nodes point at their own attrs and types; a node array that
+   * grew after they were made moved them, so point them again. */
+  for (int p = 0; ok && p < out->n_parts; p++)
+    for (int k = 0; k < out->parts[p].n; k++) {
+      tfc_snode *s = &out->parts[p].nodes[k];
+      if (!s->own_name) continue;
+      s->attrs = &s->own_attrs;
+      s->in_types = s->own_types;
+      s->out_types = s->own_types + 1;
+    }
   tfc_hashmap_destroy(&fed);
   tfc_hashmap_destroy(&b.xfers);
   tfc_free(needed);
