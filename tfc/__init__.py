@@ -176,7 +176,7 @@ _LAZY.update((_name, ("tfc.ops.lookup_ops", _name)) for _name in (
     "tables_initializer", "initialize_all_tables"))
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
-    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
+    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io", "summary"))
 _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Protocol-buffer messages (google.protobuf classes, built on first use).
