@@ -11,6 +11,9 @@ from tfc.train.rmsprop import RMSPropOptimizer
 from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
                                            inverse_time_decay, polynomial_decay,
                                            piecewise_constant)
+from tfc.train.learning_rate_decay import (piecewise_constant_decay, cosine_decay,  # noqa: F401
+                                           cosine_decay_restarts, linear_cosine_decay,
+                                           noisy_linear_cosine_decay)
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
