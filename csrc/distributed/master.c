@@ -53,6 +53,7 @@ typedef struct msession {
   tfc_graph *g;
   int64_t version;
   bool log_placement;
+  bool allow_soft_placement;
   int64_t op_timeout_ms;
   int n_dev;
   char **dev_names;
@@ -437,6 +438,7 @@ static bool create_session(tfc_master *m, const uint8_t *req, size_t len, tfc_ms
   }
   if (ok && config) {
     s->log_placement = config->log_device_placement;
+    s->allow_soft_placement = config->allow_soft_placement;
     s->op_timeout_ms = config->operation_timeout_in_ms;
   }
   if (ok) ok = extend_graph(s, gd, gn, st);
@@ -660,7 +662,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     else targets[i] = n->id;
   }
   tfc_device_set ds = {.n = s->n_dev, .names = (const char *const *)s->dev_names, .parsed = s->dev_parsed,
-                       .allow_soft_placement = true, .incarnation = s->incarnation,
+                       .allow_soft_placement = s->allow_soft_placement, .incarnation = s->incarnation,
                        .incarnations = s->dev_inc};
   if (ok) ok = tfc_subgraph_build(g, r->n_feeds, feeds, r->n_fetches, fetches, r->n_targets, targets, &ds, &sg, st);
   if (ok && s->log_placement) log_placement(s, &sg);

@@ -174,12 +174,11 @@ def test_partition_graphs_from_every_task(cluster):
     out = sess.run(b, options=tf.RunOptions(output_partition_graphs=True), run_metadata=md)
   assert out == 6.0
   assert len(md.partition_graphs) == 2  # one GraphDef per task that ran something
-  if hasattr(md.partition_graphs[0], "node"):  # RunMetadata as a full protobuf class
-    devices = sorted({n.device for pg in md.partition_graphs for n in pg.node})
-    assert devices == ["/job:ps/replica:0/task:1/device:CPU:0",
-                       "/job:worker/replica:0/task:1/device:CPU:0"]
-    ops = sorted(n.op for pg in md.partition_graphs for n in pg.node)
-    assert ops.count("_Send") == 2 and ops.count("_Recv") == 1
+  devices = sorted({n.device for pg in md.partition_graphs for n in pg.node})
+  assert devices == ["/job:ps/replica:0/task:1/device:CPU:0",
+                     "/job:worker/replica:0/task:1/device:CPU:0"]
+  ops = sorted(n.op for pg in md.partition_graphs for n in pg.node)
+  assert ops.count("_Send") == 2 and ops.count("_Recv") == 1
 
 
 # ------------------------------------------------------------------ sessions
@@ -299,8 +298,34 @@ def test_bad_feed_and_bad_device_errors(cluster):
   with tf.Session(cluster.target("worker", 0), graph=g) as sess:
     with pytest.raises(ValueError):
       sess.run(y, {x: [1.0, 2.0, 3.0]})  # shape checked on the client, as TF does
-    # soft placement maps an unknown job onto an existing device
+    # a device no task has: TF's placement error
+    with pytest.raises(tf.errors.InvalidArgumentError, match="nosuchjob"):
+      sess.run(z)
+  # soft placement maps an unknown job onto an existing device
+  config = tf.ConfigProto(allow_soft_placement=True)
+  with tf.Session(cluster.target("worker", 0), graph=g, config=config) as sess:
     assert sess.run(z) == 2.0
+
+
+def test_device_filters_and_log_device_placement(cluster):
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:ps/task:1"):
+      a = tf.constant(3.0, name="filtered_const")
+    b = tf.multiply(a, 2.0, name="logged_mul")
+  # only the master's own task and ps 0 are in the session: ps 1's node is soft-placed
+  config = tf.ConfigProto(device_filters=["/job:ps/task:0"], allow_soft_placement=True,
+                          log_device_placement=True)
+  md = tf.RunMetadata()
+  with tf.Session(cluster.target("worker", 1), graph=g, config=config) as sess:
+    assert sess.run(b, options=tf.RunOptions(output_partition_graphs=True), run_metadata=md) == 6.0
+  devices = {n.device for pg in md.partition_graphs for n in pg.node}
+  assert "/job:ps/replica:0/task:1/device:CPU:0" not in devices
+  # the master logs each node's placement in its own process, as TF does
+  deadline = time.time() + 5
+  while time.time() < deadline and "logged_mul: (Mul): /job:worker/replica:0/task:1" not in cluster.log("worker", 1):
+    time.sleep(0.05)
+  assert "logged_mul: (Mul): /job:worker/replica:0/task:1/device:CPU:0" in cluster.log("worker", 1)
 
 
 def test_runtime_error_names_the_task(cluster):
