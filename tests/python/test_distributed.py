@@ -433,3 +433,35 @@ def test_import_starts_no_grpc():
   out = subprocess.check_output([sys.executable, "-c", code], text=True).split()
   assert out[0] == out[1]  # importing tfc starts no thread
   assert out[2:] == ["False", "False", "True"]  # gRPC starts with the first server only
+
+
+def test_fork_after_grpc_started_fails_cleanly_in_the_child():
+  code = r'''
+import os, sys
+import tfc as tf
+server = tf.train.Server.create_local_server()
+g = tf.Graph()
+with g.as_default():
+  c = tf.constant(5.0)
+with tf.Session(server.target, graph=g) as sess:
+  assert sess.run(c) == 5.0
+pid = os.fork()
+if pid == 0:
+  try:
+    with tf.Session(server.target, graph=g) as s:
+      s.run(c)
+    os._exit(3)
+  except tf.errors.UnavailableError as e:
+    os._exit(0 if "fork" in str(e) else 4)
+  except BaseException:
+    os._exit(5)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+# the parent keeps working
+with tf.Session(server.target, graph=g) as sess:
+  print("parent", sess.run(c))
+server.stop()
+'''
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+  assert out.returncode == 0, out.stderr
+  assert "child 0" in out.stdout and "parent 5.0" in out.stdout
