@@ -102,6 +102,12 @@ print(json.dumps(out))
 """
 
 
+def _tf_env():
+  """The environment for TensorFlow's processes: without a sanitizer preload (make asan
+  runs these tests with libasan preloaded; TensorFlow itself is not built for it)."""
+  return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+
+
 @pytest.fixture(scope="module")
 def tf_python():
   if not os.path.exists(TF_PY):
@@ -115,8 +121,8 @@ class _Procs(object):
   def __init__(self):
     self.procs = []
 
-  def start(self, argv):
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+  def start(self, argv, env=None):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     self.procs.append(p)
     line = p.stdout.readline()
     assert "listening" in line, line
@@ -141,12 +147,12 @@ def _tfc_task(procs, spec, job, index):
 
 
 def _tf_task(procs, tf_py, spec, job, index):
-  procs.start([tf_py, "-c", TF_SERVER, json.dumps(spec), job, str(index)])
+  procs.start([tf_py, "-c", TF_SERVER, json.dumps(spec), job, str(index)], env=_tf_env())
 
 
 def _tf_client(tf_py, target, pin):
   out = subprocess.run([tf_py, "-c", TF_CLIENT, target, json.dumps(pin)], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=_tf_env())
   assert out.returncode == 0, out.stderr[-3000:]
   return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -226,7 +232,7 @@ def test_tf_client_resource_variables_on_tfc_server(tf_python, procs):
   port = free_ports(1)[0]
   _tfc_task(procs, {"worker": ["localhost:%d" % port]}, "worker", 0)
   out = subprocess.run([tf_python, "-c", TF_RESOURCE_CLIENT, "grpc://localhost:%d" % port],
-                       capture_output=True, text=True, timeout=180)
+                       capture_output=True, text=True, timeout=180, env=_tf_env())
   assert out.returncode == 0, out.stderr[-3000:]
   r = json.loads(out.stdout.strip().splitlines()[-1])
   for op in ("VarHandleOp", "ReadVariableOp", "AssignVariableOp", "VarIsInitializedOp",
