@@ -465,3 +465,33 @@ server.stop()
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
   assert out.returncode == 0, out.stderr
   assert "child 0" in out.stdout and "parent 5.0" in out.stdout
+
+
+def test_concurrent_runs_from_threads_and_sessions(cluster):
+  import threading
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float32, [None])
+    with tf.device("/job:ps/task:0"):
+      a = x * 2.0
+    with tf.device("/job:worker/task:1"):
+      y = a + 1.0
+  sessions = [tf.Session(cluster.target("worker", i % 2), graph=g) for i in range(2)]
+  errors = []
+
+  def work(k):
+    try:
+      sess = sessions[k % 2]
+      for i in range(30):
+        v = np.array([k, i], np.float32)
+        np.testing.assert_allclose(sess.run(y, {x: v}), v * 2.0 + 1.0)
+    except Exception as e:  # pylint: disable=broad-except
+      errors.append(e)
+  threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+  for t in threads:
+    t.start()
+  for t in threads:
+    t.join(60)
+  for s in sessions:
+    s.close()
+  assert not errors, errors[:3]
