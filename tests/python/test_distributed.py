@@ -495,3 +495,22 @@ def test_concurrent_runs_from_threads_and_sessions(cluster):
   for s in sessions:
     s.close()
   assert not errors, errors[:3]
+
+
+def test_run_timeout_gives_deadline_exceeded(cluster):
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:worker/task:1"):
+      m = tf.random_normal([1500, 1500], seed=1)
+      for _ in range(6):
+        m = tf.tanh(tf.matmul(m, m) * 1e-3)
+      slow = tf.reduce_sum(m)
+    fast = tf.constant(1.0)
+  with tf.Session(cluster.target("worker", 0), graph=g) as sess:
+    with pytest.raises(tf.errors.DeadlineExceededError):
+      sess.run(slow, options=tf.RunOptions(timeout_in_ms=5))
+    assert sess.run(fast, options=tf.RunOptions(timeout_in_ms=10000)) == 1.0
+  config = tf.ConfigProto(operation_timeout_in_ms=5)
+  with tf.Session(cluster.target("worker", 0), graph=g, config=config) as sess:
+    with pytest.raises(tf.errors.DeadlineExceededError):
+      sess.run(slow)
