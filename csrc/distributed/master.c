@@ -761,6 +761,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
 /* One partition's RunGraph, run on a thread of its own. */
 typedef struct part_run {
   tfc_master *m;
+  const mplan *p;
   const msession *s;
   const mpart *q;
   const step_req *r;
@@ -772,7 +773,11 @@ typedef struct part_run {
   bool threaded;
 } part_run;
 
-/* Builds and sends a RunGraphRequest; checks the status in the body. */
+static void cleanup_step(tfc_master *m, const mplan *p, int64_t step_id);
+
+/* Builds and sends a RunGraphRequest; checks the status in the body. On
+ * failure the step is cleaned up on every task at once, so partitions
+ * waiting for values that will never come stop waiting. */
 static void *part_run_main(void *arg) {
   part_run *pr = arg;
   const mpart *q = pr->q;
@@ -836,6 +841,7 @@ static void *part_run_main(void *arg) {
       pr->ok = false;
     }
   }
+  if (!pr->ok) cleanup_step(pr->m, pr->p, pr->step_id);
   return NULL;
 }
 
@@ -906,7 +912,7 @@ static bool run_core(tfc_master *m, msession *s, const step_req *rq, bool named,
   int64_t step_id = new_step_id();
   if (ok) {
     for (int i = 0; i < p->n_parts; i++) {
-      runs[i] = (part_run){.m = m, .s = s, .q = &p->parts[i], .r = &r, .step_id = step_id};
+      runs[i] = (part_run){.m = m, .p = p, .s = s, .q = &p->parts[i], .r = &r, .step_id = step_id};
       if (i + 1 < p->n_parts) runs[i].threaded = pthread_create(&runs[i].th, NULL, part_run_main, &runs[i]) == 0;
     }
     for (int i = 0; i < p->n_parts; i++)
