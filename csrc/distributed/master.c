@@ -542,6 +542,7 @@ typedef struct step_req {
   int64_t timeout_ms;
   bool output_partition_graphs;
   bool store_errors;
+  int refs;                      /* a MakeCallable template: its table + running calls (under s->mu) */
 } step_req;
 
 /* Frees the strings of a parsed step request. */
@@ -1093,6 +1094,7 @@ static bool make_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg
   if (ok) {
     pthread_mutex_lock(&s->mu);
     handle = s->next_callable++;
+    r->refs = 1;
     ok = tfc_hashmap_put(&s->callables, (const char *)&handle, sizeof handle, r) == 0;
     pthread_mutex_unlock(&s->mu);
     if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
@@ -1134,6 +1136,7 @@ static bool run_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg 
   pthread_mutex_lock(&s->mu);
   bool found = false;
   step_req *tmpl = tfc_hashmap_get(&s->callables, (const char *)&handle, sizeof handle, &found);
+  if (found) tmpl->refs++; /* a concurrent ReleaseCallable frees it after this run */
   pthread_mutex_unlock(&s->mu);
   bool ok = found || tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Attempted to run callable %lld that "
                                     "was not found or was released.", (long long)handle);
@@ -1163,6 +1166,12 @@ static bool run_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg 
   if (ok) ok = run_core(m, s, &r, false, &out, st);
   tfc_free(r.feed_data);
   tfc_free(r.feed_len);
+  if (found) {
+    pthread_mutex_lock(&s->mu);
+    bool last = --tmpl->refs == 0;
+    pthread_mutex_unlock(&s->mu);
+    if (last) callable_free(tmpl);
+  }
   session_put(m, s);
   if (!ok) {
     tfc_wbuf_free(&out);
@@ -1179,8 +1188,9 @@ static bool release_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_
   if (!s) return false;
   pthread_mutex_lock(&s->mu);
   step_req *r = tfc_hashmap_remove(&s->callables, (const char *)&handle, sizeof handle);
+  bool last = r && --r->refs == 0;
   pthread_mutex_unlock(&s->mu);
-  callable_free(r);
+  if (last) callable_free(r);
   session_put(m, s);
   return true;
 }
