@@ -6,8 +6,9 @@
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
-#   make fuzz     libFuzzer targets for the GraphDef/TensorProto decoders (a short run is part of test)
-#   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared
+#   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index decoders (a short run is part of test)
+#   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared;
+#                 checkpoints exchanged with TF
 #   make clean
 #
 # The C library build is parametrised by BUILD, OPTFLAGS and SANFLAGS so the
@@ -42,7 +43,7 @@ PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[
                 nbclient nbformat ipykernel absl-py
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-LAYERS   := base core graph kernels runtime distributed
+LAYERS   := base core graph io kernels runtime distributed
 LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard csrc/$(l)/*.c)))
 LIB_OBJS := $(patsubst csrc/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/c/*.c))
@@ -205,10 +206,20 @@ $(COMPAT_DIR)/.stamp: $(COMPAT_INPUTS) $(BUILD)/stamp/venv-tf
 	.venv-tf/bin/python tools/make_compat_fixtures.py --out $(COMPAT_DIR)
 	@touch $@
 
+# Checkpoints exchanged with TensorFlow (tools/make_checkpoint_fixtures.py,
+# tests/python/test_compat_checkpoint.py): TF-written sharded/partitioned
+# checkpoints and an MLP's training checkpoints.
+COMPAT_CKPT_DIR := $(BUILD)/compat-ckpt
+
+$(COMPAT_CKPT_DIR)/.stamp: tools/make_checkpoint_fixtures.py $(BUILD)/stamp/venv-tf
+	.venv-tf/bin/python tools/make_checkpoint_fixtures.py --out $(COMPAT_CKPT_DIR)
+	@touch $@
+
 .PHONY: compat
-compat: install $(COMPAT_DIR)/.stamp
+compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
-	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_distributed.py
+	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py python/test_compat_distributed.py
 	@$(MAKE) --no-print-directory compat-beside-tf
 
 # tfc and TensorFlow imported into one process, in both orders: the wheel from
@@ -251,7 +262,7 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (tests/fuzz/fuzz_<name>.c) for the GraphDef and
-# TensorProto decoders, built with clang against the library layers compiled
+# TensorProto decoders and the checkpoint .index reader, built with clang against the library layers compiled
 # with -fsanitize=fuzzer-no-link,address,undefined in build/fuzz (the same rules
 # as the normal build, parametrised like `asan`). Corpora grow in
 # build/fuzz/corpus/<name>, seeded from the committed fixtures and
@@ -263,19 +274,21 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=graphdef
 #   make fuzz-short                 FUZZ_SHORT_SECONDS (20) each; part of `make test`
 FUZZ_APT           := clang libclang-rt-14-dev
-FUZZ_TARGETS       ?= graphdef tensor_proto
+FUZZ_TARGETS       ?= graphdef tensor_proto checkpoint_index
 FUZZ_SECONDS       ?= 300
 FUZZ_SHORT_SECONDS ?= 20
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
               -Wno-unknown-pragmas
 # Decoded tensors above 16 MiB are refused, so runs stay fast and in memory.
-# The decoders need only the base, core and graph layers.
-FUZZ_DEFS  := -DTFC_TENSOR_PROTO_MAX_BYTES=0x1000000
-FUZZ_VARS  := CC=clang BUILD=build/fuzz LAYERS="base core graph" OPTFLAGS="-O1 -g" \
+# The decoders need only the base, core, graph and io layers.
+# Table blocks' checksums are not checked, so mutations reach the block parsers.
+FUZZ_DEFS  := -DTFC_TENSOR_PROTO_MAX_BYTES=0x1000000 -DTFC_FUZZ_SKIP_CHECKSUMS
+FUZZ_VARS  := CC=clang BUILD=build/fuzz LAYERS="base core graph io" OPTFLAGS="-O1 -g" \
               SANFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_DEFS)"
 # Per target: the longest input, and per-input time (s) and memory (MB) limits.
 FUZZ_MAX_LEN_graphdef     := 65536
 FUZZ_MAX_LEN_tensor_proto := 4096
+FUZZ_MAX_LEN_checkpoint_index := 16384
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
 FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -321,6 +334,7 @@ fuzz-run: $(BUILD)/graphdef.dict
 	  cp tests/fixtures/graphdef/*.pb tests/fixtures/farm/*.pb $$seeds/; \
 	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* $$seeds/; fi; \
 	  case $$t in graphdef) opts="-max_len=$(FUZZ_MAX_LEN_graphdef) -dict=$(BUILD)/graphdef.dict";; \
+	    checkpoint_index) opts="-max_len=$(FUZZ_MAX_LEN_checkpoint_index)";; \
 	    *) opts="-max_len=$(FUZZ_MAX_LEN_tensor_proto)";; esac; \
 	  echo "fuzz: $$t for $(FUZZ_TIME) s (log: $(BUILD)/fuzz_$$t.log)"; touch $(BUILD)/fuzz_$$t.start; \
 	  $(FUZZ_ENV) $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $$opts $(FUZZ_LIMITS) \
@@ -336,10 +350,11 @@ fuzz-run: $(BUILD)/graphdef.dict
 # Line coverage of the decoders reached by the corpora in build/fuzz/corpus
 # (after `make fuzz`): the targets rebuilt with clang's source coverage in
 # build/fuzzcov replay every corpus input once.
-FUZZ_COV_FILES := csrc/graph/graphdef.c csrc/graph/graphdef_pb.c csrc/graph/tensor_proto.c
+FUZZ_COV_FILES := csrc/graph/graphdef.c csrc/graph/graphdef_pb.c csrc/graph/tensor_proto.c \
+                  csrc/io/table_reader.c csrc/io/bundle_reader.c csrc/io/bundle_codec.c
 .PHONY: fuzz-coverage
 fuzz-coverage: fuzz-deps
-	@$(MAKE) --no-print-directory CC=clang BUILD=build/fuzzcov LAYERS="base core graph" OPTFLAGS="-O1 -g" \
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/fuzzcov LAYERS="base core graph io" OPTFLAGS="-O1 -g" \
 	  SANFLAGS="-fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping -Wno-unknown-pragmas $(FUZZ_DEFS)" fuzz-bins
 	@for t in $(FUZZ_TARGETS); do \
 	  LLVM_PROFILE_FILE=build/fuzzcov/$$t.profraw build/fuzzcov/fuzz_$$t -runs=0 \

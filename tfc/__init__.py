@@ -76,6 +76,7 @@ from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,
 from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
                                count_up_to, scatter_update, scatter_add, scatter_sub)
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
+from tfc.ops.control_flow_ops import case, cond, while_loop  # noqa: F401
 from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
                               norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
@@ -188,6 +189,7 @@ _LAZY["debugging"] = ("tfc.debugging", None)
 _LAZY["manip"] = ("tfc.manip", None)
 _LAZY["nest"] = ("tfc.nest", None)
 _LAZY["metrics"] = ("tfc.metrics", None)
+_LAZY["make_template"] = ("tfc.ops.template", "make_template")
 _LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
     "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
     "matrix_band_part"))

@@ -3,7 +3,7 @@
 
 Rules:
   * a file in layer L includes project headers ("...") only from layers <= L,
-    in the order base < core < graph < kernels < runtime < distributed < python;
+    in the order base < core < graph < io < kernels < runtime < distributed < python;
   * only csrc/python/ includes Python.h or NumPy headers;
   * only csrc/kernels/blas.h (the BLAS door) and its implementation
     csrc/kernels/blas.c include cblas.h;
@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "core", "graph", "kernels", "runtime", "distributed", "python"]
+LAYERS = ["base", "core", "graph", "io", "kernels", "runtime", "distributed", "python"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 PYTHON_HEADER_RE = re.compile(r"^(Python\.h|numpy/|structmember\.h|pythread\.h)")
 BLAS_HEADER_RE = re.compile(r"^cblas(\.h|-.*\.h)$")

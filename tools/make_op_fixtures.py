@@ -619,6 +619,229 @@ case("WriteFile", "bytes", filename=TMP("out.bin"), contents=V(b"some\x00bytes\x
 case("NoOp", "target")
 case("ControlTrigger", "target")
 
+# checkpoints (V2 bundles) and the string ops of TF's save/ subgraph
+CKPT_FIXTURE = "checkpoints/all_dtypes"   # written by TF in write_checkpoint_fixture
+CKPT_SLICED = "checkpoints/sliced"        # likewise: a tensor stored as three slices
+CKPT_VALUES = {
+    "f32": np.arange(6, dtype=np.float32).reshape(2, 3) / 7,
+    "f64": np.array([1e300, -2.5, np.pi]),
+    "i32": np.array([[-(2 ** 31), 7], [2 ** 31 - 1, 0]], np.int32),
+    "u8": np.arange(0, 250, 50, dtype=np.uint8),
+    "i16": np.array([-32768, 1, 32767], np.int16),
+    "i8": np.array([-128, 0, 127], np.int8),
+    "c64": np.array([1 + 2j, -3.5j], np.complex64),
+    "i64": np.array([-(2 ** 63), 2 ** 63 - 1], np.int64),
+    "bool": np.array([[True, False], [False, True]]),
+    "u16": np.array([0, 65535], np.uint16),
+    "c128": np.array([[1e-300 + 1j]], np.complex128),
+    "f16": np.array([0.5, -65504.0, 1e-4], np.float16),
+    "u32": np.array([4294967295, 3], np.uint32),
+    "u64": np.array([18446744073709551615, 1], np.uint64),
+    "scalar": np.float32(2.5),
+    "empty": np.zeros((0, 3), np.float32),
+    "str": np.array([b"hello", b"", b"\x00\xffbytes", "\u00fcnic\u00f6de".encode()], dtype=object),
+    "a/nested/name": np.array([[1, 2, 3]], np.int32),
+}
+
+
+def write_checkpoint_fixture(tf):
+    """Writes tests/fixtures/<CKPT_FIXTURE>.{index,data-00000-of-00001} with TF's SaveV2."""
+    prefix = os.path.join(FIXTURES, CKPT_FIXTURE)
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    g = tf.Graph()
+    with g.as_default():
+        names = sorted(CKPT_VALUES)
+        save = tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
+                                 shape_and_slices=[""] * len(names),
+                                 tensors=[tf.constant(CKPT_VALUES[n]) for n in names])
+        # a partitioned tensor: "big" [200, 3] saved as three row slices
+        big = np.arange(600, dtype=np.float32).reshape(200, 3)
+        save_sliced = tf.raw_ops.SaveV2(
+            prefix=os.path.join(FIXTURES, CKPT_SLICED), tensor_names=["big", "big", "big", "x"],
+            shape_and_slices=["200 3 0,70:-", "200 3 70,100:-", "200 3 170,30:0,3", ""],
+            tensors=[tf.constant(big[:70]), tf.constant(big[70:170]), tf.constant(big[170:]),
+                     tf.constant([1, 2], tf.int64)])
+        with tf.Session(graph=g, config=_config(tf)) as sess:
+            sess.run([save, save_sliced])
+
+
+_CKPT_NAMES = sorted(CKPT_VALUES)
+case("SaveV2", "dtypes", prefix=TMP("ckpt"), tensor_names=K([b"w", b"b", b"s", b"n/x"], "string"),
+     shape_and_slices=K([b"", b"", b"", b""], "string"),
+     tensors=[F(3, 4), I(5, dt="int64"), V([b"ab", b"", b"\x00c"], "string"), V(True)])
+case("RestoreV2", "tf_written", prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([n.encode() for n in _CKPT_NAMES], "string"),
+     shape_and_slices=K([b""] * len(_CKPT_NAMES), "string"),
+     dtypes=[np.asarray(CKPT_VALUES[n]).dtype.name if np.asarray(CKPT_VALUES[n]).dtype != object
+             else "string" for n in _CKPT_NAMES])
+case("RestoreV2", "slice", prefix=PATH(CKPT_FIXTURE), tensor_names=K([b"f32", b"i32"], "string"),
+     shape_and_slices=K([b"2 3 0,1:1,2", b"2 2 -:1,1"], "string"), dtypes=["float32", "int32"])
+case("SaveV2", "slices", prefix=TMP("ckpt"), tensor_names=K([b"p", b"p", b"q"], "string"),
+     shape_and_slices=K([b"300 2 0,100:-", b"300 2 100,200:0,2", b""], "string"),
+     tensors=[F(100, 2), F(200, 2), I(3)])
+case("RestoreV2", "tf_sliced_whole_and_part", prefix=PATH(CKPT_SLICED),
+     tensor_names=K([b"big", b"big", b"x"], "string"),
+     shape_and_slices=K([b"", b"200 3 60,20:1,2", b""], "string"),
+     dtypes=["float32", "float32", "int64"])
+case("RestoreV2", "missing_key", error=True, prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([b"zz"], "string"), shape_and_slices=K([b""], "string"), dtypes=["float32"])
+case("RestoreV2", "wrong_dtype", error=True, prefix=PATH(CKPT_FIXTURE),
+     tensor_names=K([b"f32"], "string"), shape_and_slices=K([b""], "string"), dtypes=["int32"])
+case("RestoreV2", "missing_file", error=True, prefix=PATH("checkpoints/no_such_checkpoint"),
+     tensor_names=K([b"f32"], "string"), shape_and_slices=K([b""], "string"), dtypes=["float32"])
+
+
+def _merge_case(tf, inp):
+    p0, p1, dest = inp(TMP("part0"), "p0"), inp(TMP("part1"), "p1"), inp(TMP("merged"), "dest")
+    s0 = tf.raw_ops.SaveV2(prefix=p0, tensor_names=["b", "c"], shape_and_slices=["", ""],
+                           tensors=[tf.constant([1.5, 2.5]), tf.constant([b"x", b"yy"])])
+    s1 = tf.raw_ops.SaveV2(prefix=p1, tensor_names=["a"], shape_and_slices=[""],
+                           tensors=[tf.constant([[7, 8]], tf.int64)])
+    with tf.control_dependencies([s0, s1]):
+        merge = tf.raw_ops.MergeV2Checkpoints(checkpoint_prefixes=tf.stack([p0, p1]),
+                                              destination_prefix=dest, delete_old_dirs=True)
+    with tf.control_dependencies([merge]):
+        restored = tf.raw_ops.RestoreV2(prefix=dest, tensor_names=["a", "b", "c"],
+                                        shape_and_slices=["", "", ""],
+                                        dtypes=[tf.int64, tf.float32, tf.string])
+    return {"fetches": restored}
+
+
+custom("MergeV2Checkpoints", "two_parts", _merge_case)
+case("ShardedFilename", "name", basename=V(b"/tmp/model_temp/part", "string"), shard=V(3, "int32"),
+     num_shards=V(12, "int32"))
+case("ShardedFilespec", "name", basename=V(b"/tmp/model", "string"), num_shards=V(12, "int32"))
+case("StringJoin", "broadcast", inputs=[V([b"a", b"bc"], "string"), V(b"_temp/part", "string")],
+     separator="-")
+case("StringJoin", "scalars", inputs=[V(b"model", "string"), V(b"_temp", "string")])
+case("StaticRegexFullMatch", "s3", input=V([b"s3://bucket/m", b"/tmp/s3://m", b"s3:/x"], "string"),
+     pattern="^s3://.*")
+case("StaticRegexFullMatch", "classes", input=V([[b"abc", b"abcd"], [b"", b"cab"]], "string"),
+     pattern="[a-c]+")
+
+
+# ---- version-1 control flow: raw Switch/Merge/Enter/... graphs, and the
+# graphs tf.cond / tf.case / tf.while_loop build (v1 control flow)
+
+def _switch_merge(ref, pred=True):
+    def build(tf, inp):
+        p = tf.placeholder(tf.bool, [], name="pred")
+        feeds = {p: np.array(pred)}
+        if ref:
+            data, init = _var(tf, np.array([1.5, -2.0], np.float32), "v")
+            f, t = tf.raw_ops.RefSwitch(data=data, pred=p)
+            m = tf.raw_ops.RefMerge(inputs=[f, t])
+            return {"init": [init], "fetches": [tf.raw_ops.Identity(input=m.output), m.value_index],
+                    "extra_feeds": feeds}
+        data = inp(F(2, 3), "data")
+        f, t = tf.raw_ops.Switch(data=data, pred=p)
+        m = tf.raw_ops.Merge(inputs=[f * 2.0, t + 1.0])
+        return {"fetches": [m.output, m.value_index], "extra_feeds": feeds}
+    return build
+
+
+def _switch_dead_fetch(tf, inp):
+    f, t = tf.raw_ops.Switch(data=inp(F(3), "data"), pred=tf.constant(True))
+    return {"fetches": [f]}
+
+
+def _raw_loop(ref, par=10):
+    """i = 0; while i < n: i += 1 (and, for ref, a variable passed through
+    the loop unchanged) built from raw ops."""
+    def build(tf, inp):
+        n = inp(I(lo=3, hi=9), "n")
+        frame = "raw_loop"
+        i0 = tf.constant(0)
+        e = tf.raw_ops.Enter(data=i0, frame_name=frame, parallel_iterations=par)
+        en = tf.raw_ops.Enter(data=n, frame_name=frame, is_constant=True, parallel_iterations=par)
+        m = tf.raw_ops.Merge(inputs=[e, e])
+        c = tf.raw_ops.LoopCond(input=tf.raw_ops.Less(x=m.output, y=en))
+        f, t = tf.raw_ops.Switch(data=m.output, pred=c)
+        one = tf.raw_ops.Enter(data=tf.constant(1), frame_name=frame, is_constant=True,
+                               parallel_iterations=par)
+        nx = tf.raw_ops.NextIteration(data=tf.raw_ops.AddV2(x=tf.raw_ops.Identity(input=t), y=one))
+        m.output.op._update_input(1, nx)
+        out = [tf.raw_ops.Exit(data=f)]
+        init = []
+        if ref:
+            v, vinit = _var(tf, np.array([3.0, 4.0], np.float32), "v")
+            init = [vinit]
+            re = tf.raw_ops.RefEnter(data=v, frame_name=frame, parallel_iterations=par)
+            rm = tf.raw_ops.RefMerge(inputs=[re, re])
+            rf, rt = tf.raw_ops.RefSwitch(data=rm.output, pred=c)
+            rn = tf.raw_ops.RefNextIteration(data=tf.raw_ops.RefIdentity(input=rt))
+            rm.output.op._update_input(1, rn)
+            out.append(tf.raw_ops.Identity(input=tf.raw_ops.RefExit(data=rf)))
+        return {"init": init, "fetches": out}
+    return build
+
+
+def _tf_cond(tf, inp):
+    x = inp(F(3), "x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: tf.nn.relu(x) + 1.0,
+                lambda: tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 3.0, lambda: -x))
+    return {"fetches": [y], "extra_feeds": {p: np.array(False)}}
+
+
+def _tf_cond_gradient(tf, inp):
+    x = inp(F(2, 3), "x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: tf.reduce_sum(tf.sin(x) * x),
+                lambda: tf.cond(tf.reduce_sum(x) > 0.0, lambda: tf.reduce_sum(x * x),
+                                lambda: tf.reduce_sum(tf.exp(x))))
+    return {"fetches": [y] + tf.gradients(y, [x]), "extra_feeds": {p: np.array(False)}}
+
+
+def _tf_case(tf, inp):
+    k = inp(I(lo=-2, hi=3), "k")
+    r = tf.case([(tf.less(k, 0), lambda: k * 10), (tf.equal(k, 0), lambda: k + 100)],
+                default=lambda: k - 1)
+    return {"fetches": [r]}
+
+
+def _tf_while(tf, inp):
+    n = inp(I(lo=4, hi=12), "n")
+    x = inp(F(2), "x")
+
+    def body(i, acc, s):
+        acc = tf.cond(tf.equal(i % 3, 0), lambda: acc * 1.5, lambda: acc + x)
+        inner = tf.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j), [0, s])
+        return i + 1, acc, inner[1]
+
+    r = tf.while_loop(lambda i, a, s: i < n, body, [tf.constant(0), tf.zeros([2]), 0])
+    m = tf.while_loop(lambda i: i < 1000, lambda i: i + 2, [tf.constant(1)], maximum_iterations=n)
+    return {"fetches": list(r) + [m]}
+
+
+def _tf_while_shapes(tf, inp):
+    v = inp(F(2), "v")
+    r = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.concat([v, v * 2.0], 0)),
+                      [tf.constant(0), v],
+                      shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
+    return {"fetches": list(r)}
+
+
+custom("Switch", "switch_merge", _switch_merge(False))
+custom("Switch", "switch_merge_false", _switch_merge(False, False))
+custom("Switch", "dead_fetch", _switch_dead_fetch, error=True)
+custom("RefSwitch", "switch_merge", _switch_merge(True))
+custom("Merge", "tf_cond", _tf_cond)
+custom("Merge", "tf_case", _tf_case)
+custom("Merge", "tf_cond_gradient", _tf_cond_gradient)
+custom("RefMerge", "switch_merge", _switch_merge(True, False))
+custom("Enter", "raw_loop", _raw_loop(False))
+custom("Enter", "raw_loop_par1", _raw_loop(False, 1))
+custom("Enter", "tf_while_nested_cond", _tf_while)
+custom("Exit", "raw_loop", _raw_loop(False))
+custom("Exit", "tf_while_shape_invariants", _tf_while_shapes)
+custom("NextIteration", "raw_loop", _raw_loop(False))
+custom("LoopCond", "raw_loop", _raw_loop(False))
+custom("RefEnter", "raw_loop", _raw_loop(True))
+custom("RefExit", "raw_loop", _raw_loop(True))
+custom("RefNextIteration", "raw_loop", _raw_loop(True))
+custom("RefIdentity", "raw_loop", _raw_loop(True))
+
 
 def _placeholder_cases(tf, inp):
     x = tf.raw_ops.Placeholder(dtype=tf.float32, shape=[2, None], name="x")
@@ -1205,6 +1428,7 @@ def _tf():
     os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
+    tf.disable_control_flow_v2()
     return tf
 
 
@@ -1364,8 +1588,11 @@ def run_case(tf, graph_def, rec, data, tmpdir):
         outs += sess.run(after) if after else []
     files = {}
     for fname in rec.get("tmp_feeds", {}).values():
-        with open(os.path.join(tmpdir, fname), "rb") as f:
-            files[fname] = f.read()
+        # the file itself, or the files of a checkpoint prefix ("<name>.index", ...)
+        for entry in sorted(os.listdir(tmpdir)):
+            if entry == fname or entry.startswith(fname + "."):
+                with open(os.path.join(tmpdir, entry), "rb") as f:
+                    files[entry] = f.read()
     return outs, files
 
 
@@ -1404,6 +1631,7 @@ def main(argv):
                     help="python of the venv with tfc installed (for the registered op list)")
     args = ap.parse_args(argv)
     tf = _tf()
+    write_checkpoint_fixture(tf)
     by_op = {}
     for op, name, spec in CASES:
         by_op.setdefault(op, []).append((name, spec))

@@ -318,6 +318,7 @@ typedef struct imp_node {
   int *idx;            /* per input entry: output index (-1 for control) */
   int *arg_sizes;      /* per input arg of op */
   int n_outputs;       /* -1 when unknown before binding */
+  bool *back;          /* per input entry: a loop's back edge (NextIteration -> Merge), or NULL */
   int pending;         /* unprocessed GraphDef-internal in-edges (topological sort) */
   bool internal_in;    /* some input comes from another imported node */
   int first_out;       /* range of this node's consumers in importer.out_edges */
@@ -634,13 +635,39 @@ static bool check_references(importer *im) {
   return true;
 }
 
+/* True for op type names of the given family (plain or Ref form). */
+static bool op_is(const char *op, const char *plain, const char *ref) {
+  return strcmp(op, plain) == 0 || strcmp(op, ref) == 0;
+}
+
+/* Marks the data inputs of Merge nodes that come from NextIteration nodes:
+ * loop back edges, left out of the topological sort and connected after
+ * every node exists. */
+static bool mark_back_edges(importer *im) {
+  for (int i = 0; i < im->n; i++) {
+    imp_node *in = &im->nodes[i];
+    if (!op_is(in->op->name, "Merge", "RefMerge")) continue;
+    for (int k = 0; k < in->n_data; k++) {
+      int s = in->src[k];
+      if (s < 0 || !op_is(im->nodes[s].op->name, "NextIteration", "RefNextIteration")) continue;
+      if (!in->back) {
+        in->back = tfc_pb_arena_calloc(&im->arena, (size_t)in->n_data + 1, sizeof(bool));
+        if (!in->back) return oom(im->st);
+      }
+      in->back[k] = true;
+    }
+  }
+  return true;
+}
+
 /* Builds consumer lists and pending counts for the topological sort. */
 static bool build_edges(importer *im) {
   int total = 0;
+  if (!mark_back_edges(im)) return false;
   for (int i = 0; i < im->n; i++) {
     imp_node *in = &im->nodes[i];
     for (size_t k = 0; k < in->nd->n_input; k++)
-      if (in->src[k] >= 0) {
+      if (in->src[k] >= 0 && !(in->back && (int)k < in->n_data && in->back[k])) {
         im->nodes[in->src[k]].n_out++;
         in->pending++;
         total++;
@@ -657,7 +684,7 @@ static bool build_edges(importer *im) {
   for (int i = 0; i < im->n; i++) {
     imp_node *in = &im->nodes[i];
     for (size_t k = 0; k < in->nd->n_input; k++)
-      if (in->src[k] >= 0) {
+      if (in->src[k] >= 0 && !(in->back && (int)k < in->n_data && in->back[k])) {
         imp_node *s = &im->nodes[in->src[k]];
         im->out_edges[s->first_out + s->n_out++] = i;
       }
@@ -847,10 +874,22 @@ static bool add_one(importer *im, int i) {
     return oom(im->st);
   }
   int nc = 0;
+  int stand_in = -1; /* a forward input standing in for back edges until they are connected */
+  for (int k = 0; in->back && k < in->n_data && stand_in < 0; k++)
+    if (!in->back[k] || in->map[k] >= 0) stand_in = k;
+  if (in->back && stand_in < 0) {
+    tfc_free(ins);
+    tfc_free(ctrl);
+    return fail(im->st, NULL, "Merge node '%s' has no input from outside its loop", nd->name);
+  }
   for (int k = 0; k < n_in; k++) {
     tfc_endpoint e;
-    if (in->map[k] >= 0) {
-      e = o->input_map[in->map[k]].value;
+    int kk = (in->back && k < in->n_data && in->back[k] && in->map[k] < 0) ? stand_in : k;
+    if (in->map[kk] >= 0) {
+      e = o->input_map[in->map[kk]].value;
+    } else if (kk != k) {
+      e.node = im->nodes[in->src[kk]].new_id;
+      e.index = in->idx[kk];
     } else {
       e.node = im->nodes[in->src[k]].new_id;
       e.index = in->idx[k];
@@ -890,6 +929,25 @@ static bool add_one(importer *im, int i) {
   tfc_free(ins);
   tfc_free(ctrl);
   return ok;
+}
+
+/* Connects the loop back edges left out by add_one. */
+static bool connect_back_edges(importer *im) {
+  for (int i = 0; i < im->n; i++) {
+    imp_node *in = &im->nodes[i];
+    if (!in->back) continue;
+    tfc_node *node = tfc_graph_node(im->g, in->new_id);
+    for (int k = 0; k < in->n_data; k++) {
+      if (!in->back[k] || in->map[k] >= 0) continue;
+      const imp_node *src = &im->nodes[in->src[k]];
+      tfc_endpoint e = {src->new_id, in->idx[k]};
+      if (!tfc_node_update_input(im->g, node, k, e, im->st)) {
+        tfc_status_set_node(im->st, node->name);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /* Resolves options->return_elements into res (after all nodes are added). */
@@ -981,6 +1039,7 @@ bool tfc_graph_import(tfc_graph *g, const void *data, size_t len, const tfc_impo
     if (!res->nodes) ok = oom(st);
   }
   for (int k = 0; ok && k < im.n; k++) ok = add_one(&im, order[k]);
+  ok = ok && connect_back_edges(&im);
   if (ok && res) {
     res->n_nodes = im.n;
     for (int i = 0; i < im.n; i++) res->nodes[i] = im.nodes[i].new_id;

@@ -1,7 +1,8 @@
 /*
  * graphdef_pb.h — private header of tfc's protobuf codec files (graphdef.c,
- * tensor_proto.c and graphdef_pb.c): the protobuf-c generated message types
- * for proto/<name>.proto, plus the glue every codec file shares.
+ * tensor_proto.c and graphdef_pb.c, and io/bundle_codec.c for checkpoint
+ * index entries): the protobuf-c generated message types for
+ * proto/<name>.proto, plus the glue every codec file shares.
  *
  * This is the only header that includes protobuf-c. Public headers
  * (graphdef.h, tensor_proto.h) speak bytes and tfc types only, so the rest

@@ -291,6 +291,9 @@ static PyObject *mod_registered(PyObject *module, PyObject *unused) {
 /* Defined in py_graphdef.c. */
 PyObject *tfc_py_mod_tensor_to_proto(PyObject *module, PyObject *args, PyObject *kwds);
 PyObject *tfc_py_mod_tensor_from_proto(PyObject *module, PyObject *arg);
+/* Defined in py_checkpoint.c. */
+PyObject *tfc_py_mod_checkpoint_list(PyObject *module, PyObject *arg);
+PyObject *tfc_py_mod_checkpoint_read(PyObject *module, PyObject *args);
 /* Defined in py_protos.c. */
 PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 
@@ -299,6 +302,10 @@ static PyMethodDef module_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "tensor_to_proto(value, dtype=None) -> TensorProto bytes."},
     {"tensor_from_proto", tfc_py_mod_tensor_from_proto, METH_O,
      "tensor_from_proto(data) -> ndarray."},
+    {"checkpoint_list", tfc_py_mod_checkpoint_list, METH_O,
+     "checkpoint_list(prefix) -> [(name, dtype enum, shape tuple)] of a V2 checkpoint."},
+    {"checkpoint_read", tfc_py_mod_checkpoint_read, METH_VARARGS,
+     "checkpoint_read(prefix, name) -> the tensor stored under name, as an ndarray."},
     {"_proto_descriptor_set", tfc_py_mod_proto_descriptor_set, METH_NOARGS,
      "_proto_descriptor_set() -> serialized FileDescriptorSet of tfc's .proto files."},
     {"_registered", mod_registered, METH_NOARGS, "What the set_* functions registered."},

@@ -648,8 +648,9 @@ static void cache_put(SessionObject *self, const int *key, int klen, uint64_t h,
 
 /* Raises the exception for a failed plan/run status (closed -> RuntimeError). */
 static PyObject *raise_run_status(SessionObject *self, const tfc_status *st) {
-  if (self->closed || (st->code == TFC_CODE_FAILED_PRECONDITION &&
-                       strcmp(st->msg, "Attempted to use a closed Session.") == 0))
+  /* a step that close() cancelled reports CANCELLED, as TF does */
+  if ((self->closed && st->code != TFC_CODE_CANCELLED) ||
+      (st->code == TFC_CODE_FAILED_PRECONDITION && strcmp(st->msg, "Attempted to use a closed Session.") == 0))
     return closed_error();
   return tfc_py_raise_status(self->ms, self->graph, st);
 }
@@ -717,7 +718,7 @@ static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const
 
 /* Runs plan (or the remote session) with fs's converted feeds and builds the result for fx. */
 static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx,
-                         const remote_run *rr) {
+                         const remote_run *rr, int64_t timeout_ms) {
   int nx = fx->fetches.n;
   tfc_tensor *out_inl[NINL];
   PyObject *vals_inl[NINL];
@@ -741,7 +742,7 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     tfc_session *s = self->s;
     tfc_tensor *const *feeds = (tfc_tensor *const *)fs->tensors.p;
     Py_BEGIN_ALLOW_THREADS
-    ok = tfc_session_run(s, plan, feeds, out, &st);
+    ok = tfc_session_run_timeout(s, plan, feeds, out, timeout_ms, &st);
     Py_END_ALLOW_THREADS
     if (!ok) {
       raise_run_status(self, &st);
@@ -794,7 +795,8 @@ done_free:
 
 /* Parses (fetches, feed_dict=None, options=None, run_metadata=None). */
 static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                          PyObject **fetches, PyObject **feed_dict, remote_run *rr) {
+                          PyObject **fetches, PyObject **feed_dict, remote_run *rr,
+                          int64_t *timeout_ms) {
   static const char *const names[] = {"fetches", "feed_dict", "options", "run_metadata"};
   PyObject *a[4] = {NULL, NULL, NULL, NULL};
   if (nargs > 4) {
@@ -826,6 +828,19 @@ static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
   *feed_dict = a[1];
   rr->options = a[2] == Py_None ? NULL : a[2];
   rr->run_metadata = a[3] == Py_None ? NULL : a[3];
+  *timeout_ms = 0;
+  if (a[2] && a[2] != Py_None) {
+    /* RunOptions.timeout_in_ms bounds steps that hold loops */
+    PyObject *t = PyObject_GetAttrString(a[2], "timeout_in_ms");
+    if (!t) {
+      PyErr_Clear();
+    } else {
+      long long v = PyLong_AsLongLong(t);
+      Py_DECREF(t);
+      if (v == -1 && PyErr_Occurred()) return -1;
+      *timeout_ms = v > 0 ? (int64_t)v : 0;
+    }
+  }
   return 0;
 }
 
@@ -921,7 +936,7 @@ static PyObject *session_run_remote(SessionObject *self, PyObject *fetches, PyOb
   PyObject *result = NULL;
   if (collect_feeds(self, feed_dict, &fs) < 0 || convert_feeds(self, &fs) < 0) goto done;
   if (collect_fetches(self, fetches, &fx, &fs) < 0) goto done;
-  result = execute(self, NULL, &fs, &fx, (fx.fetches.n || fx.targets.n) ? rr : NULL);
+  result = execute(self, NULL, &fs, &fx, (fx.fetches.n || fx.targets.n) ? rr : NULL, 0);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -934,7 +949,8 @@ static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssiz
                              PyObject *kwnames) {
   PyObject *fetches, *feed_dict;
   remote_run rr;
-  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict, &rr) < 0) return NULL;
+  int64_t timeout_ms = 0;
+  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict, &rr, &timeout_ms) < 0) return NULL;
   if (self->remote) return session_run_remote(self, fetches, feed_dict, &rr);
   if (self->remote_closed) return closed_error();
   if (!self->s) {
@@ -958,7 +974,7 @@ static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssiz
     }
     if (!(plan = get_plan(self, &fs, &fx))) goto done;
   }
-  result = execute(self, plan, &fs, &fx, NULL);
+  result = execute(self, plan, &fs, &fx, NULL, timeout_ms);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -1012,7 +1028,7 @@ static PyObject *callable_vectorcall(CallableObject *self, PyObject *const *args
     VEC_AT(&fs.vals, PyObject *, i) = Py_NewRef(args[i]);
   }
   if (convert_feeds(sess, &fs) < 0) goto done;
-  result = execute(sess, self->plan, &fs, &self->fx, NULL);
+  result = execute(sess, self->plan, &fs, &self->fx, NULL, 0);
 done:
   feed_spec_free(&fs);
   Py_DECREF(self);

@@ -1,5 +1,5 @@
 """tf.train: optimizers, learning-rate schedules, the global step, cluster description and
-device placement (Saver, ... come later)."""
+device placement, checkpoints (Saver, the `checkpoint` state file, checkpoint readers)."""
 from tfc.train.device_setter import replica_device_setter
 from tfc.train.server_lib import ClusterSpec, Server
 from tfc.train.optimizer import Optimizer
@@ -19,7 +19,30 @@ from tfc.train.training_util import (global_step, get_global_step, create_global
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 
 
+# checkpoint names -> the module defining them (loaded on first use)
+_CHECKPOINT_NAMES = {
+    "Saver": "saver",
+    "checkpoint_exists": "checkpoint_management",
+    "generate_checkpoint_state_proto": "checkpoint_management",
+    "get_checkpoint_mtimes": "checkpoint_management",
+    "get_checkpoint_state": "checkpoint_management",
+    "latest_checkpoint": "checkpoint_management",
+    "remove_checkpoint": "checkpoint_management",
+    "update_checkpoint_state": "checkpoint_management",
+    "NewCheckpointReader": "checkpoint_utils",
+    "init_from_checkpoint": "checkpoint_utils",
+    "list_variables": "checkpoint_utils",
+    "load_checkpoint": "checkpoint_utils",
+    "load_variable": "checkpoint_utils",
+}
+
+
 def __getattr__(name):
+  if name in _CHECKPOINT_NAMES:
+    import importlib  # pylint: disable=g-import-not-at-top
+    value = getattr(importlib.import_module("tfc.train." + _CHECKPOINT_NAMES[name]), name)
+    globals()[name] = value
+    return value
   # the MetaGraphDef functions load on first use (keeps `import tfc` fast)
   if name in ("export_meta_graph", "import_meta_graph"):
     from tfc.framework import meta_graph  # pylint: disable=g-import-not-at-top
@@ -35,4 +58,5 @@ def __getattr__(name):
 
 
 def __dir__():
-  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"})
+  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
+                set(_CHECKPOINT_NAMES))
