@@ -49,6 +49,7 @@ typedef struct cf_edge {
   int dst;      /* consumer node */
   int src_out;  /* producer output, -1 for a control edge */
   int dst_in;   /* consumer input slot, -1 for a control edge */
+  bool last;    /* the last data edge of src_out: the value may move instead of being copied */
 } cf_edge;
 
 enum { FWD_NONE, FWD_COPY, FWD_SWITCH, FWD_MERGE };
@@ -218,11 +219,11 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
       int s = sn->inputs[k].src;
       if (s < 0) continue;
       cf_node *p = &cf->nodes[s];
-      p->edges[p->n_edges++] = (cf_edge){i, sn->inputs[k].index, k};
+      p->edges[p->n_edges++] = (cf_edge){i, sn->inputs[k].index, k, false};
     }
     for (int k = 0; k < sn->n_control; k++) {
       cf_node *p = &cf->nodes[sn->control[k]];
-      p->edges[p->n_edges++] = (cf_edge){i, -1, -1};
+      p->edges[p->n_edges++] = (cf_edge){i, -1, -1, false};
     }
   }
   for (int f = 0; f < sg->n_fetches; f++) {
@@ -230,6 +231,16 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
     if (loc->feed < 0 && loc->part == part_index) {
       cf_node *c = &cf->nodes[loc->snode];
       c->fetch[c->n_fetch++] = f;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    cf_node *c = &cf->nodes[i];
+    for (int e = c->n_edges - 1; e >= 0; e--) {
+      int o = c->edges[e].src_out;
+      if (o < 0) continue;
+      bool later = false;
+      for (int f = e + 1; f < c->n_edges && !later; f++) later = c->edges[f].src_out == o;
+      c->edges[e].last = !later;
     }
   }
   /* static frames: a walk from the roots */
@@ -477,8 +488,8 @@ static void cf_oom_locked(cf_step *s) {
 
 /* Drops the references a value holds. */
 static void cval_clear(cval *v) {
-  tfc_tensor_unref(v->t);
-  tfc_var_unref(v->v);
+  if (v->t) tfc_tensor_unref(v->t);
+  if (v->v) tfc_var_unref(v->v);
   v->t = NULL;
   v->v = NULL;
   v->has = false;
@@ -486,7 +497,7 @@ static void cval_clear(cval *v) {
 
 /* A new reference to the same value. */
 static cval cval_copy(const cval *v) {
-  cval c = {v->has ? tfc_tensor_ref(v->t) : NULL, v->has ? tfc_var_ref(v->v) : NULL, v->has};
+  cval c = {v->has && v->t ? tfc_tensor_ref(v->t) : NULL, v->has && v->v ? tfc_var_ref(v->v) : NULL, v->has};
   return c;
 }
 
@@ -605,7 +616,8 @@ static void destroy_frame(cf_step *s, rframe *f) {
 /* Delivers node's outputs (outs, n_outputs values; is_dead: the node was dead)
  * to its consumers in iteration iter of frame f, TF's activation rules
  * (caller holds s->mu). */
-static void activate(cf_step *s, int part, int node, bool is_dead, const cval *outs, rframe *f, int64_t iter) {
+static void activate(cf_step *s, int part, int node, bool is_dead, cval *outs, bool can_move, rframe *f,
+                     int64_t iter) {
   const tfc_executor *x = s->args->execs[part];
   const cf_node *c = &x->cf->nodes[node];
   iter_st *it = get_iter(f, iter);
@@ -641,7 +653,12 @@ static void activate(cf_step *s, int part, int node, bool is_dead, const cval *o
     if (need_input) {
       cval *slot = &it->in[dc->in_base + ed->dst_in];
       if (slot->has) cval_clear(slot);
-      *slot = cval_copy(&outs[ed->src_out]);
+      if (can_move && ed->last) {
+        *slot = outs[ed->src_out];
+        outs[ed->src_out] = (cval){0};
+      } else {
+        *slot = cval_copy(&outs[ed->src_out]);
+      }
     }
     if (dst_ready) {
       if (dc->kind == CF_TRIGGER) dst_dead = false;
@@ -682,12 +699,12 @@ static void increment_iteration(cf_step *s, rframe *f) {
   f->next_roots = NULL;
   f->n_next = f->cap_next = 0;
   for (int k = 0; k < nr; k++) {
-    activate(s, f->part, roots[k].node, !roots[k].v.has, &roots[k].v, f, next);
+    activate(s, f->part, roots[k].node, !roots[k].v.has, &roots[k].v, true, f, next);
     cval_clear(&roots[k].v);
   }
   tfc_free(roots);
   for (int k = 0; k < f->n_inv; k++)
-    activate(s, f->part, f->invs[k].node, !f->invs[k].v.has, &f->invs[k].v, f, next);
+    activate(s, f->part, f->invs[k].node, !f->invs[k].v.has, &f->invs[k].v, false, f, next);
 }
 
 /* True when iteration iter of f has finished (caller holds s->mu). */
@@ -792,8 +809,8 @@ static rframe *child_frame(cf_step *s, rframe *f, int64_t iter, int sf, int ente
 }
 
 /* Hands a completed node's outputs on according to its kind and retires it
- * (caller holds s->mu). outs are borrowed. */
-static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cval *outs) {
+ * (caller holds s->mu). Values may be moved out of outs (the caller clears it). */
+static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
   const tfc_executor *x = s->args->execs[ci->part];
   const cf_node *c = &x->cf->nodes[ci->node];
   rframe *f = ci->f;
@@ -823,10 +840,10 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         } else {
           int64_t first = child->iteration_count - child->n_outstanding_iters + 1;
           for (int64_t i = first; i <= child->iteration_count; i++)
-            if (get_iter(child, i)) activate(s, ci->part, ci->node, is_dead, outs, child, i);
+            if (get_iter(child, i)) activate(s, ci->part, ci->node, is_dead, outs, false, child, i);
         }
       } else {
-        activate(s, ci->part, ci->node, is_dead, outs, child, 0);
+        activate(s, ci->part, ci->node, is_dead, outs, true, child, 0);
       }
       child->n_pending_inputs--;
     }
@@ -847,7 +864,7 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         if (f->n_dead < f->cap_dead) f->dead_exits[f->n_dead++] = ci->node;
       }
     } else {
-      activate(s, ci->part, ci->node, false, outs, f->parent, f->parent_iter);
+      activate(s, ci->part, ci->node, false, outs, true, f->parent, f->parent_iter);
     }
     done = decrement_outstanding(s, f, iter);
   } else if (c->kind == CF_NEXT) {
@@ -860,12 +877,12 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         }
       } else {
         if (iter == f->iteration_count) increment_iteration(s, f);
-        if (!s->failed) activate(s, ci->part, ci->node, false, outs, f, iter + 1);
+        if (!s->failed) activate(s, ci->part, ci->node, false, outs, true, f, iter + 1);
       }
     }
     done = decrement_outstanding(s, f, iter);
   } else {
-    activate(s, ci->part, ci->node, is_dead, outs, f, iter);
+    activate(s, ci->part, ci->node, is_dead, outs, true, f, iter);
     done = decrement_outstanding(s, f, iter);
   }
   if (done && f->parent) delete_frame(s, f);
@@ -886,7 +903,7 @@ static void cf_helper(void *arg) {
 /* Retires a node: propagates its outputs and wakes waiters; asks for a pool
  * helper when it made several nodes ready (caller holds s->mu). Returns true
  * when the caller should schedule a helper after unlocking. */
-static bool complete_locked(cf_step *s, const citem *ci, bool is_dead, const cval *outs) {
+static bool complete_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
   int before = s->qlen;
   propagate_locked(s, ci, is_dead, outs);
   int nready = s->qlen - before;
