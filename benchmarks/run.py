@@ -163,6 +163,10 @@ def main():
     import bench_checkpoint
     res["checkpoint"] = bench_checkpoint.collect(TFC_PY, TF_PY if have_tf else None)
     lines += bench_checkpoint.markdown(res["checkpoint"])
+    # The distributed runtime: benchmarks/bench_dist.py, server processes on local ports.
+    import bench_dist
+    res["dist"] = bench_dist.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_dist.markdown(res["dist"])
     # The convolution/GEMM backend comparison is a C program (`make bench-backends`)
     # whose figures are kept, with their discussion, in benchmarks/backends.md.
     with open(os.path.join(HERE, "backends.md")) as fh:

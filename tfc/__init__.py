@@ -190,6 +190,7 @@ _LAZY["debugging"] = ("tfc.debugging", None)
 _LAZY["manip"] = ("tfc.manip", None)
 _LAZY["nest"] = ("tfc.nest", None)
 _LAZY["metrics"] = ("tfc.metrics", None)
+_LAZY["make_template"] = ("tfc.ops.template", "make_template")
 _LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
     "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
     "matrix_band_part"))

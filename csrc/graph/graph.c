@@ -127,7 +127,8 @@ tfc_node *tfc_graph_add_node(tfc_graph *g, tfc_node_request *req, tfc_status *st
     tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION, "Graph is finalized and cannot be modified.");
     goto fail;
   }
-  if (!req->name || !valid_node_name(req->name)) {
+  if (!req->name || !(valid_node_name(req->name) ||
+                      (req->internal_name && req->name[0] == '_' && valid_node_name(req->name + 1)))) {
     tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Node name '%s' is not valid (it must match "
                    "[A-Za-z0-9.][A-Za-z0-9_./>-]*)", req->name ? req->name : "");
     goto fail;

@@ -91,6 +91,7 @@ typedef struct tfc_node_request {
   int n_control;
   const int *control_inputs;
   tfc_attrs *attrs;
+  bool internal_name;          /* also accept a leading '_' (runtime-made nodes) */
 } tfc_node_request;
 
 /* Validates and appends a node. On error returns NULL with st set: NOT_FOUND

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
@@ -276,7 +277,15 @@ typedef struct async_node {
   tfc_tensor **temps;          /* values read from variables for this call */
   int n_temps;
   void *heap;                  /* the block holding the ctx arrays */
+  int64_t start_ns;            /* when tracing */
 } async_node;
+
+/* CLOCK_REALTIME in nanoseconds (step tracing only). */
+static int64_t trace_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static atomic_llong next_step_id = 1;
 
@@ -401,6 +410,9 @@ static bool store_outputs(run_step *s, int p, int i, tfc_kernel_ctx *ctx) {
 static void async_done(tfc_kernel_ctx *ctx, void *arg) {
   async_node *an = arg;
   run_step *s = an->step;
+  if (__builtin_expect(s->args->node_stats != NULL, 0))
+    s->args->node_stats(s->args->node_stats_ctx, s->parts[an->part].x->nodes[an->node].sn, an->start_ns,
+                        trace_now_ns());
   if (an->st.code != TFC_CODE_OK) step_fail(s, &an->st, ctx->node_name);
   store_outputs(s, an->part, an->node, ctx);
   for (int k = 0; k < an->n_temps; k++) tfc_tensor_unref(an->temps[k]);
@@ -528,10 +540,17 @@ static void process(run_step *s, int p, int i) {
     an->n_temps = n_temps;
     an->heap = heap;
     ctx->async_token = &an->token;
+    if (__builtin_expect(s->args->node_stats != NULL, 0)) an->start_ns = trace_now_ns();
     xn->kdef->compute(ctx);
     return; /* async_done frees and completes */
   }
-  xn->kdef->compute(ctx);
+  if (__builtin_expect(s->args->node_stats != NULL, 0)) {
+    int64_t t0 = trace_now_ns();
+    xn->kdef->compute(ctx);
+    s->args->node_stats(s->args->node_stats_ctx, sn, t0, trace_now_ns());
+  } else {
+    xn->kdef->compute(ctx);
+  }
   if (st->code != TFC_CODE_OK) step_fail(s, st, sn->name);
   store_outputs(s, p, i, ctx);
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
