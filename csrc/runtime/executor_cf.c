@@ -1215,7 +1215,16 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     pthread_mutex_lock(&s->mu);
     return; /* cf_async_done completes */
   }
-  if (ok) xn->kdef->compute(ctx);
+  if (ok && __builtin_expect(s->args->node_stats != NULL, 0)) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_REALTIME, &t0);
+    xn->kdef->compute(ctx);
+    clock_gettime(CLOCK_REALTIME, &t1);
+    s->args->node_stats(s->args->node_stats_ctx, sn, (int64_t)t0.tv_sec * 1000000000ll + t0.tv_nsec,
+                        (int64_t)t1.tv_sec * 1000000000ll + t1.tv_nsec);
+  } else if (ok) {
+    xn->kdef->compute(ctx);
+  }
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
   for (int k = 0; k < nin; k++) cval_clear(&ins[k]);
   if (unlock) pthread_mutex_lock(&s->mu);
