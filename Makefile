@@ -2,6 +2,7 @@
 #
 #   make test     deps, C unit tests, layer check, install, Python tests (CI entry)
 #   make demo     deps + install, then runs examples/quickstart.py
+#   make install-check  sdist -> wheel -> fresh venv -> import outside the clone (part of test)
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
@@ -26,14 +27,16 @@ OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-LIBS     := -lopenblas -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
+# OpenBLAS is not linked: kernels/blas.c loads it on first use.
+LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
-PY_PACKAGES  := numpy pytest setuptools wheel scikit-learn 'dask[distributed]'
+PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[distributed]' \
+                nbclient nbformat ipykernel absl-py
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 LAYERS   := base core graph io kernels runtime
@@ -72,7 +75,7 @@ $(VENV)/bin/python:
 
 $(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python Makefile
 	@mkdir -p $(@D)
-	@$(VENV)/bin/python -c "import numpy, pytest, setuptools, wheel, sklearn, distributed" 2>/dev/null || \
+	@$(VENV)/bin/python -c "import numpy, google.protobuf, pytest, setuptools, wheel, build, sklearn, distributed, nbclient, nbformat, ipykernel, absl" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
 
@@ -117,10 +120,16 @@ layers:
 	$(PYTHON3) tools/check_layers.py
 
 # ---------------------------------------------------------------- Python package
-# Re-installs only when a C/Python source or the build config changed.
+# Re-installs only when a C/Python source or the build config changed. The
+# built extension is also linked beside the sources (tfc/_tfc*.so -> the
+# setuptools build folder), so `import tfc` works from the repository root,
+# in a notebook or a script run in the clone, with the same binary as the
+# installed package.
 $(BUILD)/stamp/install-$(VENV): $(PKG_INPUTS) $(BUILD)/stamp/venv-$(VENV)
 	@mkdir -p $(@D)
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps .
+	@so=$$(ls -t $(BUILD)/py/lib.*/tfc/_tfc*.so | head -n 1); \
+	  rm -f tfc/_tfc*.so; ln -s ../$$so tfc/$$(basename $$so)
 	@touch $@
 
 install: deps $(BUILD)/stamp/install-$(VENV)
@@ -131,6 +140,24 @@ install: deps $(BUILD)/stamp/install-$(VENV)
 test: deps ctest layers install fuzz-short
 	@cd tests && rc=0; ../$(VENV)/bin/python -m pytest -q python || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+	@$(MAKE) --no-print-directory install-check
+
+# Packaging as a user outside the clone meets it: an sdist (python -m build),
+# a wheel built from that sdist by pip in an isolated environment, installed
+# into a fresh venv (NumPy and protobuf from PyPI), then tests/install/smoke.py
+# run from a folder outside the source tree. Its own folder: build/install-check.
+INSTALL_CHECK := $(BUILD)/install-check
+.PHONY: install-check
+install-check: deps
+	@rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)/run
+	$(VENV)/bin/python -m build --sdist --outdir $(INSTALL_CHECK)/dist . > $(INSTALL_CHECK)/sdist.log 2>&1 || \
+	  { tail -n 30 $(INSTALL_CHECK)/sdist.log; exit 1; }
+	$(PYTHON3) -m venv $(INSTALL_CHECK)/venv
+	cd $(INSTALL_CHECK) && TFC_BUILD_JOBS=2 venv/bin/python -m pip wheel -q --no-deps -w dist dist/tfc-*.tar.gz \
+	  > wheel.log 2>&1 || { tail -n 40 wheel.log; exit 1; }
+	cd $(INSTALL_CHECK) && venv/bin/python -m pip install -q dist/tfc-*.whl > install.log 2>&1 || \
+	  { tail -n 30 install.log; exit 1; }
+	cd $(INSTALL_CHECK)/run && ../venv/bin/python $(abspath tests/install/smoke.py)
 
 demo: deps install
 	@if [ ! -f examples/quickstart.py ]; then \
@@ -186,6 +213,16 @@ compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
 	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
 	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py
+	@$(MAKE) --no-print-directory compat-beside-tf
+
+# tfc and TensorFlow imported into one process, in both orders: the wheel from
+# install-check (built when missing) goes into the TensorFlow venv.
+.PHONY: compat-beside-tf
+compat-beside-tf: $(BUILD)/stamp/venv-tf
+	@ls $(INSTALL_CHECK)/dist/tfc-*.whl >/dev/null 2>&1 || $(MAKE) --no-print-directory install-check
+	.venv-tf/bin/python -m pip install -q --no-deps --force-reinstall $(INSTALL_CHECK)/dist/tfc-*.whl
+	cd $(INSTALL_CHECK)/run && for order in tf-first tfc-first; do \
+	  $(abspath .venv-tf/bin/python) $(abspath tests/install/beside_tf.py) $$order || exit 1; done
 
 # ---------------------------------------------------------------- sanitizers
 # Independent of the normal build: objects in build/asan, Python in .venv-asan,

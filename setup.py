@@ -14,6 +14,7 @@ import glob
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from multiprocessing.pool import ThreadPool
 
@@ -21,7 +22,7 @@ from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARIES = ["openblas", "dnnl", "gomp", "protobuf-c", "jpeg", "png", "m", "pthread"]  # keep in sync with LIBS in the Makefile
+LIBRARIES = ["dnnl", "gomp", "protobuf-c", "jpeg", "png", "m", "pthread"]  # keep in sync with LIBS in the Makefile; OpenBLAS is dlopen()ed on first use
 
 
 def _rel(paths):
@@ -55,8 +56,10 @@ def _stale(obj, signature):
 
 
 def _generate_protos(gen_dir):
-    """Runs protoc-c for every proto/*.proto newer than its output, and writes
-    gen_dir/tfc_protos.inc (including every generated .c) when it changed."""
+    """Runs protoc-c for every proto/*.proto newer than its output, writes
+    gen_dir/tfc_protos.inc (including every generated .c) when it changed, and
+    gen_dir/tfc_protos_desc.inc: the FileDescriptorSet of all the files as a C
+    initializer list (compiled by csrc/python/py_protos.c, read by tfc/protos.py)."""
     protos = sorted(glob.glob(os.path.join(HERE, "proto", "*.proto")))
     os.makedirs(gen_dir, exist_ok=True)
     for proto in protos:
@@ -66,10 +69,60 @@ def _generate_protos(gen_dir):
                                    "-I" + os.path.join(HERE, "proto"), proto])
     text = "".join('#include "%s"\n' % (os.path.basename(p)[:-len(".proto")] + ".pb-c.c")
                    for p in protos)
-    inc = os.path.join(gen_dir, "tfc_protos.inc")
-    if not os.path.exists(inc) or open(inc).read() != text:
-        with open(inc, "w") as f:
-            f.write(text)
+    _write_if_changed(os.path.join(gen_dir, "tfc_protos.inc"), text)
+    desc = os.path.join(gen_dir, "tfc_protos.desc")
+    subprocess.check_call(["protoc-c", "--descriptor_set_out=" + desc, "--include_imports",
+                           "-I" + os.path.join(HERE, "proto")] + protos)
+    with open(desc, "rb") as f:
+        data = f.read()
+    lines = [",".join(str(b) for b in data[i:i + 32]) + ",\n" for i in range(0, len(data), 32)]
+    _write_if_changed(os.path.join(gen_dir, "tfc_protos_desc.inc"), "".join(lines))
+
+
+def _write_if_changed(path, text):
+    """Writes text to path unless the file already holds exactly that (keeps mtimes stable)."""
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return
+    with open(path, "w") as f:
+        f.write(text)
+
+
+# System libraries the extension needs: pkg-config module (or None when the
+# library ships no .pc file: then a header decides) and the Debian package.
+SYSTEM_DEPS = [
+    ("openblas", "cblas.h", "libopenblas-dev"),
+    (None, "oneapi/dnnl/dnnl.h", "libdnnl-dev"),
+    ("libprotobuf-c", "protobuf-c/protobuf-c.h", "libprotobuf-c-dev"),
+    ("libjpeg", "jpeglib.h", "libjpeg-dev"),
+    ("libpng", "png.h", "libpng-dev"),
+]
+
+
+def _check_system_deps():
+    """Fails with one message listing every missing system package (checked with
+    pkg-config, or the header where a library has no .pc file) and protoc-c."""
+    missing = []
+    have_pkg_config = shutil.which("pkg-config") is not None
+    for module, header, package in SYSTEM_DEPS:
+        found = False
+        if module and have_pkg_config:
+            found = subprocess.call(["pkg-config", "--exists", module]) == 0
+        if not found:
+            found = any(os.path.exists(os.path.join(d, header))
+                        for d in ("/usr/include", "/usr/local/include",
+                                  "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu"))
+        if not found:
+            missing.append(package)
+    if shutil.which("protoc-c") is None:
+        missing.append("protobuf-c-compiler")
+    if missing:
+        raise SystemExit(
+            "tfc: cannot build the C extension; missing system packages: %s\n"
+            "On Debian/Ubuntu: sudo apt-get install %s\n"
+            "(tfc builds on Linux x86-64 and arm64 with these libraries; see README.md)"
+            % (" ".join(missing), " ".join(missing)))
 
 
 class ParallelBuildExt(build_ext):
@@ -82,6 +135,7 @@ class ParallelBuildExt(build_ext):
         # decide what really needs compiling, so always take that path.
         self.force = True
 
+        _check_system_deps()
         _generate_protos(GEN_DIR)
         for ext in self.extensions:
             ext.include_dirs.append(numpy.get_include())
@@ -118,20 +172,23 @@ HEADERS = _rel(glob.glob(os.path.join(HERE, "csrc", "**", "*.h"), recursive=True
 BUILD_BASE = os.environ.get("TFC_BUILD_BASE", os.path.join("build", "py"))
 GEN_DIR = os.path.join(BUILD_BASE, "gen")
 
-setup(
-    packages=find_packages(include=["tfc", "tfc.*"]),
-    ext_modules=[
-        Extension(
-            "tfc._tfc",
-            sources=SOURCES,
-            depends=HEADERS,
-            include_dirs=["csrc", GEN_DIR],
-            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-            libraries=LIBRARIES,
-            extra_compile_args=_compile_args(),
-            extra_link_args=["-pthread"],
-        )
-    ],
-    cmdclass={"build_ext": ParallelBuildExt},
-    options={"build": {"build_base": BUILD_BASE}},
-)
+# setuptools runs this file as __main__; tests import it under another name
+# to reach _check_system_deps without building.
+if __name__ == "__main__":
+    setup(
+        packages=find_packages(include=["tfc", "tfc.*"]),
+        ext_modules=[
+            Extension(
+                "tfc._tfc",
+                sources=SOURCES,
+                depends=HEADERS,
+                include_dirs=["csrc", GEN_DIR],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                libraries=LIBRARIES,
+                extra_compile_args=_compile_args(),
+                extra_link_args=["-pthread"],
+            )
+        ],
+        cmdclass={"build_ext": ParallelBuildExt},
+        options={"build": {"build_base": BUILD_BASE}},
+    )

@@ -59,6 +59,19 @@ def bench_scalar_add(tf):
     return {"scalar_add_run_s": run, "scalar_add_callable_s": callable_s}
 
 
+def bench_proto(tf):
+    """Creating a RunOptions and setting one field (the message classes of both
+    frameworks are google.protobuf's, on its upb backend)."""
+    RunOptions = tf.RunOptions
+    full = RunOptions.FULL_TRACE
+
+    def make():
+        options = RunOptions()
+        options.trace_level = full
+    make()
+    return {"run_options_s": best_per_call(make, 200000)}
+
+
 def bench_matmul(tf, n=2048):
     """n x n float32 matmul through a session (inputs fed), and NumPy's A @ B."""
     rng = np.random.default_rng(0)
@@ -101,7 +114,7 @@ def bench_add(tf, n=10_000_000):
 
 def main():
     framework = sys.argv[1]
-    only = sys.argv[2:] or ["scalar_add", "matmul", "add"]
+    only = sys.argv[2:] or ["scalar_add", "proto", "matmul", "add"]
     tf = load(framework)
     out = {}
     for name in only:

@@ -4,44 +4,25 @@ import numpy as _np  # noqa: F401  (first, so NumPy's own BLAS sees the user's s
 
 
 def _load_extension():
-    """Imports tfc._tfc with the BLAS library told how to behave.
+    """Imports tfc._tfc, or says what to run when it is not built.
 
-    tfc parallelises large products itself (intra_op_parallelism_threads),
-    so OpenBLAS is loaded single-threaded: importing tfc starts no threads,
-    which keeps it fork-safe. On CPUs with AVX-512 the BLAS kernel is
-    auto-detected even where the environment pins an older one through
-    OPENBLAS_CORETYPE (halving GEMM speed); TFC_OPENBLAS_CORETYPE, when
-    set, chooses the kernel explicitly. The environment is restored after.
+    The extension loads OpenBLAS itself on its first matrix product (with its
+    own threads off, so importing tfc starts no thread and stays fork-safe);
+    TFC_OPENBLAS_CORETYPE, when set, chooses OpenBLAS's kernel explicitly.
     """
-    import os
-    saved = {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE")}
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    want = os.environ.get("TFC_OPENBLAS_CORETYPE")
-    if want:
-        os.environ["OPENBLAS_CORETYPE"] = want
-    elif saved["OPENBLAS_CORETYPE"] and _cpu_has_avx512():
-        del os.environ["OPENBLAS_CORETYPE"]
     try:
         from tfc import _tfc
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    except ImportError as e:
+        if getattr(e, "name", None) not in ("tfc._tfc", None) and "_tfc" not in str(e):
+            raise
+        import os
+        raise ImportError(
+            "tfc's C extension (tfc._tfc) is not built beside the sources in %s. "
+            "In a clone of the repository run `make install` (or `make test`), which "
+            "builds it and links it there; or install the package with `pip install .` "
+            "and import it from outside the source folder. (%s)"
+            % (os.path.dirname(os.path.abspath(__file__)), e)) from None
     return _tfc
-
-
-def _cpu_has_avx512():
-    """True when /proc/cpuinfo lists avx512f (Linux); False when unknown."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return " avx512f " in line + " "
-    except OSError:
-        pass
-    return False
 
 
 _tfc = _load_extension()
@@ -95,7 +76,14 @@ from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,
 from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
                                count_up_to, scatter_update, scatter_add, scatter_sub)
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
-from tfc.ops.logging_ops import Print  # noqa: F401
+from tfc.ops.logging_ops import Print, Assert  # noqa: F401
+from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
+                              norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
+                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix)
+from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
+                               broadcast_static_shape)
+from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
+from tfc.ops.random_ops import random_crop  # noqa: F401
 from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
                                local_variables, trainable_variables, model_variables,
                                moving_average_variables, variables_initializer,
@@ -114,17 +102,11 @@ from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_init
 from tfc.client.session import Session, InteractiveSession  # noqa: F401
 from tfc.ops.gradient_registry import (RegisterGradient, NoGradient, no_gradient,  # noqa: F401
                                        NotDifferentiable)
-from tfc.protos import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions,  # noqa: F401
-                        RPCOptions, RunOptions, RunMetadata, SessionLog)
 
 from tfc import nn  # noqa: F401
 from tfc import math  # noqa: F401
 from tfc import linalg  # noqa: F401
 from tfc import random  # noqa: F401
-from tfc import initializers  # noqa: F401
-from tfc import logging  # noqa: F401
-from tfc import train  # noqa: F401
-from tfc import compat  # noqa: F401
 
 __version__ = "1.15.0"
 VERSION = __version__
@@ -160,19 +142,55 @@ def disable_v2_tensorshape():
   """No-op: tfc TensorShapes have TF 1.x (Dimension) behaviour."""
 
 
-def get_logger():
-  return logging.get_logger()
+def executing_eagerly_outside_functions():
+  """False: tfc builds graphs (TF 1.x graph mode)."""
+  return False
 
-from tfc import losses  # noqa: F401
+
+def op_scope(values, name, default_name=None):
+  """TF 0.x's name_scope (deprecated): `tf.name_scope(name, default_name, values)`."""
+  from tfc import logging as _logging_module  # pylint: disable=g-import-not-at-top
+  _logging_module.warning("tf.op_scope(values, name, default_name) is deprecated, use "
+                          "tf.name_scope(name, default_name, values)")
+  return name_scope(name, default_name=default_name, values=values)
+
+
+def get_logger():
+  from tfc import logging as _logging_module  # pylint: disable=g-import-not-at-top
+  return _logging_module.get_logger()
+
 
 
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
-         "test": ("tfc.test", None)}
+         "test": ("tfc.test", None),
+         "app": ("tfc.app", None),
+         "flags": ("tfc.flags", None),
+         "version": ("tfc.version", None),
+         "OpError": ("tfc.errors", "OpError")}
+# TF 1.x functions composed of other ops, in modules of their own.
+_LAZY.update((_name, ("tfc.ops.clip_ops", _name)) for _name in (
+    "clip_by_norm", "clip_by_global_norm", "global_norm", "clip_by_average_norm"))
+_LAZY.update((_name, ("tfc.ops.numerics", _name)) for _name in (
+    "verify_tensor_all_finite", "add_check_numerics_ops"))
+_LAZY.update((_name, ("tfc.ops.lookup_ops", _name)) for _name in (
+    "tables_initializer", "initialize_all_tables"))
+# Namespaces a frozen-graph inference never touches load on first use.
+_LAZY.update((_name, ("tfc." + _name, None)) for _name in (
+    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
+_LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
+              "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
+# Protocol-buffer messages (google.protobuf classes, built on first use).
+_LAZY.update((_name, ("tfc.protos", _name)) for _name in (
+    "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
+    "RunOptions", "RunMetadata", "SessionLog", "GraphDef", "NodeDef", "AttrValue",
+    "NameAttrList", "TensorProto", "TensorShapeProto", "VersionDef", "MetaGraphDef",
+    "TensorInfo"))
 
 
 def __getattr__(name):
-  """Loads tf.gradients, tf.AggregationMethod and tf.test on first use (fast import)."""
+  """Loads tf.gradients, tf.AggregationMethod, tf.test, tf.app, tf.flags and the
+  protocol-buffer message classes on first use (fast import)."""
   entry = _LAZY.get(name)
   if entry is None:
     raise AttributeError("module 'tfc' has no attribute %r" % name)
@@ -185,15 +203,7 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | set(_LAZY))
-from tfc import layers  # noqa: F401,E402
 
-from tfc.protos import (GraphDef, NodeDef, AttrValue, NameAttrList, TensorProto,  # noqa: F401,E402
-                        TensorShapeProto, VersionDef)
-from tfc.protos import MetaGraphDef, TensorInfo  # noqa: F401,E402
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
 from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
-from tfc.framework import graph_util  # noqa: F401,E402
 from tfc import gfile  # noqa: F401,E402
-from tfc import image, io  # noqa: F401,E402
-read_file = io.read_file
-write_file = io.write_file

@@ -30,7 +30,29 @@ def forward_compatible(year, month, day):
   return True
 
 
+def forward_compatibility_horizon(year, month, day):
+  """Context manager moving the forward-compatibility date (TF tests use it); tfc's
+  forward_compatible() is always True, so it changes nothing."""
+  import contextlib  # pylint: disable=g-import-not-at-top
+
+  @contextlib.contextmanager
+  def horizon():
+    yield
+
+  return horizon()
+
+
+def path_to_str(path):
+  """`path` as a string when it is an os.PathLike (pathlib.Path), else unchanged."""
+  if hasattr(path, "__fspath__"):
+    path = as_str_any(path.__fspath__())
+  return path
+
+
 def __getattr__(name):
   if name == "v1":
     return _sys.modules["tfc"]
+  if name in ("dimension_value", "dimension_at_index"):
+    from tfc.framework import tensor_shape  # pylint: disable=g-import-not-at-top
+    return getattr(tensor_shape, name)
   raise AttributeError("module 'tfc.compat' has no attribute %r" % name)

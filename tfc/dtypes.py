@@ -301,3 +301,11 @@ QUANTIZED_DTYPES = frozenset([qint8, quint8, qint16, quint16, qint32, qint8_ref,
 def _dtype_from_enum(enum):
   """Fast path for enums coming back from the C extension."""
   return _INTERN[enum]
+
+
+def __getattr__(name):
+  """tf.dtypes.cast and tf.dtypes.saturate_cast (the math ops, loaded on first use)."""
+  if name in ("cast", "saturate_cast"):
+    from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+    return getattr(math_ops, name)
+  raise AttributeError("module 'tfc.dtypes' has no attribute %r" % name)

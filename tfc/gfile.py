@@ -3,9 +3,7 @@
 Missing paths raise tfc.errors.NotFoundError, as TF's file-system layer does.
 """
 import errno as _errno
-import glob as _glob
 import os as _os
-import shutil as _shutil
 
 from tfc import errors as _errors
 
@@ -143,6 +141,7 @@ def IsDirectory(dirname):  # pylint: disable=invalid-name
 
 
 def Glob(filename):  # pylint: disable=invalid-name
+  import glob as _glob  # pylint: disable=g-import-not-at-top  (first use only)
   return sorted(_glob.glob(_path(filename)))
 
 
@@ -178,6 +177,7 @@ def DeleteRecursively(dirname):  # pylint: disable=invalid-name
   dirname = _path(dirname)
   try:
     if _os.path.isdir(dirname):
+      import shutil as _shutil  # pylint: disable=g-import-not-at-top
       _shutil.rmtree(dirname)
     else:
       _os.remove(dirname)
@@ -200,6 +200,7 @@ def Copy(oldpath, newpath, overwrite=False):  # pylint: disable=invalid-name
   if not overwrite and _os.path.exists(newpath):
     raise _errors.AlreadyExistsError(None, None, "file already exists: %s" % newpath)
   try:
+    import shutil as _shutil  # pylint: disable=g-import-not-at-top
     _shutil.copyfile(oldpath, newpath)
   except OSError as e:
     _raise(e, oldpath)

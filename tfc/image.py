@@ -202,3 +202,322 @@ def flip_left_right(image):
 def flip_up_down(image):
   """Reverses the height axis."""
   return _flip(image, 0, None, "flip_up_down")
+
+
+# -- TF 1.x image functions composed of the ops above ------------------------------------
+
+from tfc.ops.random_ops import random_crop  # noqa: E402,F401  (tf.image.random_crop)
+
+
+def _image_rank(image, allowed=(3, 4)):
+  ndims = image.get_shape().ndims
+  if ndims is None:
+    raise ValueError("'image' must have a known rank (%s), got an unknown shape"
+                     % " or ".join(str(a) for a in allowed))
+  if ndims not in allowed:
+    raise ValueError("'image' (shape %s) must have either 3 or 4 dimensions."
+                     % image.get_shape())
+  return ndims
+
+
+def _random_flip(image, axis_3d, seed, scope_name):
+  """Reverses `axis_3d` (height 0, width 1) of each image with probability 1/2."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(None, scope_name, [image]) as scope:
+    image = _ops.convert_to_tensor(image, name="image")
+    if _image_rank(image) == 3:
+      flip = _math_ops.less(random_ops.random_uniform([], 0, 1.0, seed=seed), 0.5)
+      return _array_ops.where_v2(flip, _array_ops.reverse(image, [axis_3d]), image, name=scope)
+    batch = _array_ops.shape(image)[0]
+    coins = random_ops.random_uniform(_array_ops.stack([batch]), 0, 1.0, seed=seed)
+    flips = _math_ops.cast(_math_ops.round(_array_ops.reshape(coins, [-1, 1, 1, 1])),
+                           image.dtype)
+    flipped = _array_ops.reverse(image, [axis_3d + 1])
+    return _math_ops.add(flips * flipped, (1 - flips) * image, name=scope)
+
+
+def random_flip_left_right(image, seed=None):
+  """Mirrors each image (3-D, or each of a 4-D batch) left to right with probability 1/2."""
+  return _random_flip(image, 1, seed, "random_flip_left_right")
+
+
+def random_flip_up_down(image, seed=None):
+  """Flips each image (3-D, or each of a 4-D batch) upside down with probability 1/2."""
+  return _random_flip(image, 0, seed, "random_flip_up_down")
+
+
+def adjust_brightness(image, delta):
+  """image + delta, in float ([0, 1] scale for integer images), back to the input dtype
+  (saturating)."""
+  with _ops.name_scope(None, "adjust_brightness", [image, delta]) as name:
+    image = _ops.convert_to_tensor(image, name="image")
+    orig_dtype = image.dtype
+    flt = image if orig_dtype in (_dtypes.float16, _dtypes.float32) else \
+        convert_image_dtype(image, _dtypes.float32)
+    adjusted = _math_ops.add(flt, _math_ops.cast(delta, flt.dtype), name=name)
+    return convert_image_dtype(adjusted, orig_dtype, saturate=True)
+
+
+def random_brightness(image, max_delta, seed=None):
+  """adjust_brightness by a delta drawn uniformly from [-max_delta, max_delta)."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  if max_delta < 0:
+    raise ValueError("max_delta must be non-negative.")
+  delta = random_ops.random_uniform([], -max_delta, max_delta, seed=seed)
+  return adjust_brightness(image, delta)
+
+
+def random_contrast(image, lower, upper, seed=None):
+  """adjust_contrast by a factor drawn uniformly from [lower, upper)."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  if upper <= lower:
+    raise ValueError("upper must be > lower.")
+  if lower < 0:
+    raise ValueError("lower must be non-negative.")
+  factor = random_ops.random_uniform([], lower, upper, seed=seed)
+  return adjust_contrast(image, factor)
+
+
+def adjust_gamma(image, gamma=1, gain=1):
+  """gain * image ** gamma, in float ([0, 1] scale for integer images), back to the input
+  dtype (saturating)."""
+  with _ops.name_scope(None, "adjust_gamma", [image, gamma, gain]):
+    image = _ops.convert_to_tensor(image, name="image")
+    orig_dtype = image.dtype
+    flt = image if orig_dtype in (_dtypes.float16, _dtypes.float32) else \
+        convert_image_dtype(image, _dtypes.float32)
+    if isinstance(gamma, (int, float)) and gamma < 0:
+      raise ValueError("Gamma should be a non-negative real number.")
+    gamma = _math_ops.cast(gamma, flt.dtype)
+    adjusted = _math_ops.cast(gain, flt.dtype) * _math_ops.pow(flt, gamma)
+    return convert_image_dtype(adjusted, orig_dtype, saturate=True)
+
+
+def _as_batch(image):
+  """(4-D image, was_3d) for a 3-D or 4-D image."""
+  if _image_rank(image) == 3:
+    return _array_ops.expand_dims(image, 0), True
+  return image, False
+
+
+def _dims(image):
+  """[batch, height, width, depth] of a 4-D image: ints where static, else tensors."""
+  static = image.get_shape().as_list()
+  dynamic = _array_ops.shape(image)
+  return [s if s is not None else dynamic[i] for i, s in enumerate(static)]
+
+
+def _static_check(condition, message):
+  if isinstance(condition, bool) and not condition:
+    raise ValueError(message)
+
+
+def _is_int(x):
+  return isinstance(x, int)
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+  """image[offset_height:offset_height + target_height,
+  offset_width:offset_width + target_width] of each 3-D image or 4-D batch."""
+  with _ops.name_scope(None, "crop_to_bounding_box", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    batch, was_3d = _as_batch(image)
+    _, height, width, _ = _dims(batch)
+    for value, message in ((offset_width, "offset_width must be >= 0."),
+                           (offset_height, "offset_height must be >= 0.")):
+      _static_check(not _is_int(value) or value >= 0, message)
+    for value, message in ((target_width, "target_width must be > 0."),
+                           (target_height, "target_height must be > 0.")):
+      _static_check(not _is_int(value) or value > 0, message)
+    if all(_is_int(v) for v in (width, target_width, offset_width)):
+      _static_check(width >= target_width + offset_width, "width must be >= target + offset.")
+    if all(_is_int(v) for v in (height, target_height, offset_height)):
+      _static_check(height >= target_height + offset_height,
+                    "height must be >= target + offset.")
+    begin = _array_ops.stack([0, offset_height, offset_width, 0])
+    size = _array_ops.stack([-1, target_height, target_width, -1])
+    cropped = _array_ops.slice(batch, begin, size)
+    cropped.set_shape([batch.get_shape()[0].value,
+                       target_height if _is_int(target_height) else None,
+                       target_width if _is_int(target_width) else None,
+                       batch.get_shape()[3].value])
+    return _array_ops.squeeze(cropped, axis=[0]) if was_3d else cropped
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+  """Zero-pads each 3-D image or 4-D batch to target_height x target_width with the image's
+  top-left corner at (offset_height, offset_width)."""
+  with _ops.name_scope(None, "pad_to_bounding_box", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    batch, was_3d = _as_batch(image)
+    _, height, width, _ = _dims(batch)
+    after_padding_width = target_width - offset_width - width
+    after_padding_height = target_height - offset_height - height
+    _static_check(not _is_int(offset_height) or offset_height >= 0,
+                  "offset_height must be >= 0")
+    _static_check(not _is_int(offset_width) or offset_width >= 0, "offset_width must be >= 0")
+    _static_check(not _is_int(after_padding_width) or after_padding_width >= 0,
+                  "width must be <= target - offset")
+    _static_check(not _is_int(after_padding_height) or after_padding_height >= 0,
+                  "height must be <= target - offset")
+    paddings = _array_ops.reshape(
+        _array_ops.stack([0, 0, offset_height, after_padding_height, offset_width,
+                          after_padding_width, 0, 0]), [4, 2])
+    padded = _array_ops.pad(batch, paddings)
+    padded.set_shape([batch.get_shape()[0].value,
+                      target_height if _is_int(target_height) else None,
+                      target_width if _is_int(target_width) else None,
+                      batch.get_shape()[3].value])
+    return _array_ops.squeeze(padded, axis=[0]) if was_3d else padded
+
+
+def _max(a, b):
+  return max(a, b) if _is_int(a) and _is_int(b) else _math_ops.maximum(a, b)
+
+
+def _min(a, b):
+  return min(a, b) if _is_int(a) and _is_int(b) else _math_ops.minimum(a, b)
+
+
+def resize_image_with_crop_or_pad(image, target_height, target_width):
+  """Crops (centrally) or zero-pads (evenly) each image to target_height x target_width."""
+  with _ops.name_scope(None, "resize_image_with_crop_or_pad", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    batch, was_3d = _as_batch(image)
+    _static_check(not _is_int(target_width) or target_width > 0, "target_width must be > 0.")
+    _static_check(not _is_int(target_height) or target_height > 0,
+                  "target_height must be > 0.")
+    _, height, width, _ = _dims(batch)
+    width_diff = target_width - width
+    height_diff = target_height - height
+    cropped = crop_to_bounding_box(batch, _max(-height_diff // 2, 0), _max(-width_diff // 2, 0),
+                                   _min(target_height, height), _min(target_width, width))
+    resized = pad_to_bounding_box(cropped, _max(height_diff // 2, 0), _max(width_diff // 2, 0),
+                                  target_height, target_width)
+    return _array_ops.squeeze(resized, axis=[0]) if was_3d else resized
+
+
+resize_with_crop_or_pad = resize_image_with_crop_or_pad
+
+
+def central_crop(image, central_fraction):
+  """The central `central_fraction` (0, 1] of each image's height and width."""
+  with _ops.name_scope(None, "central_crop", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    if central_fraction <= 0.0 or central_fraction > 1.0:
+      raise ValueError("central_fraction must be within (0, 1]")
+    if central_fraction == 1.0:
+      return image
+    batch, was_3d = _as_batch(image)
+    _, height, width, _ = _dims(batch)
+
+    def start(size):
+      if _is_int(size):
+        return int((float(size) - float(size) * central_fraction) / 2)
+      sized = _math_ops.cast(size, _dtypes.float64)
+      return _math_ops.cast((sized - sized * central_fraction) / 2, _dtypes.int32)
+
+    h0, w0 = start(height), start(width)
+    cropped = crop_to_bounding_box(batch, h0, w0, height - h0 * 2, width - w0 * 2)
+    return _array_ops.squeeze(cropped, axis=[0]) if was_3d else cropped
+
+
+def rot90(image, k=1, name=None):
+  """Rotates each image (3-D, or each of a 4-D batch) by k * 90 degrees counter-clockwise;
+  k a Python int."""
+  with _ops.name_scope(name, "rot90", [image, k]) as scope:
+    image = _ops.convert_to_tensor(image, name="image")
+    if not isinstance(k, int):
+      raise TypeError("tfc's rot90 needs k as a Python int (a tensor k needs tf.case)")
+    k %= 4
+    h, w = (0, 1) if _image_rank(image) == 3 else (1, 2)
+    perm = list(range(image.get_shape().ndims))
+    perm[h], perm[w] = perm[w], perm[h]
+    if k == 0:
+      return _array_ops.identity(image, name=scope)
+    if k == 1:
+      return _array_ops.transpose(_array_ops.reverse(image, [w]), perm, name=scope)
+    if k == 2:
+      return _array_ops.reverse(image, [h, w], name=scope)
+    return _array_ops.reverse(_array_ops.transpose(image, perm), [w], name=scope)
+
+
+def transpose_image(image):
+  """Swaps the height and width of each image (3-D, or each of a 4-D batch)."""
+  with _ops.name_scope(None, "transpose_image", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    perm = [1, 0, 2] if _image_rank(image) == 3 else [0, 2, 1, 3]
+    return _array_ops.transpose(image, perm)
+
+
+def transpose(image, name=None):
+  """Swaps the height and width of each image (3-D, or each of a 4-D batch)."""
+  with _ops.name_scope(name, "transpose", [image]):
+    return transpose_image(image)
+
+
+def grayscale_to_rgb(images, name=None):
+  """Repeats the single channel of grayscale images three times."""
+  with _ops.name_scope(name, "grayscale_to_rgb", [images]) as name:
+    images = _ops.convert_to_tensor(images, name="images")
+    shape = images.get_shape()
+    if shape.ndims is not None and (shape.ndims < 2 or shape[-1].value not in (None, 1)):
+      raise ValueError("Last dimension of a grayscale image should be size 1.")
+    rank_minus_one = _array_ops.expand_dims(_array_ops.rank(images) - 1, 0)
+    multiples = _array_ops.concat([_array_ops.ones(rank_minus_one, _dtypes.int32), [3]], 0)
+    rgb = _array_ops.tile(images, multiples, name=name)
+    if shape.ndims is not None:
+      rgb.set_shape(shape[:-1].concatenate([3]))
+    return rgb
+
+
+def total_variation(images, name=None):
+  """Sum of the absolute differences of vertically and horizontally adjacent pixels: a
+  scalar for a 3-D image, one value per image for a 4-D batch."""
+  with _ops.name_scope(name, "total_variation"):
+    images = _ops.convert_to_tensor(images, name="images")
+    if _image_rank(images) == 3:
+      dif_h = images[1:, :, :] - images[:-1, :, :]
+      dif_w = images[:, 1:, :] - images[:, :-1, :]
+      axis = None
+    else:
+      dif_h = images[:, 1:, :, :] - images[:, :-1, :, :]
+      dif_w = images[:, :, 1:, :] - images[:, :, :-1, :]
+      axis = [1, 2, 3]
+    return (_math_ops.reduce_sum(_math_ops.abs(dif_h), axis=axis)
+            + _math_ops.reduce_sum(_math_ops.abs(dif_w), axis=axis))
+
+
+def image_gradients(image):
+  """(dy, dx): forward differences of a 4-D batch along height and width, zero in the last
+  row / column, each of the image's shape."""
+  image = _ops.convert_to_tensor(image, name="image")
+  if image.get_shape().ndims != 4:
+    raise ValueError("image_gradients expects a 4D tensor [batch_size, h, w, d], not %s."
+                     % image.get_shape())
+  shape = _array_ops.shape(image)
+  batch, height, width, depth = [shape[i] for i in range(4)]
+  dy = image[:, 1:, :, :] - image[:, :-1, :, :]
+  dx = image[:, :, 1:, :] - image[:, :, :-1, :]
+  dy = _array_ops.concat([dy, _array_ops.zeros(_array_ops.stack([batch, 1, width, depth]),
+                                                image.dtype)], 1)
+  dx = _array_ops.concat([dx, _array_ops.zeros(_array_ops.stack([batch, height, 1, depth]),
+                                                image.dtype)], 2)
+  return _array_ops.reshape(dy, shape), _array_ops.reshape(dx, shape)
+
+
+def psnr(a, b, max_val, name=None):
+  """Peak signal-to-noise ratio of two images (or batches) in dB: 20 log10(max_val) -
+  10 log10(mean squared error over the last three axes); float32."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "PSNR", [a, b]):
+    a = _ops.convert_to_tensor(a, name="a")
+    b = _ops.convert_to_tensor(b, name="b")
+    max_val = _math_ops.cast(max_val, a.dtype)
+    max_val = convert_image_dtype(max_val, _dtypes.float32)
+    a = convert_image_dtype(a, _dtypes.float32)
+    b = convert_image_dtype(b, _dtypes.float32)
+    mse = _math_ops.reduce_mean(_math_ops.squared_difference(a, b), [-3, -2, -1])
+    return _math_ops.subtract(
+        20 * _math_ops.log(max_val) / _math_ops.log(_ops.convert_to_tensor(10.0)),
+        np.float32(10 / np.log(10)) * _math_ops.log(mse), name="psnr")

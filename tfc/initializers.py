@@ -8,3 +8,4 @@ from tfc.ops.init_ops import (Zeros as zeros, Ones as ones, Constant as constant
 from tfc.ops.variables import (global_variables_initializer as global_variables,  # noqa: F401
                                local_variables_initializer as local_variables,
                                variables_initializer as variables)
+from tfc.ops.lookup_ops import tables_initializer  # noqa: F401

@@ -22,7 +22,8 @@ from tfc.ops import variable_scope as _vs
 from tfc.ops import variables as _vs_variables
 
 __all__ = ["dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
-           "batch_normalization", "max_pool2d", "average_pool2d"]
+           "batch_normalization", "max_pool2d", "average_pool2d", "conv2d_transpose", "conv1d",
+           "max_pooling1d", "average_pooling1d", "separable_conv2d"]
 
 
 def _tuple(value, n, arg_name):
@@ -393,3 +394,181 @@ def _plain_bn(inputs, gamma, beta, moving_mean, moving_variance, epsilon, axes, 
                                         _broadcast(b), _broadcast(g), epsilon)
   outputs.set_shape(shape)
   return outputs, batch_mean, batch_var
+
+
+# -- more of TF 1.15's functional layers, composed of the tf.nn functions ----------------
+
+
+def _input_with_rank(inputs, layer, ndim):
+  inputs = _ops.convert_to_tensor(inputs)
+  shape = inputs.get_shape()
+  if shape.ndims != ndim:
+    raise ValueError("Input 0 of layer %s is incompatible with the layer: expected ndim=%d, "
+                     "found ndim=%s. Full shape received: %s" % (layer, ndim, shape.ndims, shape))
+  return inputs, shape
+
+
+def _channels(shape, index):
+  channels = shape[index].value
+  if channels is None:
+    raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
+  return channels
+
+
+def _transposed_length(length, kernel, stride, padding):
+  """Output length of a transposed convolution (None when the input length is unknown)."""
+  if length is None:
+    return None
+  if padding == "VALID":
+    return length * stride + max(kernel - stride, 0)
+  return length * stride
+
+
+def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", activation=None, use_bias=True,
+                     kernel_initializer=None, bias_initializer=_init_ops.zeros_initializer(),
+                     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                     kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                     reuse=None):
+  """Transposed 2-D convolution layer: kernel of shape kernel_size + (filters, in_channels);
+  each spatial size grows to size * stride (+ max(kernel - stride, 0) with 'valid')."""
+  kernel_size = _tuple(kernel_size, 2, "kernel_size")
+  strides = _tuple(strides, 2, "strides")
+  padding = _padding(padding)
+  fmt = _data_format(data_format)
+  filters = int(filters)
+  with _layer_scope(name, "conv2d_transpose", reuse, inputs):
+    inputs, shape = _input_with_rank(inputs, "conv2d_transpose", 4)
+    ci, (hi, wi) = (1, (2, 3)) if fmt == "NCHW" else (3, (1, 2))
+    in_ch = _channels(shape, ci)
+    dtype = _float_dtype(inputs)
+    kernel, bias = _kernel_and_bias(list(kernel_size) + [filters, in_ch], filters, dtype,
+                                    use_bias, kernel_initializer, bias_initializer,
+                                    kernel_regularizer, bias_regularizer, kernel_constraint,
+                                    bias_constraint, trainable)
+    dynamic = _array_ops.shape(inputs)
+    sizes = []
+    for axis, k, s in ((hi, kernel_size[0], strides[0]), (wi, kernel_size[1], strides[1])):
+      static = _transposed_length(shape[axis].value, k, s, padding)
+      if static is not None:
+        sizes.append(static)
+      else:
+        grow = max(k - s, 0) if padding == "VALID" else 0
+        sizes.append(dynamic[axis] * s + grow)
+    out_shape = ([dynamic[0], filters] + sizes) if fmt == "NCHW" else \
+        ([dynamic[0]] + sizes + [filters])
+    full_strides = [1, 1] + list(strides) if fmt == "NCHW" else [1] + list(strides) + [1]
+    outputs = _nn_ops.conv2d_transpose(inputs, kernel, _array_ops.stack(out_shape),
+                                       full_strides, padding=padding, data_format=fmt,
+                                       name="conv2d_transpose")
+    static_sizes = [s if isinstance(s, int) else None for s in sizes]
+    outputs.set_shape([shape[0].value, filters] + static_sizes if fmt == "NCHW"
+                      else [shape[0].value] + static_sizes + [filters])
+    if bias is not None:
+      outputs = _nn_ops.bias_add(outputs, bias, data_format=fmt)
+    outputs = _activate(outputs, activation)
+    _add_activity_loss(activity_regularizer, outputs)
+    return outputs
+
+
+def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
+           data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=_init_ops.zeros_initializer(),
+           kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+           kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
+  """1-D convolution layer over [batch, width, channels] (or channels_first) inputs: kernel
+  of shape (kernel_size, in_channels, filters)."""
+  kernel_size = _tuple(kernel_size, 1, "kernel_size")
+  strides = _tuple(strides, 1, "strides")
+  dilation_rate = _tuple(dilation_rate, 1, "dilation_rate")
+  padding = _padding(padding)
+  fmt = "NWC" if _data_format(data_format) == "NHWC" else "NCW"
+  filters = int(filters)
+  with _layer_scope(name, "conv1d", reuse, inputs):
+    inputs, shape = _input_with_rank(inputs, "conv1d", 3)
+    in_ch = _channels(shape, 1 if fmt == "NCW" else 2)
+    dtype = _float_dtype(inputs)
+    kernel, bias = _kernel_and_bias(list(kernel_size) + [in_ch, filters], filters, dtype,
+                                    use_bias, kernel_initializer, bias_initializer,
+                                    kernel_regularizer, bias_regularizer, kernel_constraint,
+                                    bias_constraint, trainable)
+    outputs = _nn_ops.conv1d(inputs, kernel, stride=list(strides), padding=padding,
+                             data_format=fmt, dilations=list(dilation_rate))
+    if bias is not None:
+      if fmt == "NCW":
+        outputs = outputs + _array_ops.reshape(bias, [1, filters, 1])
+      else:
+        outputs = _nn_ops.bias_add(outputs, bias)
+    outputs = _activate(outputs, activation)
+    _add_activity_loss(activity_regularizer, outputs)
+    return outputs
+
+
+def _pooling1d(fn, default_name, inputs, pool_size, strides, padding, data_format, name):
+  pool_size = _tuple(pool_size, 1, "pool_size")
+  strides = _tuple(strides, 1, "strides")
+  padding = _padding(padding)
+  fmt = "NWC" if _data_format(data_format) == "NHWC" else "NCW"
+  with _layer_scope(name, default_name, None, inputs):
+    inputs, _ = _input_with_rank(inputs, default_name, 3)
+    return fn(inputs, list(pool_size), list(strides), padding, data_format=fmt)
+
+
+def max_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+  """Max pooling over 1-D windows of [batch, width, channels] inputs."""
+  return _pooling1d(_nn_ops.max_pool1d, "max_pooling1d", inputs, pool_size, strides, padding,
+                    data_format, name)
+
+
+def average_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                      name=None):
+  """Average pooling over 1-D windows of [batch, width, channels] inputs."""
+  return _pooling1d(_nn_ops.avg_pool1d, "average_pooling1d", inputs, pool_size, strides,
+                    padding, data_format, name)
+
+
+def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
+                     activation=None, use_bias=True, depthwise_initializer=None,
+                     pointwise_initializer=None, bias_initializer=_init_ops.zeros_initializer(),
+                     depthwise_regularizer=None, pointwise_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
+                     pointwise_constraint=None, bias_constraint=None, trainable=True, name=None,
+                     reuse=None):
+  """Depthwise-separable 2-D convolution layer: depthwise_kernel kernel_size +
+  (in_channels, depth_multiplier), then pointwise_kernel (1, 1, in_channels *
+  depth_multiplier, filters)."""
+  kernel_size = _tuple(kernel_size, 2, "kernel_size")
+  strides = _tuple(strides, 2, "strides")
+  dilation_rate = _tuple(dilation_rate, 2, "dilation_rate")
+  padding = _padding(padding)
+  fmt = _data_format(data_format)
+  filters, depth_multiplier = int(filters), int(depth_multiplier)
+  with _layer_scope(name, "separable_conv2d", reuse, inputs):
+    inputs, shape = _input_with_rank(inputs, "separable_conv2d", 4)
+    in_ch = _channels(shape, 1 if fmt == "NCHW" else 3)
+    dtype = _float_dtype(inputs)
+    depthwise = _vs.get_variable("depthwise_kernel",
+                                 shape=list(kernel_size) + [in_ch, depth_multiplier],
+                                 dtype=dtype, initializer=depthwise_initializer,
+                                 regularizer=depthwise_regularizer,
+                                 constraint=depthwise_constraint, trainable=trainable)
+    pointwise = _vs.get_variable("pointwise_kernel",
+                                 shape=[1, 1, in_ch * depth_multiplier, filters], dtype=dtype,
+                                 initializer=pointwise_initializer,
+                                 regularizer=pointwise_regularizer,
+                                 constraint=pointwise_constraint, trainable=trainable)
+    bias = None
+    if use_bias:
+      bias = _vs.get_variable("bias", shape=[filters], dtype=dtype, initializer=bias_initializer,
+                              regularizer=bias_regularizer, constraint=bias_constraint,
+                              trainable=trainable)
+    full_strides = [1, 1] + list(strides) if fmt == "NCHW" else [1] + list(strides) + [1]
+    outputs = _nn_ops.separable_conv2d(inputs, depthwise, pointwise, full_strides, padding,
+                                       rate=list(dilation_rate), data_format=fmt)
+    if bias is not None:
+      outputs = _nn_ops.bias_add(outputs, bias, data_format=fmt)
+    outputs = _activate(outputs, activation)
+    _add_activity_loss(activity_regularizer, outputs)
+    return outputs

@@ -89,6 +89,11 @@ def set_verbosity(v):
   get_logger().setLevel(v)
 
 
+def TaskLevelStatusMessage(msg):  # pylint: disable=invalid-name
+  """Logs `msg` at ERROR level (TF's task status message)."""
+  error(msg)
+
+
 def flush():
   for h in get_logger().handlers:
     h.flush()

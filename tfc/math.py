@@ -9,4 +9,11 @@ from tfc.ops.math_ops import (add, subtract, multiply, divide, truediv, floordiv
                               sin, cos, is_nan, is_inf, is_finite, squared_difference,
                               realdiv, truncatediv, truncatemod, count_nonzero, div_no_nan,
                               scalar_mul, conj, cast, accumulate_n, unsorted_segment_sum)
-from tfc.ops.nn_ops import softplus  # noqa: F401
+from tfc.ops.math_ops import (div_no_nan as divide_no_nan, expm1, log_sigmoid,  # noqa: F401
+                              reciprocal_no_nan, reduce_variance, reduce_std,
+                              is_non_decreasing, is_strictly_increasing,
+                              unsorted_segment_mean, unsorted_segment_sqrt_n,
+                              confusion_matrix)
+from tfc.ops.array_ops import invert_permutation  # noqa: F401
+from tfc.ops.nn_ops import (softplus, softsign, softmax, log_softmax, l2_normalize,  # noqa: F401
+                            zero_fraction)

@@ -8,3 +8,13 @@ from tfc.ops.nn_ops import (relu, relu6, elu, selu, softplus, softsign, leaky_re
 from tfc.ops.nn_ops import (conv2d, depthwise_conv2d_native, max_pool, max_pool2d,  # noqa: F401,E402
                             avg_pool, avg_pool2d, dropout, batch_normalization,
                             fused_batch_norm)
+from tfc.ops.nn_ops import (relu_layer, l2_normalize, zero_fraction, crelu, swish, silu,  # noqa: F401,E402
+                            log_poisson_loss, weighted_cross_entropy_with_logits, conv1d,
+                            conv2d_transpose, conv2d_backprop_input, conv2d_backprop_filter,
+                            depthwise_conv2d, separable_conv2d,
+                            depthwise_conv2d_native_backprop_input,
+                            depthwise_conv2d_native_backprop_filter,
+                            depthwise_conv2d_backprop_input, depthwise_conv2d_backprop_filter,
+                            max_pool1d, avg_pool1d, embedding_lookup,
+                            batch_norm_with_global_normalization, sufficient_statistics,
+                            normalize_moments, weighted_moments)

@@ -126,3 +126,13 @@ def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
 def gpu_device_name():
   return ""
 
+
+def is_built_with_gpu_support():
+  """False: tfc runs on CPUs only."""
+  return False
+
+
+def is_built_with_xla():
+  """False: tfc has no XLA compiler."""
+  return False
+

@@ -7,13 +7,9 @@
  * thread: intra-op parallelism is tfc's own (kernels split big products
  * across tfc_kernel_parallel_for), so the BLAS is told to use one thread.
  *
- * Process setup the Python package does before loading the extension (the
- * BLAS reads these when it is loaded, so C cannot set them in time):
- *   OPENBLAS_NUM_THREADS=1   OpenBLAS starts no threads of its own at load
- *                            (fork-safety; tfc owns parallelism);
- *   OPENBLAS_CORETYPE=SkylakeX  on AVX-512 CPUs that OpenBLAS 0.3.21 does not
- *                            recognise (AMD Zen 4/5 fall back to Haswell,
- *                            about half the speed), unless the user set it.
+ * OpenBLAS is loaded on the first call (blas.c says how, and with which
+ * OPENBLAS_NUM_THREADS / OPENBLAS_CORETYPE), so importing tfc does not pay
+ * for it and starts no thread.
  */
 #ifndef TFC_KERNELS_BLAS_H
 #define TFC_KERNELS_BLAS_H

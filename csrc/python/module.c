@@ -294,6 +294,8 @@ PyObject *tfc_py_mod_tensor_from_proto(PyObject *module, PyObject *arg);
 /* Defined in py_checkpoint.c. */
 PyObject *tfc_py_mod_checkpoint_list(PyObject *module, PyObject *arg);
 PyObject *tfc_py_mod_checkpoint_read(PyObject *module, PyObject *args);
+/* Defined in py_protos.c. */
+PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 
 static PyMethodDef module_methods[] = {
     {"tensor_to_proto", (PyCFunction)(void (*)(void))tfc_py_mod_tensor_to_proto,
@@ -304,6 +306,8 @@ static PyMethodDef module_methods[] = {
      "checkpoint_list(prefix) -> [(name, dtype enum, shape tuple)] of a V2 checkpoint."},
     {"checkpoint_read", tfc_py_mod_checkpoint_read, METH_VARARGS,
      "checkpoint_read(prefix, name) -> the tensor stored under name, as an ndarray."},
+    {"_proto_descriptor_set", tfc_py_mod_proto_descriptor_set, METH_NOARGS,
+     "_proto_descriptor_set() -> serialized FileDescriptorSet of tfc's .proto files."},
     {"_registered", mod_registered, METH_NOARGS, "What the set_* functions registered."},
     {"op_def", mod_op_def, METH_O, "op_def(op_type) -> dict describing the op definition."},
     {"op_names", mod_op_names, METH_NOARGS, "op_names() -> list of registered op types."},

@@ -159,10 +159,12 @@ def test_tensor_shape_and_dimension():
 
 def test_import_loads_only_the_core():
   # Import cost is measured by benchmarks/bench_import.py (BENCHMARKS.md); here we
-  # check what keeps it small: the gradient machinery, the test helpers and the
-  # MetaGraph code load on first use, not at import.
-  code = ("import sys, tfc; print(' '.join(m for m in ('tfc.ops.gradients_impl', 'tfc.test', "
-          "'tfc.framework.meta_graph') if m in sys.modules))")
+  # check what keeps it small: the gradient machinery, the test helpers, the
+  # MetaGraph code and google.protobuf (the message classes) load on first use,
+  # not at import, nor for a local session without a config.
+  code = ("import sys, tfc; tfc.Session().run(tfc.constant(1.0) + 1.0); "
+          "print(' '.join(m for m in ('tfc.ops.gradients_impl', 'tfc.test', "
+          "'tfc.framework.meta_graph', 'google.protobuf') if m in sys.modules))")
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        check=True).stdout
   assert out.strip() == ""
@@ -190,3 +192,25 @@ def test_graph_construction_of_a_50_layer_mlp():
   # (its speed is measured by benchmarks/bench_train.py's gradient-build benchmark)
   n_ops = len(g.get_operations())
   assert n_ops > 700
+
+
+def test_openblas_loads_on_first_product_without_threads():
+  # OpenBLAS is dlopen()ed by the first product that needs it (float64 GEMM
+  # here), with its own threads off and the user's environment left as it was.
+  code = (
+      "import os, numpy as np\n"
+      "os.environ['OPENBLAS_NUM_THREADS'] = '7'\n"
+      "def maps(): return open('/proc/self/maps').read()\n"
+      "def threads(): return len(os.listdir('/proc/self/task'))\n"
+      "import tfc\n"
+      "before = 'libopenblas' in maps()\n"
+      "a = np.random.RandomState(0).rand(256, 256)\n"
+      "x = tfc.placeholder(tfc.float64)\n"
+      "with tfc.Session() as s:\n"
+      "  s.run(x + 1.0, {x: a}); n = threads()\n"
+      "  r = s.run(tfc.matmul(x, x), {x: a})\n"
+      "assert np.allclose(r, a @ a)\n"
+      "print(before, 'libopenblas' in maps(), threads() - n, os.environ['OPENBLAS_NUM_THREADS'])\n")
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       check=True).stdout
+  assert out.split() == ["False", "True", "0", "7"]

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import tfc as tf
-from tfc import text_format
+from google.protobuf import text_format
+from google.protobuf.message import DecodeError
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "graphdef"
 
@@ -81,11 +82,11 @@ def test_fixture_default_prefix_and_reexport(pb):
       _check_outputs(g2, sess, MANIFEST[pb], prefix="import/")
 
 
-def test_graph_def_fields_lazy_nodes_and_byte_exact_round_trip():
+def test_graph_def_fields_and_byte_exact_round_trip():
   raw = (FIXTURES / "mlp.pb").read_bytes()
   gd = tf.GraphDef()
   assert gd.ParseFromString(raw) == len(raw)
-  assert gd.SerializeToString() == raw
+  assert gd.SerializeToString(deterministic=True) == raw
   names = [n.name for n in gd.node]
   assert names[0] == "x" and "probs" in names
   x = gd.node[0]
@@ -94,7 +95,7 @@ def test_graph_def_fields_lazy_nodes_and_byte_exact_round_trip():
   assert [d.size for d in x.attr["shape"].shape.dim] == [-1, 4]
   assert gd.versions.producer > 0
   # decoded then re-encoded: identical bytes
-  assert gd.SerializeToString() == raw
+  assert gd.SerializeToString(deterministic=True) == raw
   again = tf.GraphDef.FromString(raw)
   assert again == gd
   copy = tf.GraphDef()
@@ -120,7 +121,7 @@ def test_graph_def_editing_reserializes():
       a, b = sess.run(["probs:0", "probs_twice:0"], {"x:0": feed})
   np.testing.assert_array_equal(a, b)
   del gd.node[-1]
-  assert gd.SerializeToString() == (FIXTURES / "mlp.pb").read_bytes()
+  assert gd.SerializeToString(deterministic=True) == (FIXTURES / "mlp.pb").read_bytes()
 
 
 def test_attr_value_oneof_keeps_zero_values():
@@ -266,7 +267,7 @@ def test_tensor_proto_helpers():
 def test_truncated_and_corrupt_bytes():
   raw = (FIXTURES / "mlp.pb").read_bytes()
   for bad in [raw[:len(raw) // 2], raw[:77], b"\xff\xff\xff", raw + b"\x0f"]:
-    with pytest.raises(ValueError, match="Error parsing message"):
+    with pytest.raises(DecodeError, match="Error parsing message"):
       tf.GraphDef().ParseFromString(bad)
   with tf.Graph().as_default() as g:
     with pytest.raises(ValueError, match="Invalid GraphDef"):
@@ -317,3 +318,55 @@ def test_gfile(tmp_path):
   assert tf.gfile.Glob(str(d / "*.txt")) == [p, str(d / "h.txt")]
   tf.gfile.DeleteRecursively(str(tmp_path / "a"))
   assert not tf.gfile.Exists(str(tmp_path / "a"))
+
+
+# ------------------------------------------------------------------ large GraphDefs
+
+
+def _big_graph_bytes():
+  """A GraphDef of about 2 MB: one large Const, its sum named 'total'."""
+  with tf.Graph().as_default() as g:
+    big = tf.constant(np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024), name="big")
+    tf.reduce_sum(big * 0.0 + 1.0, name="total")
+  return g.as_graph_def().SerializeToString()
+
+
+def test_large_graph_def_import_uses_the_parsed_bytes_while_untouched():
+  from tfc import protos
+  data = _big_graph_bytes()
+  gd = tf.GraphDef()
+  assert gd.ParseFromString(data) == len(data)
+  assert protos.serialized_graph_def(gd) is data  # no re-serialization
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    with tf.Session(graph=g) as sess:
+      assert sess.run("total:0") == 512 * 1024
+  # FromString remembers too; reading a field forgets (the bytes may no longer match)
+  again = tf.GraphDef.FromString(data)
+  assert protos.serialized_graph_def(again) is data
+  assert [n.name for n in again.node][0] == "big"
+  assert protos.serialized_graph_def(again) is not data
+  assert protos.serialized_graph_def(again) == again.SerializeToString()
+  # so does a write with no read before it
+  third = tf.GraphDef.FromString(data)
+  third.version = 7
+  assert protos.serialized_graph_def(third) == third.SerializeToString() != data
+
+
+def test_large_graph_def_edits_after_parsing_are_imported():
+  data = _big_graph_bytes()
+  gd = tf.GraphDef.FromString(data)
+  for node in gd.node:
+    if node.name == "total":
+      node.name = "tot_l"  # same length: the serialized size does not change
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    names = [op.name for op in g.get_operations()]
+  assert "tot_l" in names and "total" not in names
+  gd2 = tf.GraphDef()
+  gd2.ParseFromString(data)
+  gd2.versions.producer = gd2.versions.producer  # an attribute write forgets the bytes
+  del gd2.node[-1]
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd2, name="")
+    assert "total" not in [op.name for op in g.get_operations()]

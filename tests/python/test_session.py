@@ -185,8 +185,8 @@ def test_proto_wire_format_round_trip():
                           allow_soft_placement=True)
   config.graph_options.optimizer_options.opt_level = tf.OptimizerOptions.L0
   config.gpu_options.per_process_gpu_memory_fraction = 0.5
-  data = config.SerializeToString()
-  # TF's wire format (checked against TensorFlow; map entries in insertion order).
+  data = config.SerializeToString(deterministic=True)
+  # TF's wire format (checked against TensorFlow; map entries sorted by key).
   assert data == (b"\n\x07\n\x03CPU\x10\x02\n\x07\n\x03GPU\x10\x00(\x012\t\t\x00\x00\x00\x00"
                   b"\x00\x00\xe0?8\x01R\r\x1a\x0b\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01")
   back = tf.ConfigProto()

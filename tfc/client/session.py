@@ -126,8 +126,9 @@ def _c_args(target, graph, config):
         None, None, "No session factory registered for the given session options: "
         "{target: \"%s\"}" % target)
   if config is None:
-    config = _protos.ConfigProto()
-  elif not isinstance(config, _protos.ConfigProto):
+    # The defaults of an empty ConfigProto, without building the message class.
+    return graph, target, None, dict(_DEFAULT_SESSION_ARGS)
+  if not isinstance(config, _protos.ConfigProto):
     raise TypeError("config must be a tf.ConfigProto, but got %s" % type(config))
   kwargs = {
       "inter_op_threads": int(config.inter_op_parallelism_threads),
@@ -138,6 +139,11 @@ def _c_args(target, graph, config):
       "fusion": _fusion_enabled(config),
   }
   return graph, target, config, kwargs
+
+
+_DEFAULT_SESSION_ARGS = {"inter_op_threads": 0, "intra_op_threads": 0, "cpu_devices": 1,
+                         "allow_soft_placement": False, "log_device_placement": False,
+                         "fusion": True}
 
 
 def _fusion_enabled(config):

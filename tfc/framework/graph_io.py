@@ -20,7 +20,7 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
       f.write(str(graph_def))
   else:
     with _gfile.GFile(path, "wb") as f:
-      f.write(graph_def.SerializeToString())
+      f.write(graph_def.SerializeToString(deterministic=True))
   return path
 
 

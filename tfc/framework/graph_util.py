@@ -3,6 +3,7 @@ training-node removal), TF 1.15's graph_util_impl behaviour."""
 from tfc import _tfc
 from tfc import logging as _logging
 from tfc import protos as _protos
+from tfc.framework.importer import import_graph_def  # noqa: F401  (tf.graph_util.import_graph_def)
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
@@ -155,7 +156,7 @@ def must_run_on_cpu(node, pin_variables_on_cpu=False):
   if pin_variables_on_cpu and node.op in _VARIABLE_OPS:
     return True
   if node.op == "Const":
-    return node.attr["dtype"].type == _protos._DATA_TYPES["DT_STRING"]
+    return node.attr["dtype"].type == 7  # DT_STRING
   return node.op in ("DynamicStitch", "ParallelDynamicStitch")
 
 

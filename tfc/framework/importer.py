@@ -99,7 +99,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
   tl = graph._tl
   if tl.colocation_stack:
     graph_def = _with_colocation(graph_def, graph)
-  data = graph_def.SerializeToString()
+  data = _protos.serialized_graph_def(graph_def)
   with graph._lock:
     new_ops, returns, library, _ = graph._import_graph_def(
         data, prefix=prefix or None, input_map=pairs or None,
@@ -180,6 +180,7 @@ def _with_colocation(graph_def, graph):
   for node in gd.node:
     av = node.attr["_class"]
     av.Clear()
+    av.list.SetInParent()
     av.list.s.extend(groups)
   return gd
 
@@ -225,7 +226,7 @@ def graph_as_graph_def(self, from_version=None, add_shapes=False):
   library = getattr(self, "_tfc_library", None)
   data = self._as_graph_def(first=first, end=0, add_shapes=bool(add_shapes), library=library)
   gd = _protos.GraphDef()
-  object.__setattr__(gd, "_raw", data)
+  gd.ParseFromString(data)
   return gd
 
 

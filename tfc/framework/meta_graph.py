@@ -135,7 +135,8 @@ def _attr_value(attr_type, value):
   av = _protos.AttrValue()
   if attr_type.startswith("list("):
     kind = attr_type[5:-1]
-    lst = av.list  # selects the list member, even when empty
+    lst = av.list
+    lst.SetInParent()  # selects the list member, even when empty
     for v in value:
       if kind == "string":
         lst.s.append(v.encode() if isinstance(v, str) else v)
@@ -212,18 +213,10 @@ def _op_def_proto(op_type):
   return proto
 
 
-class _FunctionOps(_protos.Message):
-  """The parts of a FunctionDef that name ops: signature (1) and node_def (3)."""
-  _FIELDS = (
-      _protos._Field("signature", 1, "message", msg="OpDef"),
-      _protos._Field("node_def", 3, "message", label="repeated", msg="NodeDef"),
-  )
-
-
 def ops_used_by_graph_def(graph_def):
   """The op type names that graph_def's nodes and functions use (function
   names excluded), as a list."""
-  functions = [_FunctionOps.FromString(f) for f in graph_def.library.function]
+  functions = graph_def.library.function
   function_names = set(f.signature.name for f in functions)
   used = set()
   for node in graph_def.node:
@@ -340,6 +333,7 @@ def _node_def(from_node_def, export_scope, unbound_inputs, clear_devices=False):
             if not export_scope or s.split("@")[1].startswith(export_scope)]
     av = node_def.attr["_class"]
     av.Clear()
+    av.list.SetInParent()
     av.list.s.extend(kept)
   if node_def.op in ("Enter", "RefEnter") and "frame_name" in node_def.attr:
     frame = node_def.attr["frame_name"].s.decode()
@@ -495,7 +489,7 @@ def _write_meta_graph(meta_graph_def, filename, as_text):
       f.write(str(meta_graph_def))
   else:
     with _gfile.GFile(filename, "wb") as f:
-      f.write(meta_graph_def.SerializeToString())
+      f.write(meta_graph_def.SerializeToString(deterministic=True))
 
 
 def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_scope=None,
@@ -531,8 +525,8 @@ def export_scoped_meta_graph(filename=None, graph_def=None, graph=None, export_s
     nodes = new_graph_def.node
     for node in source.node:
       if _should_include_node(node.name, export_scope, exclude_nodes):
-        list.append(nodes, _node_def(node, export_scope, unbound_inputs,
-                                     clear_devices=clear_devices))
+        nodes.append(_node_def(node, export_scope, unbound_inputs,
+                               clear_devices=clear_devices))
     graph_def = new_graph_def
     if unbound_inputs_col_name:
       graph.clear_collection(unbound_inputs_col_name)
@@ -602,8 +596,6 @@ def read_meta_graph_file(filename):
   Raises:
     IOError: if the file does not exist, or holds neither a binary nor a text
       MetaGraphDef.
-    DecodeError: (a ValueError) if the file is neither a valid binary
-      MetaGraphDef nor UTF-8 text.
   """
   if not _gfile.Exists(filename):
     raise IOError("File %s does not exist." % filename)
@@ -618,11 +610,11 @@ def read_meta_graph_file(filename):
   try:
     text = content.decode("utf-8")
   except UnicodeDecodeError:
-    raise binary_error from None
-  from tfc import text_format  # pylint: disable=g-import-not-at-top
+    raise IOError("Cannot parse file %s: %s." % (filename, binary_error)) from None
+  from google.protobuf import text_format  # pylint: disable=g-import-not-at-top
   meta_graph_def = _protos.MetaGraphDef()
   try:
-    text_format.Merge(text, meta_graph_def)
+    text_format.Merge(text, meta_graph_def, descriptor_pool=_protos.descriptor_pool())
   except (text_format.ParseError, ValueError, TypeError) as e:
     raise IOError("Cannot parse file %s: %s." % (filename, str(e))) from None
   return meta_graph_def

@@ -11,6 +11,7 @@ import numpy as np
 
 from tfc import _tfc
 from tfc import dtypes as _dtypes
+from tfc import protos as _protos
 from tfc.framework import device as _pydev
 from tfc.framework import tensor_shape as _ts
 
@@ -206,7 +207,11 @@ class Operation(_tfc.Operation):
 
   @property
   def node_def(self):
-    return _NodeDefView(self)
+    """This op's `NodeDef` protocol buffer (name, op, inputs with ^control
+    inputs, device and attrs), as Graph.as_graph_def writes it."""
+    graph_def = _protos.GraphDef()
+    graph_def.ParseFromString(self.graph._as_graph_def(first=self._id, end=self._id + 1))
+    return graph_def.node[0]
 
   def get_attr(self, name):
     value = _tfc.Operation.get_attr(self, name)
@@ -258,58 +263,6 @@ class Operation(_tfc.Operation):
 
   def __deepcopy__(self, memo):
     return self
-
-
-class _NodeDefView(object):
-  """A read-only NodeDef-shaped view of an Operation (name, op, input, device, attr)."""
-
-  __slots__ = ("_op",)
-
-  def __init__(self, op):
-    self._op = op
-
-  @property
-  def name(self):
-    return self._op.name
-
-  @property
-  def op(self):
-    return self._op.type
-
-  @property
-  def device(self):
-    return self._op.device
-
-  @property
-  def input(self):
-    r = [t._as_node_def_input() for t in self._op.inputs]
-    r.extend("^" + c.name for c in self._op.control_inputs)
-    return r
-
-  @property
-  def attr(self):
-    op = self._op
-    return {k: _tfc.Operation.get_attr(op, k) for k in op._attr_names()}
-
-  def __str__(self):
-    lines = ['name: "%s"' % self.name, 'op: "%s"' % self.op]
-    lines.extend('input: "%s"' % i for i in self.input)
-    if self.device:
-      lines.append('device: "%s"' % self.device)
-    for k, v in sorted(self.attr.items()):
-      lines.append("attr {\n  key: \"%s\"\n  value: %s\n}" % (k, _attr_text(self._op, k, v)))
-    return "\n".join(lines) + "\n"
-
-
-def _attr_text(op, name, v):
-  kind = _attr_kind(op.type, name)
-  if kind == "type":
-    return "{ type: DT_%s }" % _DT[v].name.upper()
-  if kind == "shape":
-    return "{ shape %s }" % (_TensorShape._from_tuple(v),)
-  if isinstance(v, np.ndarray):
-    return "{ tensor { dtype: %s shape: %s } }" % (v.dtype, list(v.shape))
-  return "{ %r }" % (v,)
 
 
 _ATTR_KIND_CACHE = {}

@@ -612,3 +612,114 @@ def unique(x, out_idx=_dtypes.int32, name=None):
 
 def select(condition, x, y, name=None):
   return _apply_op("Select", name, [condition, x, y]).outputs[0]
+
+
+# -- TF 1.x names composed of the ops above -------------------------------------------
+
+
+def where_v2(condition, x=None, y=None, name=None):
+  """Elementwise choice between x and y with NumPy broadcasting of all three (`SelectV2`);
+  the coordinates of the true elements (`Where`) when x and y are None."""
+  if x is None and y is None:
+    return where(condition, name=name)
+  if x is not None and y is not None:
+    return _apply_op("SelectV2", name, [condition, x, y]).outputs[0]
+  raise ValueError("x and y must both be non-None or both be None.")
+
+
+reverse_v2 = reverse
+
+
+def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
+  """mask[i..., j] = j < lengths[i...], for j in [0, maxlen) (maxlen: max(lengths) when
+  None); the mask has the shape of lengths plus one dimension of maxlen."""
+  from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "SequenceMask", [lengths, maxlen]):
+    lengths = _ops.convert_to_tensor(lengths)
+    if maxlen is None:
+      maxlen = math_ops.reduce_max(lengths)
+      maxlen = math_ops.maximum(_constant_op.constant(0, dtype=maxlen.dtype), maxlen)
+    else:
+      maxlen = _ops.convert_to_tensor(maxlen)
+    if maxlen.get_shape().ndims not in (None, 0):
+      raise ValueError("maxlen must be scalar for sequence_mask")
+    positions = math_ops.range(0, maxlen, 1)
+    limits = math_ops.cast(expand_dims(lengths, -1), maxlen.dtype)
+    mask = math_ops.less(positions, limits)
+    dtype = _dtypes.as_dtype(dtype)
+    if dtype.base_dtype == _dtypes.bool:
+      return mask
+    return math_ops.cast(mask, dtype)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dtypes.float32, name=None):
+  """A [*batch_shape, num_rows, num_columns] tensor with ones on the main diagonal."""
+  from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, default_name="eye", values=[num_rows, num_columns, batch_shape]):
+    rows = _ops.convert_to_tensor(num_rows, dtype=_dtypes.int32, name="num_rows")
+    cols = rows if num_columns is None else _ops.convert_to_tensor(
+        num_columns, dtype=_dtypes.int32, name="num_columns")
+    for t, what in ((rows, "num_rows"), (cols, "num_columns")):
+      if t.get_shape().ndims not in (None, 0):
+        raise ValueError("%s must be a scalar, got shape %s" % (what, t.get_shape()))
+    on_diagonal = math_ops.equal(expand_dims(math_ops.range(rows), 1),
+                                 expand_dims(math_ops.range(cols), 0))
+    matrix = math_ops.cast(on_diagonal, _dtypes.as_dtype(dtype))
+    if batch_shape is None:
+      return matrix
+    batch = _ops.convert_to_tensor(batch_shape, dtype=_dtypes.int32, name="shape")
+    return broadcast_to(matrix, concat([batch, shape(matrix)], 0))
+
+
+def meshgrid(*args, **kwargs):
+  """Coordinate grids from 1-D tensors, as numpy.meshgrid: indexing 'xy' (Cartesian,
+  default: the first two output dimensions swapped) or 'ij' (matrix)."""
+  indexing = kwargs.pop("indexing", "xy")
+  name = kwargs.pop("name", "meshgrid")
+  if kwargs:
+    raise TypeError("'{}' is an invalid keyword argument for this function"
+                    .format(next(iter(kwargs))))
+  if indexing not in ("xy", "ij"):
+    raise ValueError("indexing parameter must be either 'xy' or 'ij'")
+  from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "meshgrid", args):
+    ndim = len(args)
+    grids = []
+    for i, x in enumerate(args):
+      grid_shape = [1] * ndim
+      grid_shape[i] = -1
+      grids.append(reshape(stack(x), grid_shape))
+    sizes = [size(x) for x in args]
+    if indexing == "xy" and ndim > 1:
+      grids[0] = reshape(grids[0], [1, -1] + [1] * (ndim - 2))
+      grids[1] = reshape(grids[1], [-1, 1] + [1] * (ndim - 2))
+      sizes[0], sizes[1] = sizes[1], sizes[0]
+    dtype = _ops.convert_to_tensor(args[0]).dtype.base_dtype
+    full = ones(stack(sizes), dtype)
+    return [math_ops.multiply(g, full) for g in grids]
+
+
+def broadcast_static_shape(shape_x, shape_y):
+  """The TensorShape that x and y broadcast to (unknown dimensions stay unknown unless the
+  other side fixes them); ValueError when they cannot broadcast."""
+  from tfc.framework.tensor_shape import TensorShape  # pylint: disable=g-import-not-at-top
+  shape_x, shape_y = TensorShape(shape_x), TensorShape(shape_y)
+  if shape_x.ndims is None or shape_y.ndims is None:
+    return TensorShape(None)
+  dims_x = [d.value for d in shape_x.dims]
+  dims_y = [d.value for d in shape_y.dims]
+  n = max(len(dims_x), len(dims_y))
+  dims_x = [1] * (n - len(dims_x)) + dims_x
+  dims_y = [1] * (n - len(dims_y)) + dims_y
+  out = []
+  for a, b in zip(dims_x, dims_y):
+    if a is None or b is None:
+      known = b if a is None else a
+      out.append(known if known is not None and known > 1 else None)
+    elif a == b or b == 1:
+      out.append(a)
+    elif a == 1:
+      out.append(b)
+    else:
+      raise ValueError("Incompatible shapes for broadcasting: %s and %s" % (shape_x, shape_y))
+  return TensorShape(out)

@@ -1,4 +1,5 @@
-"""tf.Print (TF 1.15 `logging_ops.Print`)."""
+"""tf.Print and tf.Assert (TF 1.15's `logging_ops.Print` and `Assert`)."""
+from tfc.framework import ops as _ops
 from tfc.framework.op_def_library import _apply_op
 
 
@@ -12,3 +13,18 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
   if summarize is not None:
     attrs["summarize"] = summarize
   return _apply_op("Print", name, [input_, list(data)], attrs).outputs[0]
+
+
+def Assert(condition, data, summarize=None, name=None):  # pylint: disable=invalid-name
+  """An op that fails the step with InvalidArgumentError ("assertion failed: ..." and the
+  first `summarize` entries of each tensor of `data`) when `condition` is False.
+
+  Run it, or make other ops depend on it (tf.control_dependencies). TF guards the
+  Assert with a cond so that `data` is computed only on failure (unless every entry is
+  a string or int32); tfc has no cond yet, so `data` is always computed.
+  """
+  with _ops.name_scope(name, "Assert", [condition, data]):
+    data = _ops.convert_n_to_tensor(list(data))
+    condition = _ops.convert_to_tensor(condition, name="Condition")
+    attrs = {} if summarize is None else {"summarize": summarize}
+    return _apply_op("Assert", "Assert", [condition, data], attrs)

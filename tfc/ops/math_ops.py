@@ -507,3 +507,254 @@ def _install(tensor_cls):
 
 
 _install(_Tensor)
+
+
+# -- TF 1.x aliases and compositions of the ops above -----------------------------------
+
+
+def arg_max(input, dimension, output_type=_dtypes.int64, name=None):  # pylint: disable=redefined-builtin
+  """Index of the largest value along `dimension` (TF 1.x's name for `ArgMax`)."""
+  return _apply_op("ArgMax", name, [input, dimension],
+                   {"output_type": _dtypes.as_dtype(output_type)}).outputs[0]
+
+
+def arg_min(input, dimension, output_type=_dtypes.int64, name=None):  # pylint: disable=redefined-builtin
+  """Index of the smallest value along `dimension` (TF 1.x's name for `ArgMin`)."""
+  return _apply_op("ArgMin", name, [input, dimension],
+                   {"output_type": _dtypes.as_dtype(output_type)}).outputs[0]
+
+
+expm1 = _unary("Expm1")
+
+
+def log_sigmoid(x, name=None):
+  """log(sigmoid(x)), computed as -softplus(-x) so that large |x| stays finite."""
+  with _ops.name_scope(name, "LogSigmoid", [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    return negative(_apply_op("Softplus", None, [negative(x)]).outputs[0], name=name)
+
+
+def reciprocal_no_nan(x, name=None):
+  """1 / x, with 0 where x is 0."""
+  with _ops.name_scope(name, "reciprocal_no_nan", [x]) as scope:
+    x = _ops.convert_to_tensor(x, name="x")
+    one = _constant_op.constant(1, dtype=x.dtype.base_dtype, name="one")
+    return _apply_op("DivNoNan", scope, [one, x]).outputs[0]
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+  """Variance of the elements along `axis` (the mean of squared deviations)."""
+  with _ops.name_scope(name or "reduce_variance"):
+    input_tensor = _ops.convert_to_tensor(input_tensor, name="input_tensor")
+    means = reduce_mean(input_tensor, axis=axis, keepdims=True)
+    deviations = square(subtract(input_tensor, means))
+    return reduce_mean(deviations, axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+  """Standard deviation of the elements along `axis`."""
+  with _ops.name_scope(name or "reduce_std"):
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+_NUMERIC_ENUMS = frozenset((1, 2, 3, 4, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23))
+
+
+def is_numeric_tensor(tensor):
+  """True for a Tensor of a number type (floats, integers, complex, quantized)."""
+  return isinstance(tensor, _Tensor) and tensor.dtype.base_dtype._type_enum in _NUMERIC_ENUMS
+
+
+def _successive_differences(x):
+  """x[1:] - x[:-1] of x flattened (empty when x has fewer than 2 elements)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  x = array_ops.reshape(_ops.convert_to_tensor(x, name="x"), [-1])
+  if not is_numeric_tensor(x):
+    raise TypeError("Expected x to be numeric, instead found: %s" % x)
+  return subtract(x[1:], x[:-1])
+
+
+def is_non_decreasing(x, name=None):
+  """True when every element of x (flattened) is <= the next; True for < 2 elements."""
+  with _ops.name_scope(name, "is_non_decreasing", [x]):
+    diff = _successive_differences(x)
+    return reduce_all(less_equal(_constant_op.constant(0, dtype=diff.dtype), diff))
+
+
+def is_strictly_increasing(x, name=None):
+  """True when every element of x (flattened) is < the next; True for < 2 elements."""
+  with _ops.name_scope(name, "is_strictly_increasing", [x]):
+    diff = _successive_differences(x)
+    return reduce_all(less(_constant_op.constant(0, dtype=diff.dtype), diff))
+
+
+def lin_space(start, stop, num, name=None, axis=0):
+  """`num` evenly spaced values from `start` to `stop` (both included; [start] for num 1).
+
+  start and stop are float32/float64 scalars, num an int32/int64 scalar (tensors or
+  Python numbers). The values are start + i * (stop - start) / (num - 1), the last one
+  `stop` exactly.
+  """
+  if axis not in (0, -1):
+    raise ValueError("lin_space makes a 1-D tensor from scalars: axis must be 0, got %r" % axis)
+  with _ops.name_scope(name, "LinSpace", [start, stop, num]) as name:
+    start = _ops.convert_to_tensor(start, name="start")
+    stop = _ops.convert_to_tensor(stop, dtype=start.dtype, name="stop")
+    num = _ops.convert_to_tensor(num, name="num")
+    if start.dtype.base_dtype not in (_dtypes.float32, _dtypes.float64):
+      raise TypeError("lin_space needs float32 or float64 start and stop, got %s"
+                      % start.dtype.name)
+    if num.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+      raise TypeError("lin_space needs an int32 or int64 num, got %s" % num.dtype.name)
+    for t, what in ((start, "start"), (stop, "stop"), (num, "num")):
+      if t.get_shape().ndims not in (None, 0):
+        raise ValueError("%s must be a scalar, got shape %s" % (what, t.get_shape()))
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    index = range(0, num, 1)
+    steps = cast(maximum(num - 1, _constant_op.constant(1, dtype=num.dtype)), start.dtype)
+    values = add(start, multiply(cast(index, start.dtype), realdiv(stop - start, steps)))
+    # the last value is `stop` itself (when there are at least two)
+    is_last = logical_and(equal(index, num - 1), greater(num, 1))
+    return _apply_op("Select", name, [is_last, array_ops.fill(array_ops.shape(values), stop),
+                                      values]).outputs[0]
+
+
+linspace = lin_space
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims=None):  # pylint: disable=redefined-builtin
+  """Vector norms (and the Frobenius, 1 and inf matrix norms) of `tensor`.
+
+  ord: 'euclidean' or 'fro' (sqrt of the sum of squares), 1, 2 (vectors), np.inf, or
+  any p > 0 for vector p-norms. axis: None (all elements as one vector), an int (vector
+  norms along it) or a pair of ints (matrix norms over those two dimensions). The
+  matrix 2-norm (largest singular value) needs an SVD, which tfc does not have: it
+  raises NotImplementedError.
+  """
+  keepdims = _deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+  matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+  if matrix:
+    axis = tuple(axis)
+    if not all(isinstance(a, int) for a in axis) or axis[0] == axis[1]:
+      raise ValueError("'axis' must be None, an integer, or a tuple of 2 unique integers, "
+                       "got %s" % (axis,))
+    if not (isinstance(ord, str) and ord in ("euclidean", "fro")) and ord not in (1, 2, np.inf):
+      raise ValueError("'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, "
+                       "inf], got %s" % (ord,))
+  else:
+    if not (axis is None or isinstance(axis, int)):
+      raise ValueError("'axis' must be None, an integer, or a tuple of 2 unique integers, "
+                       "got %s" % (axis,))
+    if isinstance(ord, str):
+      if ord != "euclidean":
+        raise ValueError("'ord' must be a supported vector norm, got %s" % ord)
+    elif not (np.isreal(ord) and ord > 0):
+      raise ValueError("'ord' must be a supported vector norm, got %s" % (ord,))
+    if axis is not None:
+      axis = (axis,)
+  with _ops.name_scope(name, "norm", [tensor]):
+    tensor = _ops.convert_to_tensor(tensor)
+    if isinstance(ord, str) or ord == 2:
+      if matrix and not isinstance(ord, str):
+        raise NotImplementedError("the matrix 2-norm needs a singular value decomposition, "
+                                  "which tfc does not have")
+      result = sqrt(reduce_sum(multiply(tensor, tensor), axis, keepdims=True))
+    else:
+      magnitudes = abs(tensor)
+      if ord == 1:
+        result = reduce_sum(magnitudes, None if axis is None else axis[0], keepdims=True)
+        if matrix:
+          result = reduce_max(result, axis[1], keepdims=True)
+      elif ord == np.inf:
+        if matrix:
+          magnitudes = reduce_sum(magnitudes, axis[1], keepdims=True)
+        result = reduce_max(magnitudes, None if axis is None else axis[0], keepdims=True)
+      else:
+        p = _constant_op.constant(ord, dtype=tensor.dtype.base_dtype)
+        result = pow(reduce_sum(pow(magnitudes, p), axis, keepdims=True),
+                     _constant_op.constant(1.0 / ord, dtype=tensor.dtype.base_dtype))
+    if not keepdims:
+      from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+      result = array_ops.squeeze(result, list(axis) if axis is not None else None)
+    return result
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+  """Matrix-vector product: matmul(a, b[..., None])[..., 0]."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "MatVec", [a, b]) as name:
+    product = matmul(a, array_ops.expand_dims(b, -1), transpose_a=transpose_a,
+                     adjoint_a=adjoint_a, a_is_sparse=a_is_sparse, b_is_sparse=b_is_sparse)
+    return array_ops.squeeze(product, [-1], name=name)
+
+
+def _segment_counts(data, segment_ids, num_segments):
+  """How many rows each segment receives (at least 1), shaped to broadcast against the
+  segment sums of data."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  num_segments = _ops.convert_to_tensor(num_segments)
+  ones = array_ops.ones(array_ops.shape(segment_ids), dtype=data.dtype)
+  counts = unsorted_segment_sum(ones, segment_ids, num_segments)
+  extra = array_ops.rank(data) - array_ops.rank(segment_ids)
+  shape = array_ops.concat([array_ops.reshape(num_segments, [1]),
+                            array_ops.ones(array_ops.reshape(extra, [1]),
+                                           dtype=num_segments.dtype)], 0)
+  return maximum(array_ops.reshape(counts, shape), _constant_op.constant(1, dtype=data.dtype))
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+  """The mean of the rows of `data` in each of `num_segments` segments (0 for empty ones)."""
+  with _ops.name_scope(name, "UnsortedSegmentMean"):
+    data = _ops.convert_to_tensor(data)
+    segment_ids = _ops.convert_to_tensor(segment_ids)
+    counts = _segment_counts(data, segment_ids, num_segments)
+    return unsorted_segment_sum(data, segment_ids, num_segments) / counts
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+  """The sum of the rows of `data` in each segment divided by sqrt(their number)."""
+  with _ops.name_scope(name, "UnsortedSegmentSqrtN"):
+    data = _ops.convert_to_tensor(data)
+    segment_ids = _ops.convert_to_tensor(segment_ids)
+    counts = _segment_counts(data, segment_ids, num_segments)
+    return unsorted_segment_sum(data, segment_ids, num_segments) / sqrt(counts)
+
+
+def confusion_matrix(labels, predictions, num_classes=None, dtype=_dtypes.int32, name=None,
+                     weights=None):
+  """[num_classes, num_classes] counts (or summed weights) of each (label, prediction) pair;
+  num_classes defaults to the largest label or prediction + 1. A negative or too large
+  label or prediction fails the step with InvalidArgumentError."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import logging_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "confusion_matrix", (predictions, labels, num_classes, weights)):
+    labels = cast(_ops.convert_to_tensor(labels, name="labels"), _dtypes.int64)
+    predictions = cast(_ops.convert_to_tensor(predictions, name="predictions"), _dtypes.int64)
+    if labels.get_shape().ndims not in (None, 1) or \
+        predictions.get_shape().ndims not in (None, 1):
+      raise ValueError("labels and predictions must be 1-D, got shapes %s and %s"
+                       % (labels.get_shape(), predictions.get_shape()))
+    zero = _constant_op.constant(0, _dtypes.int64)
+    checks = [logging_ops.Assert(reduce_all(greater_equal(labels, zero)),
+                                 ["`labels` contains negative values"]),
+              logging_ops.Assert(reduce_all(greater_equal(predictions, zero)),
+                                 ["`predictions` contains negative values"])]
+    if num_classes is None:
+      num_classes = maximum(reduce_max(predictions), reduce_max(labels)) + 1
+    else:
+      num_classes = cast(_ops.convert_to_tensor(num_classes, name="num_classes"),
+                         _dtypes.int64)
+      checks += [logging_ops.Assert(reduce_all(less(labels, num_classes)),
+                                    ["`labels` out of bound"]),
+                 logging_ops.Assert(reduce_all(less(predictions, num_classes)),
+                                    ["`predictions` out of bound"])]
+    dtype = _dtypes.as_dtype(dtype)
+    if weights is None:
+      values = array_ops.ones_like(predictions, dtype=dtype)
+    else:
+      values = cast(_ops.convert_to_tensor(weights, name="weights"), dtype)
+    cells = control_flow_ops.with_dependencies(checks, labels * num_classes + predictions)
+    counts = unsorted_segment_sum(values, cells, num_classes * num_classes)
+    return array_ops.reshape(counts, array_ops.stack([num_classes, num_classes]))

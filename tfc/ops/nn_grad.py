@@ -178,6 +178,28 @@ def _conv2d_grad(op, grad):
   return [gx, gw]
 
 
+@RegisterGradient("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+  """conv2d_transpose's gradient: a Conv2D of grad for the output gradient it took, a
+  Conv2DBackpropFilter for the filter; none for the sizes."""
+  w, dy = op.inputs[1], op.inputs[2]
+  attrs = _attrs(op, ("strides", "padding", "use_cudnn_on_gpu", "explicit_paddings",
+                      "data_format", "dilations"))
+  gw = _out("Conv2DBackpropFilter", [grad, _shape(w), dy], attrs)
+  gdy = _out("Conv2D", [grad, w], attrs)
+  return [None, gw, gdy]
+
+
+@RegisterGradient("DepthwiseConv2dNative")
+def _depthwise_conv2d_native_grad(op, grad):
+  x, w = op.inputs
+  attrs = _attrs(op, ("strides", "padding", "explicit_paddings", "data_format", "dilations"))
+  sx, sw = _apply_op("ShapeN", None, [[x, w]], {"out_type": _int32}).outputs
+  gx = _out("DepthwiseConv2dNativeBackpropInput", [sx, w, grad], attrs)
+  gw = _out("DepthwiseConv2dNativeBackpropFilter", [x, sw, grad], attrs)
+  return [gx, gw]
+
+
 @RegisterGradient("MaxPool")
 def _max_pool_grad(op, grad):
   attrs = _attrs(op, ("ksize", "strides", "padding", "data_format"))

@@ -385,3 +385,424 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
       break
   outs = _apply_op(op_type, name, [x, scale, offset, mean, variance], attrs).outputs
   return outs[0], outs[1], outs[2]
+
+
+# ---------------------------------------------------------------- TF 1.x tf.nn functions composed
+# of the ops above (signatures as in TF 1.15's tf.nn / tf.compat.v1.nn).
+
+
+def relu_layer(x, weights, biases, name=None):
+  """relu(matmul(x, weights) + biases)."""
+  with _ops.name_scope(name, "relu_layer", [x, weights, biases]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    weights = _ops.convert_to_tensor(weights, name="weights")
+    biases = _ops.convert_to_tensor(biases, name="biases")
+    return relu(bias_add(_math_ops.matmul(x, weights), biases), name=name)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+  """x / sqrt(max(sum(x ** 2, axis), epsilon)) along `axis` (all dimensions when None)."""
+  axis = _math_ops._deprecated_argument_lookup("axis", axis, "dim", dim)
+  with _ops.name_scope(name, "l2_normalize", [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    square_sum = _math_ops.reduce_sum(_math_ops.square(x), axis, keepdims=True)
+    epsilon = _ops.convert_to_tensor(epsilon, dtype=square_sum.dtype.base_dtype)
+    inv_norm = _math_ops.rsqrt(_math_ops.maximum(square_sum, epsilon))
+    return _math_ops.multiply(x, inv_norm, name=name)
+
+
+def zero_fraction(value, name=None):
+  """The fraction of zeros in `value`, a float32 scalar."""
+  with _ops.name_scope(name, "zero_fraction", [value]):
+    value = _ops.convert_to_tensor(value, name="value")
+    size = _array_ops.size(value, out_type=_dtypes.int64)
+    nonzero = _math_ops.count_nonzero(value, dtype=_dtypes.int64)
+    with _ops.name_scope("counts_to_fraction"):
+      zeros = _math_ops.cast(size - nonzero, _dtypes.float32)
+      fraction = zeros / _math_ops.cast(size, _dtypes.float32)
+    return _array_ops.identity(fraction, "fraction")
+
+
+def crelu(features, name=None, axis=-1):
+  """Concatenated ReLU: relu(concat([features, -features], axis))."""
+  with _ops.name_scope(name, "CRelu", [features]) as name:
+    features = _ops.convert_to_tensor(features, name="features")
+    both = _array_ops.concat([features, -features], axis, name=name)
+    return relu(both)
+
+
+def swish(features, beta=1.0):
+  """features * sigmoid(beta * features) (also called SiLU)."""
+  with _ops.name_scope(None, "swish", [features]):
+    features = _ops.convert_to_tensor(features, name="features")
+    gate = features if beta == 1.0 else features * _ops.convert_to_tensor(
+        beta, dtype=features.dtype.base_dtype)
+    return features * _math_ops.sigmoid(gate)
+
+
+silu = swish
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+  """Poisson negative log-likelihood from log-rates: exp(log_input) - log_input * targets.
+
+  With compute_full_loss, Stirling's approximation of log(targets!) is added where
+  targets > 1 (log(0!) = log(1!) = 0).
+  """
+  with _ops.name_scope(name, "log_poisson_loss", [log_input, targets]) as name:
+    log_input = _ops.convert_to_tensor(log_input, name="log_input")
+    targets = _ops.convert_to_tensor(targets, name="targets")
+    try:
+      targets.get_shape().merge_with(log_input.get_shape())
+    except ValueError:
+      raise ValueError("log_input and targets must have the same shape (%s vs %s)"
+                       % (log_input.get_shape(), targets.get_shape()))
+    result = _math_ops.exp(log_input) - log_input * targets
+    if compute_full_loss:
+      import math as _pymath  # pylint: disable=g-import-not-at-top
+      dtype = targets.dtype.base_dtype
+      stirling = (targets * _math_ops.log(targets) - targets
+                  + _ops.convert_to_tensor(0.5, dtype=dtype)
+                  * _math_ops.log(_ops.convert_to_tensor(2 * _pymath.pi, dtype=dtype) * targets))
+      zeros = _array_ops.zeros_like(targets)
+      ones = _array_ops.ones_like(targets)
+      small = _math_ops.logical_and(targets >= zeros, targets <= ones)
+      result += _array_ops.where(small, zeros, stirling)
+    return result
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+  """Sigmoid cross-entropy with the positive term weighted by `pos_weight`:
+  labels * -log(sigmoid(logits)) * pos_weight + (1 - labels) * -log(1 - sigmoid(logits)),
+  computed stably. `targets` is the TF 1.x name of `labels`."""
+  labels = _math_ops._deprecated_argument_lookup("labels", labels, "targets", targets)
+  with _ops.name_scope(name, "logistic_loss", [logits, labels]) as name:
+    logits = _ops.convert_to_tensor(logits, name="logits")
+    labels = _ops.convert_to_tensor(labels, name="labels")
+    try:
+      labels.get_shape().merge_with(logits.get_shape())
+    except ValueError:
+      raise ValueError("logits and labels must have the same shape (%s vs %s)"
+                       % (logits.get_shape(), labels.get_shape()))
+    log_weight = 1 + (pos_weight - 1) * labels
+    softplus_neg_abs = _math_ops.log1p(_math_ops.exp(-_math_ops.abs(logits)))
+    return _math_ops.add((1 - labels) * logits,
+                         log_weight * (softplus_neg_abs + relu(-logits)), name=name)
+
+
+def _conv_attrs(strides, padding, data_format, dilations, n=2):
+  data_format = _canonical_format(data_format)
+  ci = 1 if data_format.startswith("NC") else n + 1
+  padding, explicit = _padding_attrs(padding)
+  attrs = {"strides": _spatial_sequence(strides, n, ci, "strides"), "padding": padding,
+           "data_format": data_format,
+           "dilations": _spatial_sequence(dilations, n, ci, "dilations")}
+  if explicit is not None:
+    attrs["explicit_paddings"] = explicit
+  return attrs
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=(1, 1, 1, 1), name=None, filters=None):
+  """Gradient of conv2d with respect to its input (`Conv2DBackpropInput`)."""
+  filter = _math_ops._deprecated_argument_lookup("filters", filters, "filter", filter)
+  attrs = _conv_attrs(strides, padding, data_format, dilations)
+  if not use_cudnn_on_gpu:
+    attrs["use_cudnn_on_gpu"] = False
+  return _apply_op("Conv2DBackpropInput", name, [input_sizes, filter, out_backprop],
+                   attrs).outputs[0]
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1),
+                           name=None):
+  """Gradient of conv2d with respect to its filter (`Conv2DBackpropFilter`)."""
+  attrs = _conv_attrs(strides, padding, data_format, dilations)
+  if not use_cudnn_on_gpu:
+    attrs["use_cudnn_on_gpu"] = False
+  return _apply_op("Conv2DBackpropFilter", name, [input, filter_sizes, out_backprop],
+                   attrs).outputs[0]
+
+
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
+                                           padding, data_format="NHWC",
+                                           dilations=(1, 1, 1, 1), name=None):
+  """Gradient of depthwise_conv2d_native with respect to its input."""
+  return _apply_op("DepthwiseConv2dNativeBackpropInput", name,
+                   [input_sizes, filter, out_backprop],
+                   _conv_attrs(strides, padding, data_format, dilations)).outputs[0]
+
+
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
+                                            padding, data_format="NHWC",
+                                            dilations=(1, 1, 1, 1), name=None):
+  """Gradient of depthwise_conv2d_native with respect to its filter."""
+  return _apply_op("DepthwiseConv2dNativeBackpropFilter", name,
+                   [input, filter_sizes, out_backprop],
+                   _conv_attrs(strides, padding, data_format, dilations)).outputs[0]
+
+
+depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
+depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NHWC", name=None, input=None, filters=None,
+                     dilations=None):
+  """Transposed 2-D convolution ("deconvolution"): the gradient of conv2d with respect to
+  its input, with `value` as the output gradient. filter is [height, width,
+  output_channels, in_channels]; output_shape the 1-D shape of the result."""
+  value = _math_ops._deprecated_argument_lookup("input", input, "value", value)
+  filter = _math_ops._deprecated_argument_lookup("filters", filters, "filter", filter)
+  with _ops.name_scope(name, "conv2d_transpose", [value, filter, output_shape]) as name:
+    value = _ops.convert_to_tensor(value, name="value")
+    filter = _ops.convert_to_tensor(filter, name="filter")
+    data_format = _canonical_format(data_format)
+    if data_format not in ("NHWC", "NCHW"):
+      raise ValueError("data_format has to be either NCHW or NHWC.")
+    axis = 3 if data_format == "NHWC" else 1
+    vshape, fshape = value.get_shape(), filter.get_shape()
+    if vshape.ndims is not None and fshape.ndims is not None and \
+        not vshape[axis].is_compatible_with(fshape[3]):
+      raise ValueError("input channels does not match filter's input channels, {} != {}"
+                       .format(vshape[axis], fshape[3]))
+    output_shape_ = _ops.convert_to_tensor(output_shape, name="output_shape")
+    if not output_shape_.get_shape().is_compatible_with([4]):
+      raise ValueError("output_shape must have shape (4,), got {}"
+                       .format(output_shape_.get_shape()))
+    if isinstance(output_shape, (list, tuple)) and fshape.ndims is not None and \
+        not fshape[2].is_compatible_with(output_shape[axis]):
+      raise ValueError("output_shape does not match filter's output channels, {} != {}"
+                       .format(output_shape[axis], fshape[2]))
+    return conv2d_backprop_input(output_shape_, filter, value, strides=strides, padding=padding,
+                                 data_format=data_format,
+                                 dilations=dilations if dilations is not None else 1, name=name)
+
+
+def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,
+           data_format=None, name=None, input=None, dilations=None):  # noqa: A002
+  """1-D convolution of [batch, width, channels] (NWC) or [batch, channels, width] (NCW)
+  inputs with [width, in_channels, out_channels] filters, as a Conv2D over a height of 1."""
+  value = _math_ops._deprecated_argument_lookup("input", input, "value", value)
+  with _ops.name_scope(name, "conv1d", [value, filters]) as name:
+    if data_format is None or data_format in ("NHWC", "NWC"):
+      data_format, spatial, channel_index = "NHWC", 1, 2
+    elif data_format in ("NCHW", "NCW"):
+      data_format, spatial, channel_index = "NCHW", 2, 1
+    else:
+      raise ValueError('data_format must be "NWC" or "NCW".')
+    strides = [1] + _spatial_sequence(stride, 1, channel_index, "stride")
+    dilations = [1] + _spatial_sequence(dilations, 1, channel_index, "dilations")
+    value = _array_ops.expand_dims(value, spatial)
+    filters = _array_ops.expand_dims(filters, 0)
+    result = conv2d(value, filters, strides, padding,
+                    use_cudnn_on_gpu=True if use_cudnn_on_gpu is None else use_cudnn_on_gpu,
+                    data_format=data_format, dilations=dilations, name=name)
+    return _array_ops.squeeze(result, [spatial])
+
+
+def _pool1d(pool, default_name, input, ksize, strides, padding, data_format, name):  # noqa: A002
+  if data_format in (None, "NWC", "NHWC"):
+    data_format, spatial, channel_index = "NHWC", 1, 2
+  elif data_format in ("NCW", "NCHW"):
+    data_format, spatial, channel_index = "NCHW", 2, 1
+  else:
+    raise ValueError('data_format must be "NWC" or "NCW".')
+  ksize = [1] + _spatial_sequence(ksize, 1, channel_index, "ksize")
+  strides = [1] + _spatial_sequence(strides, 1, channel_index, "strides")
+  with _ops.name_scope(name, default_name, [input]) as name:
+    expanded = _array_ops.expand_dims(input, spatial)
+    result = pool(expanded, ksize, strides, padding, data_format=data_format)
+    return _array_ops.squeeze(result, [spatial], name=name)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+  """Max pooling over the width of [batch, width, channels] (NWC) or NCW inputs."""
+  return _pool1d(max_pool, "MaxPool1d", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+  """Average pooling over the width of [batch, width, channels] (NWC) or NCW inputs."""
+  return _pool1d(avg_pool, "AvgPool1D", input, ksize, strides, padding, data_format, name)
+
+
+def _rate_as_dilations(rate, dilations):
+  rate = _math_ops._deprecated_argument_lookup("dilations", dilations, "rate", rate)
+  if rate is None:
+    return [1, 1]
+  if isinstance(rate, int):
+    return [rate, rate]
+  rate = [int(getattr(r, "value", r)) for r in rate]
+  if len(rate) != 2:
+    raise ValueError("rate must have two elements (height and width), got %r" % (rate,))
+  return rate
+
+
+def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
+                     data_format=None, dilations=None):
+  """Depthwise 2-D convolution: filter [h, w, in_channels, multiplier]; output channels
+  in_channels * multiplier. `rate` (or `dilations`) dilates the filter (atrous), which
+  needs strides of 1, as in TF."""
+  rate = _rate_as_dilations(rate, dilations)
+  fmt = _canonical_format(data_format)
+  strides = _spatial_sequence(strides, 2, 1 if fmt == "NCHW" else 3, "strides")
+  spatial_strides = strides[2:] if fmt == "NCHW" else strides[1:3]
+  if rate != [1, 1] and spatial_strides != [1, 1]:
+    raise ValueError("strides > 1 not supported in conjunction with dilation_rate > 1")
+  with _ops.name_scope(name, "depthwise", [input, filter]) as name:
+    input = _ops.convert_to_tensor(input, name="tensor_in")
+    filter = _ops.convert_to_tensor(filter, name="filter_in")
+    return depthwise_conv2d_native(input, filter, strides, padding, data_format=fmt,
+                                   dilations=rate, name=name)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, rate=None,  # noqa: A002
+                     name=None, data_format=None, dilations=None):
+  """Depthwise convolution followed by a 1x1 convolution mixing the channels.
+
+  depthwise_filter [h, w, in_channels, multiplier]; pointwise_filter
+  [1, 1, in_channels * multiplier, out_channels]."""
+  rate = _rate_as_dilations(rate, dilations)
+  with _ops.name_scope(name, "separable_conv2d",
+                       [input, depthwise_filter, pointwise_filter]) as name:
+    input = _ops.convert_to_tensor(input, name="tensor_in")
+    depthwise_filter = _ops.convert_to_tensor(depthwise_filter, name="depthwise_filter")
+    pointwise_filter = _ops.convert_to_tensor(pointwise_filter, name="pointwise_filter")
+    pshape = pointwise_filter.get_shape().with_rank(4)
+    if pshape[0].value not in (None, 1) or pshape[1].value not in (None, 1):
+      raise ValueError("pointwise_filter must be 1x1, got %s" % pshape)
+    depthwise_filter.get_shape().with_rank(4)
+    fmt = _canonical_format(data_format)
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, rate=rate,
+                                 name="depthwise", data_format=fmt)
+    return conv2d(depthwise, pointwise_filter, [1, 1, 1, 1], padding="VALID",
+                  data_format=fmt, name=name)
+
+
+def _clip_rows(params, ids, max_norm):
+  """Rows of params gathered by ids, rescaled to an L2 norm of at most max_norm."""
+  if max_norm is None:
+    return params
+  from tfc.ops import clip_ops  # pylint: disable=g-import-not-at-top
+  ids_rank, params_rank = ids.get_shape().ndims, params.get_shape().ndims
+  if ids_rank is None or params_rank is None:
+    raise ValueError("embedding_lookup with max_norm needs ids and params of known rank")
+  return clip_ops.clip_by_norm(params, max_norm, axes=list(range(ids_rank, params_rank)))
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                     max_norm=None):
+  """Rows of `params` selected by `ids` (a gather along the first dimension).
+
+  params is one tensor or variable, or a list holding one; lists of several shards
+  need DynamicPartition/DynamicStitch, which tfc does not have yet (NotImplementedError).
+  With max_norm, each row found is rescaled to an L2 norm of at most max_norm.
+  """
+  if partition_strategy not in ("mod", "div"):
+    raise ValueError("Unrecognized partition strategy: " + str(partition_strategy))
+  if params is None:
+    raise ValueError("Need at least one param")
+  if isinstance(params, (list, tuple)):
+    params = list(params)
+    if not params:
+      raise ValueError("Need at least one param")
+  else:
+    params = [params]
+  if len(params) > 1:
+    raise NotImplementedError(
+        "embedding_lookup over %d partitioned params needs DynamicPartition and "
+        "DynamicStitch, which tfc does not have yet; pass a single params tensor"
+        % len(params))
+  with _ops.name_scope(name, "embedding_lookup", params + [ids]) as name:
+    ids = _ops.convert_to_tensor(ids, name="ids")
+    with _ops.colocate_with(params[0]):
+      rows = _clip_rows(_array_ops.gather(params[0], ids, name=name), ids, max_norm)
+    return _array_ops.identity(rows)
+
+
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
+                                         variance_epsilon=None, scale_after_normalization=None,
+                                         name=None, input=None, mean=None, variance=None):  # noqa: A002
+  """TF 0.x batch normalization: (t - m) / sqrt(v + eps) * gamma + beta, gamma used only
+  when scale_after_normalization."""
+  t = _math_ops._deprecated_argument_lookup("input", input, "t", t)
+  m = _math_ops._deprecated_argument_lookup("mean", mean, "m", m)
+  v = _math_ops._deprecated_argument_lookup("variance", variance, "v", v)
+  return batch_normalization(t, m, v, beta, gamma if scale_after_normalization else None,
+                             variance_epsilon, name)
+
+
+def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdims=None):
+  """(count, sum(x - shift), sum((x - shift) ** 2), shift) over `axes`: what
+  normalize_moments turns into the mean and variance."""
+  axes = sorted(set(axes))
+  keep_dims = _math_ops._deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+  keep_dims = bool(keep_dims)
+  with _ops.name_scope(name, "sufficient_statistics", [x, shift]):
+    x = _ops.convert_to_tensor(x, name="x")
+    dims = x.get_shape().dims
+    if dims is not None and all(dims[d].value is not None for d in axes):
+      count = 1
+      for d in axes:
+        count *= dims[d].value
+      counts = _ops.convert_to_tensor(count, dtype=x.dtype.base_dtype)
+    else:
+      sizes = _array_ops.gather(_math_ops.cast(_array_ops.shape(x), x.dtype.base_dtype), axes)
+      counts = _math_ops.reduce_prod(sizes, name="count")
+    if shift is not None:
+      shift = _ops.convert_to_tensor(shift, name="shift")
+      m_ss, v_ss = _math_ops.subtract(x, shift), _math_ops.squared_difference(x, shift)
+    else:
+      m_ss, v_ss = x, _math_ops.square(x)
+    m_ss = _math_ops.reduce_sum(m_ss, axes, keepdims=keep_dims, name="mean_ss")
+    v_ss = _math_ops.reduce_sum(v_ss, axes, keepdims=keep_dims, name="var_ss")
+  return counts, m_ss, v_ss, shift
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+  """(mean, variance) from sufficient_statistics' count, sums and shift."""
+  with _ops.name_scope(name, "normalize", [counts, mean_ss, variance_ss, shift]):
+    divisor = _math_ops.reciprocal(counts, name="divisor")
+    if shift is not None:
+      shifted_mean = _math_ops.multiply(mean_ss, divisor, name="shifted_mean")
+      mean = _math_ops.add(shifted_mean, shift, name="mean")
+    else:
+      shifted_mean = _math_ops.multiply(mean_ss, divisor, name="mean")
+      mean = shifted_mean
+    variance = _math_ops.subtract(_math_ops.multiply(variance_ss, divisor),
+                                  _math_ops.square(shifted_mean), name="variance")
+  return mean, variance
+
+
+def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+  """Weighted mean and variance of x over `axes`, each element counted
+  `frequency_weights` times (weights broadcast against x)."""
+  keep_dims = _math_ops._deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+  keep_dims = bool(keep_dims)
+  with _ops.name_scope(name, "weighted_moments", [x, frequency_weights, axes]):
+    x = _ops.convert_to_tensor(x, name="x")
+    weights = _ops.convert_to_tensor(frequency_weights, name="frequency_weights")
+    half = x.dtype.base_dtype == _dtypes.float16
+    if half:
+      x = _math_ops.cast(x, _dtypes.float32)
+    if weights.dtype.base_dtype != x.dtype.base_dtype:
+      weights = _math_ops.cast(weights, x.dtype.base_dtype)
+    weighted_sum = _math_ops.reduce_sum(weights * x, axes, keepdims=True,
+                                        name="weighted_input_sum")
+    weight_sum = _math_ops.reduce_sum(weights + _array_ops.zeros_like(x), axes, keepdims=True,
+                                      name="sum_of_weights")
+    inv_weight_sum = _math_ops.reciprocal(weight_sum, name="inv_weight_sum")
+    mean = _math_ops.multiply(weighted_sum, inv_weight_sum)
+    distsq = _math_ops.reduce_sum(
+        weights * _math_ops.squared_difference(x, _array_ops.stop_gradient(mean)), axes,
+        keepdims=True, name="weighted_distsq")
+    variance = _math_ops.multiply(distsq, inv_weight_sum)
+    if not keep_dims:
+      mean = _array_ops.squeeze(mean, axes)
+      variance = _array_ops.squeeze(variance, axes)
+    if half:
+      mean = _math_ops.cast(mean, _dtypes.float16)
+      variance = _math_ops.cast(variance, _dtypes.float16)
+    return mean, variance

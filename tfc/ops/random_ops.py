@@ -97,3 +97,29 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 
 
 random_normal_v1 = random_normal
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+  """Samples [batch_size, num_samples] class indices from unnormalized log-probabilities
+  logits [batch_size, num_classes] (`Multinomial`); dtype int64 by default."""
+  with _ops.name_scope(name, "categorical", [logits]):
+    return multinomial(logits, num_samples, seed=seed, output_dtype=dtype)
+
+
+def random_crop(value, size, seed=None, name=None):
+  """A slice of `value` of shape `size` at a uniformly random offset; every dimension of
+  size must be <= value's (else the step fails with InvalidArgumentError)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import logging_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "random_crop", [value, size]) as name:
+    value = _ops.convert_to_tensor(value, name="value")
+    size = _ops.convert_to_tensor(size, dtype=_dtypes.int32, name="size")
+    shape = array_ops.shape(value)
+    check = logging_ops.Assert(_math_ops.reduce_all(shape >= size),
+                               ["Need value.shape >= size, got ", shape, size], summarize=1000)
+    shape = control_flow_ops.with_dependencies([check], shape)
+    limit = shape - size + 1
+    offset = random_uniform(array_ops.shape(shape), dtype=size.dtype, maxval=size.dtype.max,
+                            seed=seed) % limit
+    return array_ops.slice(value, offset, size, name=name)

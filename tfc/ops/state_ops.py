@@ -67,4 +67,28 @@ def scatter_sub(ref, indices, updates, use_locking=False, name=None):
                    {"use_locking": use_locking}).outputs[0]
 
 
+def scatter_mul(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices, ...] *= updates[...]; returns ref after the update."""
+  return _apply_op("ScatterMul", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_div(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices, ...] /= updates[...]; returns ref after the update."""
+  return _apply_op("ScatterDiv", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_max(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices, ...] = max(ref[indices, ...], updates[...]); returns ref."""
+  return _apply_op("ScatterMax", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_min(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices, ...] = min(ref[indices, ...], updates[...]); returns ref."""
+  return _apply_op("ScatterMin", name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
 _ = _ops

@@ -3,7 +3,6 @@ import copy
 import enum
 import inspect
 import sys
-import traceback
 
 from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
@@ -93,6 +92,7 @@ class _VariableStore(object):
         err_msg = ("Variable %s already exists, disallowed. Did you mean to set reuse=True or "
                    "reuse=tf.AUTO_REUSE in VarScope?" % name)
         stack = getattr(var, "_creation_stack", None) or []
+        import traceback  # pylint: disable=g-import-not-at-top  (error path only)
         tb = [traceback.FrameSummary(fn, ln, name) for fn, ln, name in reversed(stack)
               if "/tfc/" not in fn][-5:]
         raise ValueError("%s Originally defined at:\n\n%s"

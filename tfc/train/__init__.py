@@ -2,7 +2,6 @@
 device placement, checkpoints (Saver, the `checkpoint` state file, checkpoint readers)."""
 from tfc.train.device_setter import replica_device_setter
 from tfc.train.server_lib import ClusterSpec, Server
-from tfc.protos import ClusterDef, JobDef, ServerDef
 from tfc.train.optimizer import Optimizer
 from tfc.train.gradient_descent import GradientDescentOptimizer
 from tfc.train.momentum import MomentumOptimizer
@@ -12,10 +11,12 @@ from tfc.train.rmsprop import RMSPropOptimizer
 from tfc.train.learning_rate_decay import (exponential_decay, natural_exp_decay,
                                            inverse_time_decay, polynomial_decay,
                                            piecewise_constant)
+from tfc.train.learning_rate_decay import (piecewise_constant_decay, cosine_decay,  # noqa: F401
+                                           cosine_decay_restarts, linear_cosine_decay,
+                                           noisy_linear_cosine_decay)
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
-from tfc.protos import SaverDef  # noqa: E402,F401
 from tfc.train.saver import Saver  # noqa: E402,F401
 from tfc.train.checkpoint_management import (  # noqa: E402,F401
     checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
@@ -29,6 +30,11 @@ def __getattr__(name):
   if name in ("export_meta_graph", "import_meta_graph"):
     from tfc.framework import meta_graph  # pylint: disable=g-import-not-at-top
     value = getattr(meta_graph, name)
+    globals()[name] = value
+    return value
+  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef"):
+    from tfc import protos  # pylint: disable=g-import-not-at-top
+    value = getattr(protos, name)
     globals()[name] = value
     return value
   raise AttributeError("module 'tfc.train' has no attribute %r" % name)

@@ -114,3 +114,92 @@ def piecewise_constant(x, boundaries, values, name=None):
     if not bds:
       result = _array_ops.identity(result, name=name)
     return result
+
+
+piecewise_constant_decay = piecewise_constant
+
+
+def _schedule_inputs(learning_rate, global_step, decay_steps, fn):
+  """(initial rate, step, decay_steps) as tensors of the rate's dtype."""
+  _check_step(global_step, fn)
+  lr = _ops.convert_to_tensor(learning_rate, name="initial_learning_rate")
+  dtype = lr.dtype.base_dtype
+  return lr, _math_ops.cast(global_step, dtype), _math_ops.cast(decay_steps, dtype)
+
+
+def _half_cosine(fraction, dtype):
+  """0.5 * (1 + cos(pi * fraction))."""
+  import math  # pylint: disable=g-import-not-at-top
+  pi = _ops.convert_to_tensor(math.pi, dtype=dtype)
+  return 0.5 * (1.0 + _math_ops.cos(pi * fraction))
+
+
+def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
+  """learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * min(step, decay_steps) /
+  decay_steps)) + alpha) (SGDR without restarts)."""
+  with _ops.name_scope(name, "CosineDecay", [learning_rate, global_step]) as name:
+    lr, step, decay_steps = _schedule_inputs(learning_rate, global_step, decay_steps,
+                                             "cosine_decay")
+    fraction = _math_ops.minimum(step, decay_steps) / decay_steps
+    decayed = (1 - alpha) * _half_cosine(fraction, lr.dtype.base_dtype) + alpha
+    return _math_ops.multiply(lr, decayed, name=name)
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                          alpha=0.0, name=None):
+  """Cosine decay with warm restarts (SGDR): the i-th period lasts first_decay_steps *
+  t_mul ** i steps and starts from learning_rate * m_mul ** i."""
+  with _ops.name_scope(name, "SGDRDecay", [learning_rate, global_step]) as name:
+    lr, step, first = _schedule_inputs(learning_rate, global_step, first_decay_steps,
+                                       "cosine_decay_restarts")
+    dtype = lr.dtype.base_dtype
+    t_mul = _math_ops.cast(t_mul, dtype)
+    m_mul = _math_ops.cast(m_mul, dtype)
+    fraction = step / first
+    # equal periods (t_mul == 1): the restart index is the whole number of periods done
+    flat_restart = _math_ops.floor(fraction)
+    flat_fraction = fraction - flat_restart
+    # growing periods: invert the geometric sum of the period lengths
+    geo_restart = _math_ops.floor(_math_ops.log(1.0 - fraction * (1.0 - t_mul))
+                                  / _math_ops.log(t_mul))
+    done = (1.0 - _math_ops.pow(t_mul, geo_restart)) / (1.0 - t_mul)
+    geo_fraction = (fraction - done) / _math_ops.pow(t_mul, geo_restart)
+    flat = _math_ops.equal(t_mul, 1.0)
+    restart = _array_ops.where(flat, flat_restart, geo_restart)
+    fraction = _array_ops.where(flat, flat_fraction, geo_fraction)
+    cosine = _math_ops.pow(m_mul, restart) * _half_cosine(fraction, dtype)
+    return _math_ops.multiply(lr, (1 - alpha) * cosine + alpha, name=name)
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0,
+                        beta=0.001, name=None):
+  """learning_rate * ((alpha + (decay_steps - step) / decay_steps) * 0.5 * (1 + cos(2 pi
+  num_periods step / decay_steps)) + beta), step capped at decay_steps."""
+  with _ops.name_scope(name, "LinearCosineDecay", [learning_rate, global_step]) as name:
+    lr, step, decay_steps = _schedule_inputs(learning_rate, global_step, decay_steps,
+                                             "linear_cosine_decay")
+    step = _math_ops.minimum(step, decay_steps)
+    linear = (decay_steps - step) / decay_steps
+    cosine = _half_cosine(2.0 * num_periods * (step / decay_steps), lr.dtype.base_dtype)
+    return _math_ops.multiply(lr, (alpha + linear) * cosine + beta, name=name)
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0,
+                              variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001,
+                              name=None):
+  """linear_cosine_decay with Gaussian noise of variance initial_variance / (1 + step) **
+  variance_decay added to the linear part."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "NoisyLinearCosineDecay", [learning_rate, global_step]) as name:
+    lr, step, decay_steps = _schedule_inputs(learning_rate, global_step, decay_steps,
+                                             "noisy_linear_cosine_decay")
+    dtype = lr.dtype.base_dtype
+    step = _math_ops.minimum(step, decay_steps)
+    initial_variance = _math_ops.cast(initial_variance, dtype)
+    variance_decay = _math_ops.cast(variance_decay, dtype)
+    variance = initial_variance / _math_ops.pow(1.0 + step, variance_decay)
+    linear = (decay_steps - step) / decay_steps
+    noisy = linear + random_ops.random_normal(_array_ops.shape(linear),
+                                              stddev=_math_ops.sqrt(variance), dtype=dtype)
+    cosine = _half_cosine(2.0 * num_periods * (step / decay_steps), dtype)
+    return _math_ops.multiply(lr, (alpha + noisy) * cosine + beta, name=name)
