@@ -26,20 +26,24 @@ BUILD    ?= build
 OPTFLAGS ?= -O3 -march=native -fno-math-errno
 SANFLAGS ?=
 VENV     ?= .venv
+# gRPC core (Debian's libgrpc-dev): headers only at build time (see LIBS).
+GRPC_CFLAGS = $(shell pkg-config --cflags grpc 2>/dev/null)
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-# OpenBLAS is not linked: kernels/blas.c loads it on first use.
+# OpenBLAS is not linked: kernels/blas.c loads it on first use; neither is
+# gRPC: distributed/rpc_client.c loads it with the first server or grpc:// call.
 LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen
+CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen $(GRPC_CFLAGS)
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
-APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev
+APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev \
+                libgrpc-dev pkg-config
 PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[distributed]' \
                 nbclient nbformat ipykernel absl-py
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-LAYERS   := base core graph io kernels runtime
+LAYERS   := base core graph io kernels runtime distributed
 LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard csrc/$(l)/*.c)))
 LIB_OBJS := $(patsubst csrc/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/c/*.c))
@@ -192,6 +196,9 @@ $(BUILD)/stamp/venv-tf:
 # regenerated when they are missing or when the script, the farm fixture it
 # reuses or the TensorFlow venv changed. TFC_COMPAT_REQUIRED turns a missing
 # or incomplete fixture folder into a failure instead of a skip.
+# tests/python/test_compat_distributed.py mixes tfc and TF servers and clients
+# over TF's gRPC protocol (a TF client on a tfc server and the reverse, and
+# mixed clusters in both directions).
 COMPAT_DIR    := $(BUILD)/compat
 COMPAT_INPUTS := tools/make_compat_fixtures.py $(shell find tests/fixtures/farm -type f 2>/dev/null)
 
@@ -212,7 +219,7 @@ $(COMPAT_CKPT_DIR)/.stamp: tools/make_checkpoint_fixtures.py $(BUILD)/stamp/venv
 compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
 	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
-	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py python/test_compat_distributed.py
 	@$(MAKE) --no-print-directory compat-beside-tf
 
 # tfc and TensorFlow imported into one process, in both orders: the wheel from

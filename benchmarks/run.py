@@ -154,6 +154,14 @@ def main():
               "Seed 000's task in a fresh process (`benchmarks/bench_cold.py`), medians of 9 runs "
               "per framework, alternating:", ""]
     lines += bench_cold.markdown(res["cold_phases"]) + [""]
+    # Saver save/restore beside TF and the disk: benchmarks/bench_checkpoint.py.
+    import bench_checkpoint
+    res["checkpoint"] = bench_checkpoint.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_checkpoint.markdown(res["checkpoint"])
+    # The distributed runtime: benchmarks/bench_dist.py, server processes on local ports.
+    import bench_dist
+    res["dist"] = bench_dist.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_dist.markdown(res["dist"])
     # The convolution/GEMM backend comparison is a C program (`make bench-backends`)
     # whose figures are kept, with their discussion, in benchmarks/backends.md.
     with open(os.path.join(HERE, "backends.md")) as fh:

@@ -76,14 +76,18 @@ from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,
 from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
                                count_up_to, scatter_update, scatter_add, scatter_sub)
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
+from tfc.ops.control_flow_ops import case, cond, while_loop  # noqa: F401
 from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
                               norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
-                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix)
+                              unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix,
+                              rint, real, imag, angle, segment_sum, segment_mean, bincount)
 from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
                                broadcast_static_shape)
 from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
 from tfc.ops.random_ops import random_crop  # noqa: F401
+from tfc.ops.array_ops import (space_to_batch_nd, batch_to_space_nd, space_to_batch,  # noqa: F401
+                               batch_to_space, space_to_depth, depth_to_space)
 from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
                                local_variables, trainable_variables, model_variables,
                                moving_average_variables, variables_initializer,
@@ -175,6 +179,22 @@ _LAZY.update((_name, ("tfc.ops.numerics", _name)) for _name in (
     "verify_tensor_all_finite", "add_check_numerics_ops"))
 _LAZY.update((_name, ("tfc.ops.lookup_ops", _name)) for _name in (
     "tables_initializer", "initialize_all_tables"))
+_LAZY.update((_name, ("tfc.ops.check_ops", _name)) for _name in (
+    "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+    "assert_greater_equal", "assert_positive", "assert_negative", "assert_non_negative",
+    "assert_non_positive", "assert_near", "assert_rank", "assert_rank_at_least",
+    "assert_rank_in", "assert_integer", "assert_type", "assert_scalar",
+    "assert_proper_iterable", "assert_same_float_dtype"))
+_LAZY["debugging"] = ("tfc.debugging", None)
+_LAZY["manip"] = ("tfc.manip", None)
+_LAZY["nest"] = ("tfc.nest", None)
+_LAZY["metrics"] = ("tfc.metrics", None)
+_LAZY["make_template"] = ("tfc.ops.template", "make_template")
+_LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
+    "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
+    "matrix_band_part"))
+_LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
+              "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))

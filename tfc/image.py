@@ -521,3 +521,85 @@ def psnr(a, b, max_val, name=None):
     return _math_ops.subtract(
         20 * _math_ops.log(max_val) / _math_ops.log(_ops.convert_to_tensor(10.0)),
         np.float32(10 / np.log(10)) * _math_ops.log(mse), name="psnr")
+
+
+# Colour-space matrices (rows: input channel, columns: output channel).
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+               [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021],
+               [0.6208248, -0.64720424, 1.70423049]]
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _convert_colors(images, kernel):
+  from tfc.ops import linalg_ops  # pylint: disable=g-import-not-at-top
+  images = _ops.convert_to_tensor(images, name="images")
+  kernel = _ops.convert_to_tensor(kernel, dtype=images.dtype.base_dtype, name="kernel")
+  ndims = images.get_shape().ndims
+  return linalg_ops.tensordot(images, kernel, axes=[[ndims - 1], [0]])
+
+
+def rgb_to_yiq(images):
+  """RGB (floats in [0, 1], last dimension 3) to YIQ."""
+  return _convert_colors(images, _RGB_TO_YIQ)
+
+
+def yiq_to_rgb(images):
+  """YIQ to RGB."""
+  return _convert_colors(images, _YIQ_TO_RGB)
+
+
+def rgb_to_yuv(images):
+  """RGB (floats in [0, 1], last dimension 3) to YUV."""
+  return _convert_colors(images, _RGB_TO_YUV)
+
+
+def yuv_to_rgb(images):
+  """YUV to RGB."""
+  return _convert_colors(images, _YUV_TO_RGB)
+
+
+def sobel_edges(image):
+  """Sobel gradients of a 4-D batch, per channel: [batch, h, w, d, 2] with the vertical
+  (dy) then horizontal (dx) response, the border reflected."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  image = _ops.convert_to_tensor(image, name="image")
+  static_shape = image.get_shape()
+  shape = _array_ops.shape(image)
+  kernels = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
+                      [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]])
+  kernels = np.expand_dims(np.transpose(kernels, (1, 2, 0)), -2)  # [3, 3, 1, 2]
+  filters = _array_ops.tile(_ops.convert_to_tensor(kernels, dtype=image.dtype.base_dtype),
+                            _array_ops.stack([1, 1, shape[-1], 1]), name="sobel_filters")
+  padded = _array_ops.pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+  edges = _nn_ops.depthwise_conv2d(padded, filters, [1, 1, 1, 1], "VALID")
+  edges = _array_ops.reshape(edges, _array_ops.concat([shape, [2]], 0))
+  edges.set_shape(static_shape.concatenate([2]))
+  return edges
+
+
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR,
+                          align_corners=False):
+  """Resizes keeping the aspect ratio so the image fits target_height x target_width,
+  then zero-pads it (centred) to exactly that size."""
+  with _ops.name_scope(None, "resize_image_with_pad", [image]):
+    image = _ops.convert_to_tensor(image, name="image")
+    batch, was_3d = _as_batch(image)
+    _, height, width, _ = _dims(batch)
+    f32 = _dtypes.float32
+    f_height, f_width = _math_ops.cast(height, f32), _math_ops.cast(width, f32)
+    f_target_h, f_target_w = _math_ops.cast(target_height, f32), _math_ops.cast(target_width, f32)
+    ratio = _math_ops.maximum(f_width / f_target_w, f_height / f_target_h)
+    new_h_f, new_w_f = f_height / ratio, f_width / ratio
+    new_h = _math_ops.cast(_math_ops.floor(new_h_f), _dtypes.int32)
+    new_w = _math_ops.cast(_math_ops.floor(new_w_f), _dtypes.int32)
+    zero = _array_ops.zeros([], _dtypes.int32)
+    pad_h = _math_ops.maximum(zero, _math_ops.cast(_math_ops.floor((f_target_h - new_h_f) / 2),
+                                                   _dtypes.int32))
+    pad_w = _math_ops.maximum(zero, _math_ops.cast(_math_ops.floor((f_target_w - new_w_f) / 2),
+                                                   _dtypes.int32))
+    resized = resize_images(batch, _array_ops.stack([new_h, new_w]), method, align_corners)
+    padded = pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width)
+    return _array_ops.squeeze(padded, axis=[0]) if was_3d else padded

@@ -69,3 +69,14 @@ def encode_png(image, compression=-1, name=None):
   image = _ops.convert_to_tensor(image, name="image")
   return _apply_op("EncodePng", name, [image], {"compression": int(compression)}).outputs[0]
 
+
+
+def __getattr__(name):
+  """tf.io.gfile (TF 2's file API names) and tf.io.write_graph load on first use."""
+  if name == "gfile":
+    from tfc import io_gfile  # pylint: disable=g-import-not-at-top
+    return io_gfile
+  if name == "write_graph":
+    from tfc.framework.graph_io import write_graph  # pylint: disable=g-import-not-at-top
+    return write_graph
+  raise AttributeError("module 'tfc.io' has no attribute %r" % name)

@@ -572,3 +572,262 @@ def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="vali
     outputs = _activate(outputs, activation)
     _add_activity_loss(activity_regularizer, outputs)
     return outputs
+
+
+# -- TF 1.15's layer classes (tf.layers.Dense, ...) over the functional forms ----------------
+
+
+class InputSpec(object):
+  """What a layer accepts: dtype, shape, ndim, max_ndim, min_ndim, axes ({axis: size})."""
+
+  def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+               axes=None):
+    self.dtype = dtype
+    self.shape = shape
+    self.ndim = len(shape) if shape is not None else ndim
+    self.max_ndim = max_ndim
+    self.min_ndim = min_ndim
+    self.axes = axes or {}
+
+  def __repr__(self):
+    spec = [("dtype=" + str(self.dtype)) if self.dtype else "",
+            ("shape=" + str(self.shape)) if self.shape else "",
+            ("ndim=" + str(self.ndim)) if self.ndim else "",
+            ("max_ndim=" + str(self.max_ndim)) if self.max_ndim else "",
+            ("min_ndim=" + str(self.min_ndim)) if self.min_ndim else "",
+            ("axes=" + str(self.axes)) if self.axes else ""]
+    return "InputSpec(%s)" % ", ".join(x for x in spec if x)
+
+
+def _snake_case(name):
+  """'MyDenseLayer' -> 'my_dense_layer' (the default scope name of a layer class)."""
+  import re  # pylint: disable=g-import-not-at-top
+  name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+  return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+class Layer(object):
+  """Base class of the layers: `outputs = layer(inputs)`.
+
+  The first call captures a variable scope named after the layer (`dense`, `dense_1`,
+  ... or `name`) and builds the layer's variables there (TF's names: `dense/kernel`,
+  ...); later calls reuse them. Subclasses define `build(input_shape)` (variables from
+  `add_weight`) and `call(inputs)`, or, as the layers here do, `_apply(inputs, scope,
+  reuse, **kwargs)` running the functional form in the captured scope.
+  """
+
+  _base_name = "layer"
+
+  def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    allowed = {"_reuse", "_scope", "input_shape", "batch_input_shape", "batch_size",
+               "weights", "activity_regularizer", "autocast"}
+    unknown = set(kwargs) - allowed
+    if unknown:
+      raise TypeError("Keyword argument not understood: %s" % sorted(unknown)[0])
+    self.trainable = trainable
+    self._name = name
+    self._dtype = _dtypes.as_dtype(dtype) if dtype is not None else None
+    self._reuse = kwargs.get("_reuse")
+    self._scope = None
+    self.built = False
+    self.input_spec = None
+    self._own_variables = []
+    self._updates = []
+    self._losses = []
+    if type(self)._base_name == "layer" and type(self) is not Layer:
+      self._base_name = _snake_case(type(self).__name__)
+
+  @property
+  def name(self):
+    if self._scope is not None:
+      return self._scope.name.split("/")[-1]
+    return self._name or self._base_name
+
+  @property
+  def dtype(self):
+    return self._dtype
+
+  @property
+  def scope_name(self):
+    if self._scope is None:
+      raise ValueError("No name available for layer scope because the layer \"%s\" has not "
+                       "been used yet." % self.name)
+    return self._scope.name
+
+  @property
+  def variables(self):
+    """The layer's variables (trainable first, as TF lists them)."""
+    return self.trainable_variables + self.non_trainable_variables
+
+  weights = variables
+
+  def _scoped(self, key):
+    if self._scope is None:
+      return []
+    prefix = self._scope.name + "/"
+    found = [v for v in _ops.get_collection(key) if v.op.name.startswith(prefix)]
+    return found + [v for v in self._own_variables if v not in found and
+                    (key != _ops.GraphKeys.TRAINABLE_VARIABLES or v.trainable)]
+
+  @property
+  def trainable_variables(self):
+    return self._scoped(_ops.GraphKeys.TRAINABLE_VARIABLES) if self.trainable else []
+
+  trainable_weights = trainable_variables
+
+  @property
+  def non_trainable_variables(self):
+    trainable = set(id(v) for v in self.trainable_variables)
+    everything = self._scoped(_ops.GraphKeys.GLOBAL_VARIABLES)
+    return [v for v in everything if id(v) not in trainable]
+
+  non_trainable_weights = non_trainable_variables
+
+  @property
+  def losses(self):
+    """The regularization losses the layer's calls added."""
+    return list(self._losses)
+
+  @property
+  def updates(self):
+    """The update ops (UPDATE_OPS) the layer's calls added, e.g. batch norm's moving
+    averages."""
+    return list(self._updates)
+
+  def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None,
+                 trainable=True, constraint=None, **kwargs):
+    """A variable of this layer (tf.get_variable in the layer's scope)."""
+    var = _vs.get_variable(name, shape=shape, dtype=dtype or self._dtype or _dtypes.float32,
+                           initializer=initializer, regularizer=regularizer,
+                           trainable=trainable and self.trainable, constraint=constraint)
+    self._own_variables.append(var)
+    return var
+
+  add_variable = add_weight
+
+  def build(self, input_shape):  # pylint: disable=unused-argument
+    self.built = True
+
+  def call(self, inputs, **kwargs):  # pylint: disable=unused-argument
+    return inputs
+
+  def _apply(self, inputs, scope, reuse, **kwargs):
+    """Runs build (once) and call inside the layer's scope."""
+    with _vs.variable_scope(scope, reuse=reuse, auxiliary_name_scope=False):
+      with _ops.name_scope(scope.name.split("/")[-1]):
+        inputs = _ops.convert_to_tensor(inputs)
+        if not self.built:
+          if self._dtype is None:
+            self._dtype = inputs.dtype.base_dtype
+          self.build(inputs.get_shape())
+          self.built = True
+        return self.call(inputs, **kwargs)
+
+  def __call__(self, inputs, *args, **kwargs):
+    scope = kwargs.pop("scope", None)
+    if self._scope is None:
+      # reserve the variable scope's name, not the name scope's: the ops of the first
+      # call go under `dense/`, later calls under `dense_1/`, ... as in TF
+      base = self._name or self._base_name
+      if self._reuse:
+        with _vs.variable_scope(scope if scope is not None else base,
+                                auxiliary_name_scope=False) as captured:
+          self._scope = captured
+      else:
+        with _vs.variable_scope(scope, default_name=base,
+                                auxiliary_name_scope=False) as captured:
+          self._scope = captured
+    reuse = True if self.built else self._reuse
+    updates_before = list(_ops.get_collection(_ops.GraphKeys.UPDATE_OPS))
+    losses_before = list(_ops.get_collection(_ops.GraphKeys.REGULARIZATION_LOSSES))
+    outputs = self._apply(inputs, self._scope, reuse, *args, **kwargs)
+    self._updates += [u for u in _ops.get_collection(_ops.GraphKeys.UPDATE_OPS)
+                      if u not in updates_before]
+    self._losses += [l for l in _ops.get_collection(_ops.GraphKeys.REGULARIZATION_LOSSES)
+                     if l not in losses_before]
+    self.built = True
+    return outputs
+
+  apply = __call__
+
+  def get_weights(self):
+    raise NotImplementedError("get_weights needs an eager or Keras session; run the "
+                              "variables in a tf.Session instead")
+
+
+def _parameters(fn):
+  import inspect  # pylint: disable=g-import-not-at-top
+  return set(inspect.signature(fn).parameters)
+
+
+def _functional_layer(class_name, base_name, fn, has_variables=True, training_arg=False,
+                      doc=None):
+  """A Layer class running the functional layer `fn` in its scope."""
+
+  def __init__(self, *args, **kwargs):
+    layer_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "_reuse", "_scope",
+                                               "input_shape", "batch_input_shape",
+                                               "batch_size", "autocast") if k in kwargs}
+    trainable = kwargs.get("trainable", True)
+    accepted = _parameters(fn)
+    for key in kwargs:
+      if key not in accepted or key in ("inputs", "name", "reuse", "training"):
+        raise TypeError("Keyword argument not understood: %s" % key)
+    Layer.__init__(self, trainable=trainable, **layer_kwargs)
+    self._args = args
+    self._kwargs = kwargs
+
+  def _apply(self, inputs, scope, reuse, training=False):
+    kwargs = dict(self._kwargs)
+    if training_arg:
+      kwargs["training"] = training
+    if has_variables:
+      kwargs["reuse"] = reuse
+    outputs = fn(inputs, *self._args, name=scope, **kwargs)
+    self._dtype = self._dtype or _ops.convert_to_tensor(inputs).dtype.base_dtype
+    return outputs
+
+  def __getattr__(self, attr):
+    # kernel, bias, gamma, beta, moving_mean, ...: the layer's variable of that name
+    if attr.startswith("_") or self.__dict__.get("_scope") is None:
+      raise AttributeError("'%s' object has no attribute '%s'" % (class_name, attr))
+    for v in self.variables:
+      if v.op.name == self._scope.name + "/" + attr:
+        return v
+    raise AttributeError("'%s' object has no attribute '%s'" % (class_name, attr))
+
+  attrs = {"__init__": __init__, "_apply": _apply, "_base_name": base_name,
+           "__doc__": doc or "TF 1.15's tf.layers.%s (the class form of tf.layers.%s)."
+           % (class_name, fn.__name__)}
+  if has_variables:
+    attrs["__getattr__"] = __getattr__
+  return type(class_name, (Layer,), attrs)
+
+
+Dense = _functional_layer("Dense", "dense", dense)
+Conv1D = _functional_layer("Conv1D", "conv1d", conv1d)
+Conv2D = _functional_layer("Conv2D", "conv2d", conv2d)
+Conv2DTranspose = _functional_layer("Conv2DTranspose", "conv2d_transpose", conv2d_transpose)
+SeparableConv2D = _functional_layer("SeparableConv2D", "separable_conv2d", separable_conv2d)
+BatchNormalization = _functional_layer("BatchNormalization", "batch_normalization",
+                                       batch_normalization, training_arg=True)
+MaxPooling1D = _functional_layer("MaxPooling1D", "max_pooling1d", max_pooling1d,
+                                 has_variables=False)
+MaxPooling2D = _functional_layer("MaxPooling2D", "max_pooling2d", max_pooling2d,
+                                 has_variables=False)
+AveragePooling1D = _functional_layer("AveragePooling1D", "average_pooling1d",
+                                     average_pooling1d, has_variables=False)
+AveragePooling2D = _functional_layer("AveragePooling2D", "average_pooling2d",
+                                     average_pooling2d, has_variables=False)
+Dropout = _functional_layer("Dropout", "dropout", dropout, has_variables=False,
+                            training_arg=True)
+Flatten = _functional_layer("Flatten", "flatten", flatten, has_variables=False)
+MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
+AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
+Convolution1D, Convolution2D = Conv1D, Conv2D
+Convolution2DTranspose = Conv2DTranspose
+SeparableConvolution2D = SeparableConv2D
+
+__all__ += ["Layer", "InputSpec", "Dense", "Conv1D", "Conv2D", "Conv2DTranspose",
+            "SeparableConv2D", "BatchNormalization", "MaxPooling1D", "MaxPooling2D",
+            "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten"]

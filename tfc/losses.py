@@ -282,3 +282,52 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
     losses = _nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits,
                                                               name="xentropy")
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction=reduction)
+
+
+def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
+                    loss_collection=_ops.GraphKeys.LOSSES,
+                    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
+  """1 - sum(labels * predictions, axis) for unit-normalized labels and predictions."""
+  axis = _math_ops._deprecated_argument_lookup("axis", axis, "dim", dim)
+  if axis is None:
+    raise ValueError("You must specify 'axis'.")
+  _check_not_none(labels=labels, predictions=predictions)
+  with _ops.name_scope(scope, "cosine_distance_loss", (predictions, labels, weights)) as scope:
+    predictions = _math_ops.cast(predictions, dtype=_dtypes.float32)
+    labels = _math_ops.cast(labels, dtype=_dtypes.float32)
+    predictions.get_shape().assert_is_compatible_with(labels.get_shape())
+    products = _math_ops.multiply(predictions, labels)
+    losses = 1 - _math_ops.reduce_sum(products, axis=(axis,), keepdims=True)
+    return compute_weighted_loss(losses, weights, scope, loss_collection, reduction=reduction)
+
+
+def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None,
+                                loss_collection=_ops.GraphKeys.LOSSES):
+  """For each sample, the mean over all pairs (i, j) of its elements of
+  ((predictions[i] - predictions[j]) - (labels[i] - labels[j])) ** 2, weighted by the
+  sample's weight and summed over the batch."""
+  _check_not_none(labels=labels, predictions=predictions)
+  with _ops.name_scope(scope, "mean_pairwise_squared_error",
+                       (predictions, labels, weights)):
+    weights = _math_ops.cast(weights, dtype=_dtypes.float32)
+    labels = _math_ops.cast(labels, dtype=_dtypes.float32)
+    predictions = _math_ops.cast(predictions, dtype=_dtypes.float32)
+    predictions.get_shape().assert_is_compatible_with(labels.get_shape())
+    _assert_broadcastable(weights, labels)
+    diffs = _math_ops.subtract(predictions, labels)
+    axis = _math_ops.range(1, _array_ops.rank(diffs))
+    sum_squares = _math_ops.reduce_sum(_math_ops.square(diffs), axis=axis, keepdims=True)
+    count = _num_present(diffs, weights, per_batch=True)
+    zero = _array_ops.zeros_like(count)
+    # sum over pairs i != j of (d_i - d_j)^2 / (n (n - 1)) = 2 (n S2 - S1^2) / (n (n - 1))
+    term1 = 2.0 * _math_ops.div_no_nan(sum_squares, _math_ops.maximum(count - 1, zero),
+                                       name="value")
+    sum_diff = _math_ops.reduce_sum(diffs, axis=axis, keepdims=True)
+    term2 = 2.0 * _math_ops.div_no_nan(_math_ops.square(sum_diff),
+                                       _math_ops.maximum(count * (count - 1), zero),
+                                       name="value")
+    loss = _math_ops.reduce_sum(_math_ops.multiply(term1 - term2, weights))
+    mean_loss = _array_ops.where(_math_ops.reduce_sum(count) > 0, loss,
+                                 _array_ops.zeros_like(loss), name="value")
+    add_loss(mean_loss, loss_collection)
+    return mean_loss

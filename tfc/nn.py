@@ -17,4 +17,18 @@ from tfc.ops.nn_ops import (relu_layer, l2_normalize, zero_fraction, crelu, swis
                             depthwise_conv2d_backprop_input, depthwise_conv2d_backprop_filter,
                             max_pool1d, avg_pool1d, embedding_lookup,
                             batch_norm_with_global_normalization, sufficient_statistics,
-                            normalize_moments, weighted_moments)
+                            normalize_moments, weighted_moments, in_top_k, convolution, pool,
+                            atrous_conv2d, conv1d_transpose)
+from tfc.ops.array_ops import (space_to_depth, depth_to_space, space_to_batch,  # noqa: F401,E402
+                               batch_to_space)
+
+
+def __getattr__(name):
+  """tf.nn.rnn_cell, static_rnn and static_bidirectional_rnn load on first use."""
+  if name == "rnn_cell":
+    from tfc import rnn_cell  # pylint: disable=g-import-not-at-top
+    return rnn_cell
+  if name in ("static_rnn", "static_bidirectional_rnn"):
+    from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
+    return getattr(rnn, name)
+  raise AttributeError("module 'tfc.nn' has no attribute %r" % name)

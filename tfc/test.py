@@ -1,4 +1,4 @@
-"""`tf.test`: numerical gradient checking (TF 1.15's gradient_checker)."""
+"""`tf.test`: numerical gradient checking (TF 1.15's gradient_checker), TestCase, main."""
 import numpy as np
 
 from tfc.framework import ops as _ops
@@ -136,3 +136,6 @@ def is_built_with_xla():
   """False: tfc has no XLA compiler."""
   return False
 
+
+
+from tfc.test_util import TestCase, main, get_temp_dir  # noqa: E402,F401

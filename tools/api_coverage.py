@@ -44,6 +44,11 @@ LEFT_OUT = [
     ("tf.autograph", _EAGER),
     ("tf.config", _EAGER + ": runtime device configuration (graph sessions take ConfigProto)"),
     ("tf.debugging.experimental", _EAGER + ": the TF 2 debugger's callbacks"),
+    ("tf.debugging.enable_check_numerics", _EAGER + ": the TF 2 debugger's callbacks"),
+    ("tf.debugging.disable_check_numerics", _EAGER + ": the TF 2 debugger's callbacks"),
+    ("tf.debugging.*traceback_filtering*", _EAGER + ": TF 2 traceback filtering"),
+    ("tf.debugging.*_log_device_placement", _EAGER + ": runtime device configuration "
+                                                     "(graph sessions take ConfigProto)"),
     ("tf.experimental", _EAGER + ": function executors, extension types, API dispatch, "
                         "float8/int4 types"),
     ("tf.types", _EAGER + ": TF 2 type protocols"),

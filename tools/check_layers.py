@@ -6,7 +6,8 @@ Rules:
     in the order base < core < graph < io < kernels < runtime < distributed < python;
   * only csrc/python/ includes Python.h or NumPy headers;
   * only csrc/kernels/blas.h (the BLAS door) and its implementation
-    csrc/kernels/blas.c include cblas.h.
+    csrc/kernels/blas.c include cblas.h;
+  * only csrc/distributed/rpc_server.c and rpc_client.c include gRPC's headers.
 Prints one line per violation and exits 1 if there is any.
 Usage: check_layers.py [csrc-dir]
 """
@@ -20,6 +21,8 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 PYTHON_HEADER_RE = re.compile(r"^(Python\.h|numpy/|structmember\.h|pythread\.h)")
 BLAS_HEADER_RE = re.compile(r"^cblas(\.h|-.*\.h)$")
 BLAS_FILES = ("kernels/blas.h", "kernels/blas.c")
+GRPC_HEADER_RE = re.compile(r"^grpc/")
+GRPC_FILES = ("distributed/rpc_server.c", "distributed/rpc_client.c")
 
 
 def layer_of(relpath):
@@ -48,6 +51,9 @@ def check_file(csrc, path):
                 continue
             if BLAS_HEADER_RE.match(name) and rel not in BLAS_FILES:
                 yield f"{where}: {name} may only be included from csrc/kernels/blas.[ch]"
+                continue
+            if GRPC_HEADER_RE.match(name) and rel not in GRPC_FILES:
+                yield f"{where}: {name} may only be included from {' and '.join('csrc/' + g for g in GRPC_FILES)}"
                 continue
             if kind != '"':
                 continue

@@ -720,6 +720,129 @@ case("StaticRegexFullMatch", "classes", input=V([[b"abc", b"abcd"], [b"", b"cab"
      pattern="[a-c]+")
 
 
+# ---- version-1 control flow: raw Switch/Merge/Enter/... graphs, and the
+# graphs tf.cond / tf.case / tf.while_loop build (v1 control flow)
+
+def _switch_merge(ref, pred=True):
+    def build(tf, inp):
+        p = tf.placeholder(tf.bool, [], name="pred")
+        feeds = {p: np.array(pred)}
+        if ref:
+            data, init = _var(tf, np.array([1.5, -2.0], np.float32), "v")
+            f, t = tf.raw_ops.RefSwitch(data=data, pred=p)
+            m = tf.raw_ops.RefMerge(inputs=[f, t])
+            return {"init": [init], "fetches": [tf.raw_ops.Identity(input=m.output), m.value_index],
+                    "extra_feeds": feeds}
+        data = inp(F(2, 3), "data")
+        f, t = tf.raw_ops.Switch(data=data, pred=p)
+        m = tf.raw_ops.Merge(inputs=[f * 2.0, t + 1.0])
+        return {"fetches": [m.output, m.value_index], "extra_feeds": feeds}
+    return build
+
+
+def _switch_dead_fetch(tf, inp):
+    f, t = tf.raw_ops.Switch(data=inp(F(3), "data"), pred=tf.constant(True))
+    return {"fetches": [f]}
+
+
+def _raw_loop(ref, par=10):
+    """i = 0; while i < n: i += 1 (and, for ref, a variable passed through
+    the loop unchanged) built from raw ops."""
+    def build(tf, inp):
+        n = inp(I(lo=3, hi=9), "n")
+        frame = "raw_loop"
+        i0 = tf.constant(0)
+        e = tf.raw_ops.Enter(data=i0, frame_name=frame, parallel_iterations=par)
+        en = tf.raw_ops.Enter(data=n, frame_name=frame, is_constant=True, parallel_iterations=par)
+        m = tf.raw_ops.Merge(inputs=[e, e])
+        c = tf.raw_ops.LoopCond(input=tf.raw_ops.Less(x=m.output, y=en))
+        f, t = tf.raw_ops.Switch(data=m.output, pred=c)
+        one = tf.raw_ops.Enter(data=tf.constant(1), frame_name=frame, is_constant=True,
+                               parallel_iterations=par)
+        nx = tf.raw_ops.NextIteration(data=tf.raw_ops.AddV2(x=tf.raw_ops.Identity(input=t), y=one))
+        m.output.op._update_input(1, nx)
+        out = [tf.raw_ops.Exit(data=f)]
+        init = []
+        if ref:
+            v, vinit = _var(tf, np.array([3.0, 4.0], np.float32), "v")
+            init = [vinit]
+            re = tf.raw_ops.RefEnter(data=v, frame_name=frame, parallel_iterations=par)
+            rm = tf.raw_ops.RefMerge(inputs=[re, re])
+            rf, rt = tf.raw_ops.RefSwitch(data=rm.output, pred=c)
+            rn = tf.raw_ops.RefNextIteration(data=tf.raw_ops.RefIdentity(input=rt))
+            rm.output.op._update_input(1, rn)
+            out.append(tf.raw_ops.Identity(input=tf.raw_ops.RefExit(data=rf)))
+        return {"init": init, "fetches": out}
+    return build
+
+
+def _tf_cond(tf, inp):
+    x = inp(F(3), "x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: tf.nn.relu(x) + 1.0,
+                lambda: tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 3.0, lambda: -x))
+    return {"fetches": [y], "extra_feeds": {p: np.array(False)}}
+
+
+def _tf_cond_gradient(tf, inp):
+    x = inp(F(2, 3), "x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: tf.reduce_sum(tf.sin(x) * x),
+                lambda: tf.cond(tf.reduce_sum(x) > 0.0, lambda: tf.reduce_sum(x * x),
+                                lambda: tf.reduce_sum(tf.exp(x))))
+    return {"fetches": [y] + tf.gradients(y, [x]), "extra_feeds": {p: np.array(False)}}
+
+
+def _tf_case(tf, inp):
+    k = inp(I(lo=-2, hi=3), "k")
+    r = tf.case([(tf.less(k, 0), lambda: k * 10), (tf.equal(k, 0), lambda: k + 100)],
+                default=lambda: k - 1)
+    return {"fetches": [r]}
+
+
+def _tf_while(tf, inp):
+    n = inp(I(lo=4, hi=12), "n")
+    x = inp(F(2), "x")
+
+    def body(i, acc, s):
+        acc = tf.cond(tf.equal(i % 3, 0), lambda: acc * 1.5, lambda: acc + x)
+        inner = tf.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j), [0, s])
+        return i + 1, acc, inner[1]
+
+    r = tf.while_loop(lambda i, a, s: i < n, body, [tf.constant(0), tf.zeros([2]), 0])
+    m = tf.while_loop(lambda i: i < 1000, lambda i: i + 2, [tf.constant(1)], maximum_iterations=n)
+    return {"fetches": list(r) + [m]}
+
+
+def _tf_while_shapes(tf, inp):
+    v = inp(F(2), "v")
+    r = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.concat([v, v * 2.0], 0)),
+                      [tf.constant(0), v],
+                      shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
+    return {"fetches": list(r)}
+
+
+custom("Switch", "switch_merge", _switch_merge(False))
+custom("Switch", "switch_merge_false", _switch_merge(False, False))
+custom("Switch", "dead_fetch", _switch_dead_fetch, error=True)
+custom("RefSwitch", "switch_merge", _switch_merge(True))
+custom("Merge", "tf_cond", _tf_cond)
+custom("Merge", "tf_case", _tf_case)
+custom("Merge", "tf_cond_gradient", _tf_cond_gradient)
+custom("RefMerge", "switch_merge", _switch_merge(True, False))
+custom("Enter", "raw_loop", _raw_loop(False))
+custom("Enter", "raw_loop_par1", _raw_loop(False, 1))
+custom("Enter", "tf_while_nested_cond", _tf_while)
+custom("Exit", "raw_loop", _raw_loop(False))
+custom("Exit", "tf_while_shape_invariants", _tf_while_shapes)
+custom("NextIteration", "raw_loop", _raw_loop(False))
+custom("LoopCond", "raw_loop", _raw_loop(False))
+custom("RefEnter", "raw_loop", _raw_loop(True))
+custom("RefExit", "raw_loop", _raw_loop(True))
+custom("RefNextIteration", "raw_loop", _raw_loop(True))
+custom("RefIdentity", "raw_loop", _raw_loop(True))
+
+
 def _placeholder_cases(tf, inp):
     x = tf.raw_ops.Placeholder(dtype=tf.float32, shape=[2, None], name="x")
     return {"fetches": [x], "extra_feeds": {x: np.arange(6, dtype=np.float32).reshape(2, 3)}}
@@ -1305,6 +1428,7 @@ def _tf():
     os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
+    tf.disable_control_flow_v2()
     return tf
 
 

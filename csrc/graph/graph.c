@@ -127,7 +127,8 @@ tfc_node *tfc_graph_add_node(tfc_graph *g, tfc_node_request *req, tfc_status *st
     tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION, "Graph is finalized and cannot be modified.");
     goto fail;
   }
-  if (!req->name || !valid_node_name(req->name)) {
+  if (!req->name || !(valid_node_name(req->name) ||
+                      (req->internal_name && req->name[0] == '_' && valid_node_name(req->name + 1)))) {
     tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Node name '%s' is not valid (it must match "
                    "[A-Za-z0-9.][A-Za-z0-9_./>-]*)", req->name ? req->name : "");
     goto fail;
@@ -281,6 +282,28 @@ bool tfc_node_add_control_input(tfc_node *n, int ctrl, tfc_status *st) {
                           n->name);
   c[n->n_control++] = ctrl;
   n->control_inputs = c;
+  return true;
+}
+
+/* Replaces one data input of n (see graph.h). */
+bool tfc_node_update_input(tfc_graph *g, tfc_node *n, int index, tfc_endpoint src, tfc_status *st) {
+  if (index < 0 || index >= n->n_inputs)
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Node '%s' has no input %d", n->name, index);
+  if (src.node < 0 || src.node >= tfc_graph_num_nodes(g))
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Bad input node %d for '%s'", src.node, n->name);
+  tfc_node *p = tfc_graph_node(g, src.node);
+  if (src.index < 0 || src.index >= p->n_outputs)
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Node '%s' has no output %d", p->name, src.index);
+  tfc_dtype want = n->in_types[index], have = p->out_types[src.index];
+  bool ok = tfc_dtype_is_ref(want) ? have == want : tfc_dtype_base(have) == want;
+  if (!ok)
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                          "Input %d of node %s was passed %s from %s:%d incompatible with expected %s.",
+                          index, n->name, tfc_op_dtype_string(have), p->name, src.index,
+                          tfc_op_dtype_string(want));
+  pthread_mutex_lock(&g->mu);
+  n->inputs[index] = src;
+  pthread_mutex_unlock(&g->mu);
   return true;
 }
 

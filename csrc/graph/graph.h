@@ -91,6 +91,7 @@ typedef struct tfc_node_request {
   int n_control;
   const int *control_inputs;
   tfc_attrs *attrs;
+  bool internal_name;          /* also accept a leading '_' (runtime-made nodes) */
 } tfc_node_request;
 
 /* Validates and appends a node. On error returns NULL with st set: NOT_FOUND
@@ -119,6 +120,10 @@ bool tfc_graph_parse_endpoint(tfc_graph *g, const char *s, tfc_endpoint *out, bo
 bool tfc_node_set_device(tfc_node *n, const char *device, tfc_status *st);
 /* Adds a control edge n <- ctrl (no-op when present). */
 bool tfc_node_add_control_input(tfc_node *n, int ctrl, tfc_status *st);
+/* Replaces data input `index` of n with endpoint src (TF's UpdateEdge, used
+ * for a loop's back edge into Merge). The dtype must equal the input's type;
+ * output shapes are kept. INVALID_ARGUMENT on a bad index, endpoint or dtype. */
+bool tfc_node_update_input(tfc_graph *g, tfc_node *n, int index, tfc_endpoint src, tfc_status *st);
 /* Re-runs the shape function after an input's shape became more specific
  * (e.g. set_shape); returns false on error. */
 bool tfc_graph_refresh_shapes(tfc_graph *g, tfc_node *n, tfc_status *st);

@@ -318,6 +318,7 @@ typedef struct imp_node {
   int *idx;            /* per input entry: output index (-1 for control) */
   int *arg_sizes;      /* per input arg of op */
   int n_outputs;       /* -1 when unknown before binding */
+  bool *back;          /* per input entry: a loop's back edge (NextIteration -> Merge), or NULL */
   int pending;         /* unprocessed GraphDef-internal in-edges (topological sort) */
   bool internal_in;    /* some input comes from another imported node */
   int first_out;       /* range of this node's consumers in importer.out_edges */
@@ -396,7 +397,8 @@ static bool index_nodes(importer *im, const Tensorflow__GraphDef *gd) {
     im->nodes[i].nd = nd;
     im->nodes[i].new_id = -1;
     const char *name = nd->name ? nd->name : "";
-    if (!valid_node_name(name))
+    bool internal = im->o && im->o->internal_names && name[0] == '_' && valid_node_name(name + 1);
+    if (!valid_node_name(name) && !internal)
       return fail(im->st, name, "Node '%s': Node name contains invalid characters", name);
     size_t len = strlen(name);
     if (gd_index(im, name, len) >= 0) return fail(im->st, name, "Node '%s' is not unique", name);
@@ -633,13 +635,39 @@ static bool check_references(importer *im) {
   return true;
 }
 
+/* True for op type names of the given family (plain or Ref form). */
+static bool op_is(const char *op, const char *plain, const char *ref) {
+  return strcmp(op, plain) == 0 || strcmp(op, ref) == 0;
+}
+
+/* Marks the data inputs of Merge nodes that come from NextIteration nodes:
+ * loop back edges, left out of the topological sort and connected after
+ * every node exists. */
+static bool mark_back_edges(importer *im) {
+  for (int i = 0; i < im->n; i++) {
+    imp_node *in = &im->nodes[i];
+    if (!op_is(in->op->name, "Merge", "RefMerge")) continue;
+    for (int k = 0; k < in->n_data; k++) {
+      int s = in->src[k];
+      if (s < 0 || !op_is(im->nodes[s].op->name, "NextIteration", "RefNextIteration")) continue;
+      if (!in->back) {
+        in->back = tfc_pb_arena_calloc(&im->arena, (size_t)in->n_data + 1, sizeof(bool));
+        if (!in->back) return oom(im->st);
+      }
+      in->back[k] = true;
+    }
+  }
+  return true;
+}
+
 /* Builds consumer lists and pending counts for the topological sort. */
 static bool build_edges(importer *im) {
   int total = 0;
+  if (!mark_back_edges(im)) return false;
   for (int i = 0; i < im->n; i++) {
     imp_node *in = &im->nodes[i];
     for (size_t k = 0; k < in->nd->n_input; k++)
-      if (in->src[k] >= 0) {
+      if (in->src[k] >= 0 && !(in->back && (int)k < in->n_data && in->back[k])) {
         im->nodes[in->src[k]].n_out++;
         in->pending++;
         total++;
@@ -656,7 +684,7 @@ static bool build_edges(importer *im) {
   for (int i = 0; i < im->n; i++) {
     imp_node *in = &im->nodes[i];
     for (size_t k = 0; k < in->nd->n_input; k++)
-      if (in->src[k] >= 0) {
+      if (in->src[k] >= 0 && !(in->back && (int)k < in->n_data && in->back[k])) {
         imp_node *s = &im->nodes[in->src[k]];
         im->out_edges[s->first_out + s->n_out++] = i;
       }
@@ -846,10 +874,22 @@ static bool add_one(importer *im, int i) {
     return oom(im->st);
   }
   int nc = 0;
+  int stand_in = -1; /* a forward input standing in for back edges until they are connected */
+  for (int k = 0; in->back && k < in->n_data && stand_in < 0; k++)
+    if (!in->back[k] || in->map[k] >= 0) stand_in = k;
+  if (in->back && stand_in < 0) {
+    tfc_free(ins);
+    tfc_free(ctrl);
+    return fail(im->st, NULL, "Merge node '%s' has no input from outside its loop", nd->name);
+  }
   for (int k = 0; k < n_in; k++) {
     tfc_endpoint e;
-    if (in->map[k] >= 0) {
-      e = o->input_map[in->map[k]].value;
+    int kk = (in->back && k < in->n_data && in->back[k] && in->map[k] < 0) ? stand_in : k;
+    if (in->map[kk] >= 0) {
+      e = o->input_map[in->map[kk]].value;
+    } else if (kk != k) {
+      e.node = im->nodes[in->src[kk]].new_id;
+      e.index = in->idx[kk];
     } else {
       e.node = im->nodes[in->src[k]].new_id;
       e.index = in->idx[k];
@@ -876,6 +916,7 @@ static bool add_one(importer *im, int i) {
         .n_control = nc,
         .control_inputs = ctrl,
         .attrs = &attrs,
+        .internal_name = im->o && im->o->internal_names,
     };
     tfc_node *node = tfc_graph_add_node(im->g, &req, im->st);
     ok = node != NULL;
@@ -888,6 +929,25 @@ static bool add_one(importer *im, int i) {
   tfc_free(ins);
   tfc_free(ctrl);
   return ok;
+}
+
+/* Connects the loop back edges left out by add_one. */
+static bool connect_back_edges(importer *im) {
+  for (int i = 0; i < im->n; i++) {
+    imp_node *in = &im->nodes[i];
+    if (!in->back) continue;
+    tfc_node *node = tfc_graph_node(im->g, in->new_id);
+    for (int k = 0; k < in->n_data; k++) {
+      if (!in->back[k] || in->map[k] >= 0) continue;
+      const imp_node *src = &im->nodes[in->src[k]];
+      tfc_endpoint e = {src->new_id, in->idx[k]};
+      if (!tfc_node_update_input(im->g, node, k, e, im->st)) {
+        tfc_status_set_node(im->st, node->name);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /* Resolves options->return_elements into res (after all nodes are added). */
@@ -975,6 +1035,7 @@ bool tfc_graph_import(tfc_graph *g, const void *data, size_t len, const tfc_impo
     if (!res->nodes) ok = oom(st);
   }
   for (int k = 0; ok && k < im.n; k++) ok = add_one(&im, order[k]);
+  ok = ok && connect_back_edges(&im);
   if (ok && res) {
     res->n_nodes = im.n;
     for (int i = 0; i < im.n; i++) res->nodes[i] = im.nodes[i].new_id;
@@ -1261,4 +1322,207 @@ bool tfc_graph_export_ex(tfc_graph *g, const tfc_export_options *opts, void **da
 /* Serializes the whole graph; see graphdef.h. */
 bool tfc_graph_export(tfc_graph *g, void **data, size_t *len, tfc_status *st) {
   return tfc_graph_export_ex(g, NULL, data, len, st);
+}
+
+/* ------------------------------------------------------------ partition export */
+
+/* Name of snode k of partition p as written (synthesized nodes get the suffix). */
+static char *pe_name(const tfc_snode *sn, const char *suffix, tfc_pb_arena *a) {
+  if (sn->gnode || !suffix || !suffix[0]) return (char *)sn->name;
+  size_t n = strlen(sn->name) + strlen(suffix) + 1;
+  char *s = tfc_pb_arena_alloc(a, n);
+  if (s) snprintf(s, n, "%s%s", sn->name, suffix);
+  return s;
+}
+
+/* An arena string "name" or "name:index". */
+static char *pe_input(const char *name, int index, tfc_pb_arena *a) {
+  size_t n = strlen(name) + 16;
+  char *s = tfc_pb_arena_alloc(a, n);
+  if (!s) return NULL;
+  if (index == 0)
+    snprintf(s, n, "%s", name);
+  else
+    snprintf(s, n, "%s:%d", name, index);
+  return s;
+}
+
+/* A NodeDef attr entry from a value (borrowed storage). */
+static Tensorflow__NodeDef__AttrEntry *pe_attr(tfc_pb_arena *a, const char *key, const tfc_attr_value *v,
+                                               tfc_status *st) {
+  Tensorflow__NodeDef__AttrEntry *e = new_entry(a, key);
+  if (!e) {
+    oom(st);
+    return NULL;
+  }
+  if (!attr_to_pb(v, a, e->value, st)) return NULL;
+  return e;
+}
+
+/* Fills a client-terminated _Send/_Recv NodeDef. */
+static bool pe_sendrecv(tfc_pb_arena *a, Tensorflow__NodeDef *nd, bool is_send, const char *name,
+                        const char *input, tfc_dtype dt, const char *tensor_name, const char *send_dev,
+                        const char *recv_dev, int64_t incarnation, const char *device, tfc_status *st) {
+  tensorflow__node_def__init(nd);
+  nd->name = (char *)name;
+  nd->op = is_send ? "_Send" : "_Recv";
+  nd->device = (char *)device;
+  if (is_send) {
+    nd->input = tfc_pb_arena_calloc(a, 1, sizeof *nd->input);
+    if (!nd->input) return oom(st);
+    nd->input[0] = (char *)input;
+    nd->n_input = 1;
+  }
+  tfc_attr_value vals[6];
+  const char *keys[6] = {is_send ? "T" : "tensor_type", "client_terminated", "recv_device", "send_device",
+                         "send_device_incarnation", "tensor_name"};
+  memset(vals, 0, sizeof vals);
+  vals[0].kind = TFC_ATTR_TYPE;
+  vals[0].v.type = dt;
+  vals[1].kind = TFC_ATTR_B;
+  vals[1].v.b = true;
+  vals[2].kind = TFC_ATTR_S;
+  vals[2].v.s.data = (char *)recv_dev;
+  vals[2].v.s.len = strlen(recv_dev);
+  vals[3].kind = TFC_ATTR_S;
+  vals[3].v.s.data = (char *)send_dev;
+  vals[3].v.s.len = strlen(send_dev);
+  vals[4].kind = TFC_ATTR_I;
+  vals[4].v.i = incarnation;
+  vals[5].kind = TFC_ATTR_S;
+  vals[5].v.s.data = (char *)tensor_name;
+  vals[5].v.s.len = strlen(tensor_name);
+  nd->attr = tfc_pb_arena_calloc(a, 6, sizeof *nd->attr);
+  if (!nd->attr) return oom(st);
+  for (int i = 0; i < 6; i++)
+    if (!(nd->attr[i] = pe_attr(a, keys[i], &vals[i], st))) return false;
+  nd->n_attr = 6;
+  qsort(nd->attr, 6, sizeof *nd->attr, cmp_entry);
+  return true;
+}
+
+/* Replaces characters TF does not allow in node names. */
+static void pe_sanitize(char *s) {
+  for (; *s; s++)
+    if (*s == ':' || *s == '^') *s = '_';
+}
+
+/* Serializes one partition (see graphdef.h). */
+bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_export_options *o,
+                          void **data, size_t *len, tfc_status *st) {
+  tfc_status_clear(st);
+  const tfc_partition *p = &sg->parts[part];
+  tfc_pb_arena a;
+  tfc_pb_arena_init(&a);
+  Tensorflow__GraphDef gd;
+  Tensorflow__VersionDef versions;
+  tensorflow__graph_def__init(&gd);
+  tensorflow__version_def__init(&versions);
+  versions.producer = o->producer;
+  uint8_t vbytes[64];
+  size_t vlen = tensorflow__version_def__pack(&versions, vbytes);
+  tfc_pb_field tail = {4, vbytes, vlen};
+  /* which feeds this partition reads, which fetches it holds */
+  int nf = sg->n_feeds, nx = sg->n_fetches;
+  char **feed_node = tfc_pb_arena_calloc(&a, (size_t)nf + 1, sizeof(char *));
+  tfc_dtype *feed_type = tfc_pb_arena_calloc(&a, (size_t)nf + 1, sizeof(tfc_dtype));
+  size_t cap = (size_t)p->n + (size_t)nf + (size_t)nx + 1;
+  Tensorflow__NodeDef *nds = tfc_pb_arena_calloc(&a, cap, sizeof *nds);
+  gd.node = tfc_pb_arena_calloc(&a, cap, sizeof *gd.node);
+  char **names = tfc_pb_arena_calloc(&a, (size_t)p->n + 1, sizeof(char *));
+  bool ok = (feed_node && feed_type && nds && gd.node && names) || oom(st);
+  for (int i = 0; ok && i < p->n; i++) ok = (names[i] = pe_name(&p->nodes[i], o->suffix, &a)) || oom(st);
+  for (int i = 0; ok && i < p->n; i++) {
+    const tfc_snode *sn = &p->nodes[i];
+    for (int k = 0; k < sn->n_inputs; k++)
+      if (sn->inputs[k].src < 0 && !feed_node[sn->inputs[k].index]) {
+        int f = sn->inputs[k].index;
+        size_t n = strlen(o->feed_names[f]) + 32;
+        char *nm = tfc_pb_arena_alloc(&a, n);
+        if (!nm) {
+          ok = oom(st);
+          break;
+        }
+        snprintf(nm, n, "_recv_%s_%d", o->feed_names[f], f);
+        pe_sanitize(nm);
+        feed_node[f] = nm;
+        feed_type[f] = tfc_dtype_base(sn->in_types[k]);
+      }
+  }
+  size_t w = 0;
+  for (int f = 0; ok && f < nf; f++) {
+    if (!feed_node[f]) continue;
+    ok = pe_sendrecv(&a, &nds[w], false, feed_node[f], NULL, feed_type[f], o->feed_names[f], o->client_device,
+                     o->device_name, o->client_incarnation, o->device_name, st);
+    gd.node[w] = &nds[w];
+    w++;
+  }
+  for (int i = 0; ok && i < p->n; i++) {
+    const tfc_snode *sn = &p->nodes[i];
+    Tensorflow__NodeDef *nd = &nds[w];
+    tensorflow__node_def__init(nd);
+    nd->name = names[i];
+    nd->op = (char *)sn->def->name;
+    nd->device = (char *)o->device_name;
+    size_t n_in = (size_t)sn->n_inputs + (size_t)sn->n_control;
+    nd->input = tfc_pb_arena_calloc(&a, n_in + 1, sizeof *nd->input);
+    if (!nd->input) {
+      ok = oom(st);
+      break;
+    }
+    for (int k = 0; ok && k < sn->n_inputs; k++) {
+      const tfc_sinput *in = &sn->inputs[k];
+      nd->input[k] = in->src < 0 ? feed_node[in->index] : pe_input(names[in->src], in->index, &a);
+      ok = nd->input[k] || oom(st);
+    }
+    for (int k = 0; ok && k < sn->n_control; k++) {
+      const char *src = names[sn->control[k]];
+      size_t n = strlen(src) + 2;
+      char *s = tfc_pb_arena_alloc(&a, n);
+      if (!s) {
+        ok = oom(st);
+        break;
+      }
+      snprintf(s, n, "^%s", src);
+      nd->input[sn->n_inputs + k] = s;
+    }
+    if (!ok) break;
+    nd->n_input = n_in;
+    nd->attr = tfc_pb_arena_calloc(&a, (size_t)sn->attrs->n + 1, sizeof *nd->attr);
+    if (!nd->attr) {
+      ok = oom(st);
+      break;
+    }
+    for (int k = 0; ok && k < sn->attrs->n; k++)
+      ok = (nd->attr[k] = pe_attr(&a, sn->attrs->items[k].name, &sn->attrs->items[k].value, st)) != NULL;
+    if (!ok) break;
+    nd->n_attr = (size_t)sn->attrs->n;
+    qsort(nd->attr, nd->n_attr, sizeof *nd->attr, cmp_entry);
+    gd.node[w] = nd;
+    w++;
+  }
+  for (int i = 0; ok && i < nx; i++) {
+    const tfc_fetch_loc *fl = &sg->fetches[i];
+    if (fl->feed >= 0 || fl->part != part) continue;
+    size_t n = strlen(o->fetch_names[i]) + 32;
+    char *nm = tfc_pb_arena_alloc(&a, n);
+    char *in = pe_input(names[fl->snode], fl->index, &a);
+    if (!nm || !in) {
+      ok = oom(st);
+      break;
+    }
+    snprintf(nm, n, "_send_%s_%d", o->fetch_names[i], i);
+    pe_sanitize(nm);
+    tfc_dtype dt = tfc_dtype_base(p->nodes[fl->snode].out_types[fl->index]);
+    ok = pe_sendrecv(&a, &nds[w], true, nm, in, dt, o->fetch_names[i], o->device_name, o->client_device,
+                     o->device_incarnation, o->device_name, st);
+    gd.node[w] = &nds[w];
+    w++;
+  }
+  if (ok) {
+    gd.n_node = w;
+    ok = tfc_pb_pack(&gd.base, &tail, 1, data, len, st);
+  }
+  tfc_pb_arena_free(&a);
+  return ok;
 }

@@ -31,6 +31,7 @@
 
 #include "base/status.h"
 #include "graph/graph.h"
+#include "graph/subgraph.h"
 
 /* One input_map entry: uses of `key` in the GraphDef are rewired to `value`,
  * an endpoint already in the graph. key is a GraphDef tensor name ("x" means
@@ -46,6 +47,9 @@ typedef struct tfc_import_options {
   /* A name that already exists in the graph gets TF's "_1", "_2", ...
    * suffix (and every reference to it is rewired) instead of failing. */
   bool uniquify_names;
+  /* Also accept names starting with '_' (the runtime's own nodes, such as
+   * the _send_/_recv_ nodes of a partition a master registers). */
+  bool internal_names;
   /* Device for nodes whose NodeDef has none; NULL or "" for none. */
   const char *default_device;
   int n_input_map;
@@ -126,5 +130,29 @@ bool tfc_graph_export(tfc_graph *g, void **data, size_t *len, tfc_status *st);
 /* tfc_graph_export with options (opts may be NULL). */
 bool tfc_graph_export_ex(tfc_graph *g, const tfc_export_options *opts, void **data, size_t *len,
                          tfc_status *st);
+
+/* How one partition of a subgraph is written as a GraphDef for a remote
+ * task (a worker's RegisterGraph). Every node gets device_name. A data input
+ * that is a feed becomes a client-terminated _Recv node (one per feed used)
+ * with tensor_name feed_names[i] sent from client_device; every fetch
+ * located in this partition gets a client-terminated _Send to client_device
+ * with tensor_name fetch_names[i]. Synthesized nodes (_Send/_Recv of
+ * cross-partition edges) get `suffix` appended to their names, so names stay
+ * unique across the plans of one session. */
+typedef struct tfc_partition_export_options {
+  const char *device_name;
+  const char *client_device;
+  int64_t client_incarnation;
+  int64_t device_incarnation;      /* of device_name: written on the fetch _Send nodes */
+  const char *const *feed_names;   /* sg->n_feeds entries, e.g. "x:0" */
+  const char *const *fetch_names;  /* sg->n_fetches entries */
+  const char *suffix;
+  int producer;                    /* versions.producer */
+} tfc_partition_export_options;
+
+/* Serializes partition `part` of sg (see above) into a new tfc_malloc'd
+ * buffer. false + RESOURCE_EXHAUSTED on OOM. */
+bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_export_options *o,
+                          void **data, size_t *len, tfc_status *st);
 
 #endif

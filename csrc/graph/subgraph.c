@@ -79,7 +79,8 @@ static bool sendrecv_attrs(tfc_attrs *a, const char *tensor_name, const tfc_devi
                            int dst_dev, tfc_status *st) {
   return set_str(a, "tensor_name", tensor_name, st) && set_str(a, "send_device", ds->names[src_dev], st) &&
          set_str(a, "recv_device", ds->names[dst_dev], st) &&
-         set_val(a, "send_device_incarnation", tfc_attr_int(ds->incarnation), st) &&
+         set_val(a, "send_device_incarnation",
+                 tfc_attr_int(ds->incarnations ? ds->incarnations[src_dev] : ds->incarnation), st) &&
          set_val(a, "client_terminated", tfc_attr_bool(false), st);
 }
 
@@ -138,11 +139,11 @@ static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
   int src_local = b->local[node];
   int send_input_node = src_local, send_input_index = index;
   if (index >= 0) {
-    snprintf(tname, sizeof tname, "%s:%d", gn->name, index);
+    snprintf(tname, sizeof tname, "edge_%d_%s:%d", b->n_xfer, gn->name, index);
     dt = tfc_dtype_base(gn->out_types[index]);
   } else {
     /* control edge: a scalar Const in the source partition, run after the node */
-    snprintf(tname, sizeof tname, "%s/_control", gn->name);
+    snprintf(tname, sizeof tname, "edge_%d_%s/_control", b->n_xfer, gn->name);
     int c = synth(b, src_p, "Const", gn->name);
     if (c < 0) goto oom;
     tfc_snode *cs = &b->sg->parts[src_p].nodes[c];
@@ -343,15 +344,14 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
       loc->index = k.index;
     }
   }
-  /* Synthesized nodes point at their own attrs and types; a node array that
-   * grew after they were made moved them, so point them again. */
+  /* synthesized nodes point into themselves; partitions may have moved since */
   for (int p = 0; ok && p < out->n_parts; p++)
-    for (int k = 0; k < out->parts[p].n; k++) {
-      tfc_snode *s = &out->parts[p].nodes[k];
-      if (!s->own_name) continue;
-      s->attrs = &s->own_attrs;
-      s->in_types = s->own_types;
-      s->out_types = s->own_types + 1;
+    for (int i = 0; i < out->parts[p].n; i++) {
+      tfc_snode *sn = &out->parts[p].nodes[i];
+      if (sn->gnode) continue;
+      sn->attrs = &sn->own_attrs;
+      sn->in_types = sn->own_types;
+      sn->out_types = sn->own_types + 1;
     }
   tfc_hashmap_destroy(&fed);
   tfc_hashmap_destroy(&b.xfers);

@@ -61,6 +61,7 @@ typedef struct tfc_device_set {
   const tfc_device_name *parsed;
   bool allow_soft_placement;
   int64_t incarnation;                  /* written into _Send/_Recv attrs */
+  const int64_t *incarnations;          /* per device (the send device's is written); NULL: incarnation */
 } tfc_device_set;
 
 typedef struct tfc_subgraph {

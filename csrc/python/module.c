@@ -320,6 +320,11 @@ static PyMethodDef module_methods[] = {
      "set_fetch_handler(fn): fn(fetches) -> (flat_list, rebuild)."},
     {"set_feed_handler", mod_set_feed_handler, METH_O,
      "set_feed_handler(fn): fn(feed_dict) -> list of (key, value)."},
+    {"grpc_list_devices", tfc_py_mod_grpc_list_devices, METH_VARARGS,
+     "grpc_list_devices(target, timeout_ms=0) -> [(name, type, memory_limit, incarnation)]."},
+    {"grpc_reset", tfc_py_mod_grpc_reset, METH_VARARGS, "grpc_reset(target, containers)."},
+    {"_grpc_initialized", tfc_py_mod_grpc_initialized, METH_NOARGS, "Whether gRPC was started."},
+    {"_grpc_call", tfc_py_mod_grpc_call, METH_VARARGS, "_grpc_call(target, method, request, timeout_ms)."},
     {"_alloc_fail_after", mod_alloc_fail_after, METH_O, "Test hook: fail the n-th allocation."},
     {"_registry_check", mod_registry_check, METH_NOARGS, "Parses every op table."},
     {NULL, NULL, 0, NULL}};
@@ -349,6 +354,9 @@ static int module_exec(PyObject *m) {
   if (!(ms->session_type = add_type(m, &tfc_py_session_spec, NULL))) return -1;
   if (!(ms->callable_type = add_type(m, &tfc_py_callable_spec, NULL))) return -1;
   if (!(ms->tensor_ref_type = add_type(m, &tfc_py_tensor_ref_spec, NULL))) return -1;
+  PyTypeObject *server_type = add_type(m, &tfc_py_server_spec, NULL);
+  if (!server_type) return -1;
+  Py_DECREF(server_type);
   ms->op_cls = (PyTypeObject *)Py_NewRef(ms->operation_type);
   ms->tensor_cls = (PyTypeObject *)Py_NewRef(ms->tensor_type);
 #define INTERN(field, text) \

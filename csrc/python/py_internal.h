@@ -168,6 +168,14 @@ void tfc_py_shape_text(const tfc_shape *s, char *buf, size_t size);
 extern PyType_Spec tfc_py_session_spec;
 extern PyType_Spec tfc_py_callable_spec;
 
+/* ------------------------------------------------------------- py_server.c */
+
+extern PyType_Spec tfc_py_server_spec;
+PyObject *tfc_py_mod_grpc_list_devices(PyObject *module, PyObject *args);
+PyObject *tfc_py_mod_grpc_reset(PyObject *module, PyObject *args);
+PyObject *tfc_py_mod_grpc_initialized(PyObject *module, PyObject *unused);
+PyObject *tfc_py_mod_grpc_call(PyObject *module, PyObject *args);
+
 /* ------------------------------------------------------------ py_convert.c */
 
 extern PyType_Spec tfc_py_tensor_ref_spec;

@@ -201,6 +201,31 @@ static PyObject *op_add_control_inputs(OperationObject *self, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* Operation._update_input(index, tensor): replaces data input `index` (a
+ * loop's back edge into Merge); TypeError for a non-Tensor, ValueError for
+ * another graph, the build error classes for a bad index or dtype. */
+static PyObject *op_update_input(OperationObject *self, PyObject *args) {
+  tfc_mod_state *ms = self->graph->ms;
+  int index;
+  PyObject *t;
+  if (!PyArg_ParseTuple(args, "iO:_update_input", &index, &t)) return NULL;
+  if (!PyObject_TypeCheck(t, ms->tensor_type)) {
+    PyErr_Format(PyExc_TypeError, "_update_input() expects a Tensor, got %.200R", t);
+    return NULL;
+  }
+  TensorObject *to = (TensorObject *)t;
+  if (to->op->graph != self->graph) {
+    PyErr_Format(PyExc_ValueError, "%S must be from the same graph as %S.", t, (PyObject *)self);
+    return NULL;
+  }
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_endpoint src = {to->op->id, to->index};
+  if (!tfc_node_update_input(self->graph->g, op_node(self), index, src, &st))
+    return tfc_py_raise_build_status(&st);
+  Py_RETURN_NONE;
+}
+
 /* Operation.get_attr(name) -> Python value; ValueError when the op has no such attr. */
 static PyObject *op_get_attr(OperationObject *self, PyObject *arg) {
   if (!PyUnicode_Check(arg)) {
@@ -293,6 +318,7 @@ static PyObject *op_repr(OperationObject *self) {
 
 static PyMethodDef op_methods[] = {
     {"_set_device", (PyCFunction)op_set_device, METH_O, "Sets the requested device."},
+    {"_update_input", (PyCFunction)op_update_input, METH_VARARGS, "Replaces one data input."},
     {"_add_control_inputs", (PyCFunction)op_add_control_inputs, METH_O,
      "Adds control inputs (list of Operations)."},
     {"get_attr", (PyCFunction)op_get_attr, METH_O, "The value of attr `name`."},

@@ -21,6 +21,8 @@
 
 #include <string.h>
 
+#include "distributed/grpc_session.h"
+
 /* ------------------------------------------------------------ scratch */
 
 #define NINL 16
@@ -89,6 +91,8 @@ typedef struct SessionObject {
   tfc_mod_state *ms;
   GraphObject *graph;
   tfc_session *s;
+  tfc_grpc_session *remote;  /* grpc:// session: runs go to the master (s is NULL) */
+  bool remote_closed;        /* a grpc:// session that was closed */
   bool closed;
   plan_entry **cache;     /* open addressing, cap power of two */
   size_t cache_cap;
@@ -644,8 +648,9 @@ static void cache_put(SessionObject *self, const int *key, int klen, uint64_t h,
 
 /* Raises the exception for a failed plan/run status (closed -> RuntimeError). */
 static PyObject *raise_run_status(SessionObject *self, const tfc_status *st) {
-  if (self->closed || (st->code == TFC_CODE_FAILED_PRECONDITION &&
-                       strcmp(st->msg, "Attempted to use a closed Session.") == 0))
+  /* a step that close() cancelled reports CANCELLED, as TF does */
+  if ((self->closed && st->code != TFC_CODE_CANCELLED) ||
+      (st->code == TFC_CODE_FAILED_PRECONDITION && strcmp(st->msg, "Attempted to use a closed Session.") == 0))
     return closed_error();
   return tfc_py_raise_status(self->ms, self->graph, st);
 }
@@ -703,8 +708,17 @@ static PyObject *fed_value(SessionObject *self, feed_spec *fs, int i) {
                          NPY_ARRAY_FORCECAST | NPY_ARRAY_ENSUREARRAY, NULL);
 }
 
-/* Runs plan with fs's converted feeds and builds the result for fx. */
-static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx) {
+/* Per-run remote state: the names and options a grpc:// run sends. */
+typedef struct remote_run {
+  PyObject *options;       /* RunOptions or NULL (borrowed) */
+  PyObject *run_metadata;  /* RunMetadata or NULL (borrowed) */
+} remote_run;
+
+static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const remote_run *rr, tfc_tensor **out);
+
+/* Runs plan (or the remote session) with fs's converted feeds and builds the result for fx. */
+static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx,
+                         const remote_run *rr, int64_t timeout_ms) {
   int nx = fx->fetches.n;
   tfc_tensor *out_inl[NINL];
   PyObject *vals_inl[NINL];
@@ -719,14 +733,16 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     out[i] = NULL;
     vals[i] = NULL;
   }
-  if (plan) {
+  if (rr) {
+    if (!run_remote(self, fs, fx, rr, out)) goto done;
+  } else if (plan) {
     tfc_status st;
     tfc_status_clear(&st);
     bool ok;
     tfc_session *s = self->s;
     tfc_tensor *const *feeds = (tfc_tensor *const *)fs->tensors.p;
     Py_BEGIN_ALLOW_THREADS
-    ok = tfc_session_run(s, plan, feeds, out, &st);
+    ok = tfc_session_run_timeout(s, plan, feeds, out, timeout_ms, &st);
     Py_END_ALLOW_THREADS
     if (!ok) {
       raise_run_status(self, &st);
@@ -779,7 +795,8 @@ done_free:
 
 /* Parses (fetches, feed_dict=None, options=None, run_metadata=None). */
 static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                          PyObject **fetches, PyObject **feed_dict) {
+                          PyObject **fetches, PyObject **feed_dict, remote_run *rr,
+                          int64_t *timeout_ms) {
   static const char *const names[] = {"fetches", "feed_dict", "options", "run_metadata"};
   PyObject *a[4] = {NULL, NULL, NULL, NULL};
   if (nargs > 4) {
@@ -809,14 +826,133 @@ static int parse_run_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
   }
   *fetches = a[0];
   *feed_dict = a[1];
+  rr->options = a[2] == Py_None ? NULL : a[2];
+  rr->run_metadata = a[3] == Py_None ? NULL : a[3];
+  *timeout_ms = 0;
+  if (a[2] && a[2] != Py_None) {
+    /* RunOptions.timeout_in_ms bounds steps that hold loops */
+    PyObject *t = PyObject_GetAttrString(a[2], "timeout_in_ms");
+    if (!t) {
+      PyErr_Clear();
+    } else {
+      long long v = PyLong_AsLongLong(t);
+      Py_DECREF(t);
+      if (v == -1 && PyErr_Occurred()) return -1;
+      *timeout_ms = v > 0 ? (int64_t)v : 0;
+    }
+  }
   return 0;
+}
+
+/* "name" or "name:k" of an endpoint, as a new Python-owned UTF-8 copy in buf. */
+static void endpoint_name(SessionObject *self, tfc_endpoint ep, char *buf, size_t size) {
+  tfc_node *n = tfc_graph_node(self->graph->g, ep.node);
+  snprintf(buf, size, "%s:%d", n->name, ep.index);
+}
+
+/* Serializes a protobuf-like Python object (SerializeToString) into a new bytes object. */
+static PyObject *serialize(PyObject *msg) {
+  if (!msg) return NULL;
+  return PyObject_CallMethod(msg, "SerializeToString", NULL);
+}
+
+/* The grpc:// run: sends the graph delta, then one RunStep (GIL released). */
+static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const remote_run *rr, tfc_tensor **out) {
+  int nf = fs->eps.n, nx = fx->fetches.n, nt = fx->targets.n;
+  char **names = tfc_calloc((size_t)(nf + nx + nt) + 1, sizeof(char *));
+  bool ok = names != NULL;
+  for (int i = 0; ok && i < nf + nx + nt; i++) {
+    char buf[1024];
+    if (i < nf)
+      endpoint_name(self, VEC_AT(&fs->eps, tfc_endpoint, i), buf, sizeof buf);
+    else if (i < nf + nx)
+      endpoint_name(self, VEC_AT(&fx->fetches, tfc_endpoint, i - nf), buf, sizeof buf);
+    else
+      snprintf(buf, sizeof buf, "%s", tfc_graph_node(self->graph->g, VEC_AT(&fx->targets, int, i - nf - nx))->name);
+    ok = (names[i] = tfc_strdup(buf)) != NULL;
+  }
+  if (!ok) {
+    if (names)
+      for (int i = 0; i < nf + nx + nt; i++) tfc_free(names[i]);
+    tfc_free(names);
+    PyErr_NoMemory();
+    return false;
+  }
+  PyObject *opts = rr->options ? serialize(rr->options) : NULL;
+  if (rr->options && !opts) ok = false;
+  if (ok && opts && !PyBytes_Check(opts)) {
+    PyErr_SetString(PyExc_TypeError, "options must serialize to bytes");
+    ok = false;
+  }
+  tfc_grpc_run_args a = {
+      .n_feeds = nf,
+      .feed_names = (const char *const *)names,
+      .feeds = (tfc_tensor *const *)fs->tensors.p,
+      .n_fetches = nx,
+      .fetch_names = (const char *const *)names + nf,
+      .n_targets = nt,
+      .targets = (const char *const *)names + nf + nx,
+      .run_options = opts ? PyBytes_AS_STRING(opts) : NULL,
+      .run_options_len = opts ? (size_t)PyBytes_GET_SIZE(opts) : 0,
+      .fetch_out = out,
+  };
+  tfc_status st;
+  tfc_status_clear(&st);
+  if (ok) {
+    tfc_grpc_session *rs = self->remote;
+    tfc_graph *g = self->graph->g;
+    Py_BEGIN_ALLOW_THREADS
+    ok = tfc_grpc_session_extend(rs, g, &st) && tfc_grpc_session_run(rs, &a, &st);
+    Py_END_ALLOW_THREADS
+    if (!ok) tfc_py_raise_status(self->ms, self->graph, &st);
+  }
+  Py_XDECREF(opts);
+  for (int i = 0; i < nf + nx + nt; i++) tfc_free(names[i]);
+  tfc_free(names);
+  if (ok && rr->run_metadata && a.metadata) {
+    PyObject *r = PyObject_CallMethod(rr->run_metadata, "MergeFromString", "y#", (const char *)a.metadata,
+                                      (Py_ssize_t)a.metadata_len);
+    if (!r) ok = false;
+    Py_XDECREF(r);
+  }
+  tfc_free(a.metadata);
+  if (!ok) {
+    for (int i = 0; i < nx; i++) {
+      tfc_tensor_unref(out[i]);
+      out[i] = NULL;
+    }
+  }
+  return ok;
+}
+
+/* Session.run for a grpc:// session: the same feed/fetch handling, one RunStep. */
+static PyObject *session_run_remote(SessionObject *self, PyObject *fetches, PyObject *feed_dict, const remote_run *rr) {
+  if (self->closed) return closed_error();
+  Py_INCREF(self);
+  feed_spec fs;
+  fetch_spec fx;
+  feed_spec_init(&fs);
+  fetch_spec_init(&fx);
+  PyObject *result = NULL;
+  if (collect_feeds(self, feed_dict, &fs) < 0 || convert_feeds(self, &fs) < 0) goto done;
+  if (collect_fetches(self, fetches, &fx, &fs) < 0) goto done;
+  result = execute(self, NULL, &fs, &fx, (fx.fetches.n || fx.targets.n) ? rr : NULL, 0);
+done:
+  feed_spec_free(&fs);
+  fetch_spec_free(&fx);
+  Py_DECREF(self);
+  return result;
 }
 
 /* Session.run(fetches, feed_dict=None, options=None, run_metadata=None). */
 static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
   PyObject *fetches, *feed_dict;
-  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict) < 0) return NULL;
+  remote_run rr;
+  int64_t timeout_ms = 0;
+  if (parse_run_args(args, nargs, kwnames, &fetches, &feed_dict, &rr, &timeout_ms) < 0) return NULL;
+  if (self->remote) return session_run_remote(self, fetches, feed_dict, &rr);
+  if (self->remote_closed) return closed_error();
   if (!self->s) {
     PyErr_SetString(PyExc_RuntimeError, "Session.__init__ was not called");
     return NULL;
@@ -838,7 +974,7 @@ static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssiz
     }
     if (!(plan = get_plan(self, &fs, &fx))) goto done;
   }
-  result = execute(self, plan, &fs, &fx);
+  result = execute(self, plan, &fs, &fx, NULL, timeout_ms);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -892,7 +1028,7 @@ static PyObject *callable_vectorcall(CallableObject *self, PyObject *const *args
     VEC_AT(&fs.vals, PyObject *, i) = Py_NewRef(args[i]);
   }
   if (convert_feeds(sess, &fs) < 0) goto done;
-  result = execute(sess, self->plan, &fs, &self->fx);
+  result = execute(sess, self->plan, &fs, &self->fx, NULL, 0);
 done:
   feed_spec_free(&fs);
   Py_DECREF(self);
@@ -1036,16 +1172,38 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
  * allow_soft_placement=False, log_device_placement=False, fusion=True). */
 static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"graph", "inter_op_threads", "intra_op_threads", "cpu_devices",
-                           "allow_soft_placement", "log_device_placement", "fusion", NULL};
+                           "allow_soft_placement", "log_device_placement", "fusion", "target",
+                           "config", NULL};
   PyObject *graph;
   int inter = 0, intra = 0, devices = 1, soft = 0, log = 0, fusion = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiippp:Session", kwlist, self->ms->graph_type,
-                                   &graph, &inter, &intra, &devices, &soft, &log, &fusion))
+  const char *target = NULL;
+  Py_buffer config = {0};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiipppzy*:Session", kwlist, self->ms->graph_type,
+                                   &graph, &inter, &intra, &devices, &soft, &log, &fusion, &target,
+                                   &config))
     return -1;
-  if (self->s) {
+  if (self->s || self->remote) {
+    PyBuffer_Release(&config);
     PyErr_SetString(PyExc_RuntimeError, "Session is already initialised");
     return -1;
   }
+  if (target && target[0]) {
+    /* grpc://host:port: a thin client of the master there */
+    tfc_status st;
+    tfc_status_clear(&st);
+    tfc_grpc_session *rs = tfc_grpc_session_new(target, config.buf, config.buf ? (size_t)config.len : 0, &st);
+    PyBuffer_Release(&config);
+    if (!rs) {
+      tfc_py_raise_status(self->ms, (GraphObject *)graph, &st);
+      return -1;
+    }
+    self->remote = rs;
+    self->closed = false;
+    Py_INCREF(graph);
+    Py_XSETREF(self->graph, (GraphObject *)graph);
+    return 0;
+  }
+  PyBuffer_Release(&config);
   if (devices < 1) {
     PyErr_SetString(PyExc_ValueError, "cpu_devices must be >= 1");
     return -1;
@@ -1083,6 +1241,15 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
 /* Session.close(): waits for running steps (GIL released) and frees nothing yet. */
 static PyObject *session_close(SessionObject *self, PyObject *unused) {
   (void)unused;
+  if (self->remote) {
+    tfc_grpc_session *rs = self->remote;
+    self->remote = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    tfc_grpc_session_free(rs);
+    Py_END_ALLOW_THREADS
+    self->closed = true;
+    self->remote_closed = true;
+  }
   if (self->s && !self->closed) {
     self->closed = true;
     tfc_session *s = self->s;
@@ -1097,7 +1264,7 @@ static PyObject *session_close(SessionObject *self, PyObject *unused) {
 /* Session._closed -> bool. */
 static PyObject *session_get_closed(SessionObject *self, void *c) {
   (void)c;
-  return PyBool_FromLong(self->closed || !self->s);
+  return PyBool_FromLong(self->closed || (!self->s && !self->remote));
 }
 
 /* GC traversal. */
@@ -1119,6 +1286,13 @@ static void session_dealloc(SessionObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
+  if (self->remote) {
+    tfc_grpc_session *rs = self->remote;
+    self->remote = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    tfc_grpc_session_free(rs);
+    Py_END_ALLOW_THREADS
+  }
   if (self->s) {
     tfc_session *s = self->s;
     self->s = NULL;

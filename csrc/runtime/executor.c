@@ -2,11 +2,13 @@
  * executor.c — dataflow execution of partitions (see executor.h).
  */
 #include "runtime/executor.h"
+#include "runtime/executor_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
@@ -49,29 +51,7 @@ void tfc_kernel_cache_free(tfc_kernel_cache *c) {
   tfc_free(c);
 }
 
-/* ---- the immutable plan ---- */
-
-typedef struct xnode {
-  const tfc_snode *sn;
-  const tfc_kernel_def *kdef;
-  void *kstate;
-  bool owns_state;
-  int out_base;           /* first slot of this node's outputs */
-  int n_consumers;
-  int *consumers;         /* node indices, one per edge (data or control) */
-  int pending;            /* initial pending count */
-  int *out_uses;          /* per output: consumers + fetches */
-} xnode;
-
-struct tfc_executor {
-  int n;
-  xnode *nodes;
-  int n_slots;
-  int n_roots;
-  int *roots;
-  int part_index;
-  bool has_temp_vars;     /* a TemporaryVariable runs here: clear its container per step */
-};
+/* ---- the immutable plan (records in executor_internal.h) ---- */
 
 /* Frees an executor and the kernel states it owns. */
 void tfc_executor_free(tfc_executor *x) {
@@ -84,6 +64,7 @@ void tfc_executor_free(tfc_executor *x) {
   }
   tfc_free(x->nodes);
   tfc_free(x->roots);
+  tfc_cf_plan_free(x->cf);
   tfc_free(x);
 }
 
@@ -234,6 +215,12 @@ tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc
     if (x->nodes[i].pending == 0) x->roots[x->n_roots++] = i;
     if (strcmp(part->nodes[i].def->name, "TemporaryVariable") == 0) x->has_temp_vars = true;
   }
+  bool has_cf = false;
+  for (int i = 0; i < part->n && !has_cf; i++) has_cf = tfc_cf_is_control_op(part->nodes[i].def->name);
+  if (has_cf && !tfc_cf_plan_build(x, sg, part_index, st)) {
+    tfc_executor_free(x);
+    return NULL;
+  }
   for (int i = 0; i < part->n; i++)
     if (!init_kernel(x, &x->nodes[i], env, st)) {
       tfc_executor_free(x);
@@ -290,13 +277,21 @@ typedef struct async_node {
   tfc_tensor **temps;          /* values read from variables for this call */
   int n_temps;
   void *heap;                  /* the block holding the ctx arrays */
+  int64_t start_ns;            /* when tracing */
 } async_node;
+
+/* CLOCK_REALTIME in nanoseconds (step tracing only). */
+static int64_t trace_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static atomic_llong next_step_id = 1;
 
 /* The rendezvous of a running step. */
 tfc_rendezvous *tfc_step_rendezvous(tfc_step *step) {
-  return ((run_step *)step->runtime)->args->rendezvous;
+  return ((const tfc_step_args *)step->runtime)->rendezvous;
 }
 
 /* Records the step's first error (with the node name) and aborts the rendezvous. */
@@ -415,6 +410,9 @@ static bool store_outputs(run_step *s, int p, int i, tfc_kernel_ctx *ctx) {
 static void async_done(tfc_kernel_ctx *ctx, void *arg) {
   async_node *an = arg;
   run_step *s = an->step;
+  if (__builtin_expect(s->args->node_stats != NULL, 0))
+    s->args->node_stats(s->args->node_stats_ctx, s->parts[an->part].x->nodes[an->node].sn, an->start_ns,
+                        trace_now_ns());
   if (an->st.code != TFC_CODE_OK) step_fail(s, &an->st, ctx->node_name);
   store_outputs(s, an->part, an->node, ctx);
   for (int k = 0; k < an->n_temps; k++) tfc_tensor_unref(an->temps[k]);
@@ -542,10 +540,17 @@ static void process(run_step *s, int p, int i) {
     an->n_temps = n_temps;
     an->heap = heap;
     ctx->async_token = &an->token;
+    if (__builtin_expect(s->args->node_stats != NULL, 0)) an->start_ns = trace_now_ns();
     xn->kdef->compute(ctx);
     return; /* async_done frees and completes */
   }
-  xn->kdef->compute(ctx);
+  if (__builtin_expect(s->args->node_stats != NULL, 0)) {
+    int64_t t0 = trace_now_ns();
+    xn->kdef->compute(ctx);
+    s->args->node_stats(s->args->node_stats_ctx, sn, t0, trace_now_ns());
+  } else {
+    xn->kdef->compute(ctx);
+  }
   if (st->code != TFC_CODE_OK) step_fail(s, st, sn->name);
   store_outputs(s, p, i, ctx);
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
@@ -567,6 +572,8 @@ static void drain(run_step *s) {
 
 /* Runs one step (see executor.h). */
 bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *st) {
+  for (int p = 0; p < a->n_execs; p++)
+    if (a->execs[p]->cf) return tfc_run_step_cf(a, env, st);
   const tfc_subgraph *sg = a->sg;
   run_step s;
   memset(&s, 0, sizeof s);
@@ -577,7 +584,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   s.base.resources = env->resources;
   s.base.log = env->log;
   s.base.log_ctx = env->log_ctx;
-  s.base.runtime = &s;
+  s.base.runtime = (void *)a;
   int total = 0, total_slots = 0;
   for (int p = 0; p < a->n_execs; p++) {
     total += a->execs[p]->n;

@@ -17,7 +17,9 @@
 #ifndef TFC_RUNTIME_EXECUTOR_H
 #define TFC_RUNTIME_EXECUTOR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/status.h"
 #include "base/threadpool.h"
@@ -56,6 +58,16 @@ typedef struct tfc_step_args {
   tfc_tensor *const *feeds;       /* sg->n_feeds borrowed values */
   tfc_tensor **fetch_out;         /* sg->n_fetches outputs (new references) */
   tfc_rendezvous *rendezvous;     /* required when there are _Send/_Recv nodes */
+  /* Step tracing (RunOptions FULL_TRACE on a worker): when set, called once
+   * per executed node with its start and end (CLOCK_REALTIME nanoseconds),
+   * from whichever thread ran it. NULL: no clock is read. */
+  void (*node_stats)(void *ctx, const tfc_snode *node, int64_t start_ns, int64_t end_ns);
+  void *node_stats_ctx;
+  /* Cancellation of steps with control flow (a loop may never end): the step
+   * stops with CANCELLED when *cancel becomes non-zero (may be NULL), and with
+   * DEADLINE_EXCEEDED once CLOCK_MONOTONIC passes deadline_ns (0: none). */
+  const atomic_int *cancel;
+  int64_t deadline_ns;
 } tfc_step_args;
 
 /* Runs one step. On failure no fetch_out entry is set and st names the node. */

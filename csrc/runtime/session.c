@@ -51,6 +51,7 @@ struct tfc_session {
   tfc_hashmap plans;
   int running;
   bool closed;
+  atomic_int cancel;           /* set by close: running steps with loops stop */
   int fork_gen;
   bool *logged;                /* placement already logged, per graph node id */
   int n_logged;
@@ -150,6 +151,7 @@ void tfc_session_close(tfc_session *s) {
   if (!s) return;
   pthread_mutex_lock(&s->mu);
   s->closed = true;
+  atomic_store(&s->cancel, 1);
   while (s->running > 0) pthread_cond_wait(&s->idle, &s->mu);
   pthread_mutex_unlock(&s->mu);
 }
@@ -332,6 +334,12 @@ tfc_plan *tfc_session_plan(tfc_session *s, int n_feeds, const tfc_endpoint *feed
 /* Runs a plan (see session.h). */
 bool tfc_session_run(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values, tfc_tensor **fetch_values,
                      tfc_status *st) {
+  return tfc_session_run_timeout(s, p, feed_values, fetch_values, 0, st);
+}
+
+/* Runs a plan with a time limit (see session.h). */
+bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
+                             tfc_tensor **fetch_values, int64_t timeout_ms, tfc_status *st) {
   if (atomic_load(&fork_generation) != s->fork_gen)
     return tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION,
                           "This Session was created in another process (before fork()); create a new "
@@ -368,7 +376,13 @@ bool tfc_session_run(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values
         .feeds = feed_values,
         .fetch_out = fetch_values,
         .rendezvous = rdv,
+        .cancel = &s->cancel,
     };
+    if (timeout_ms > 0) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      args.deadline_ns = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec + timeout_ms * 1000000ll;
+    }
     ok = tfc_run_step(&args, &env, st);
   }
   if (rdv) rdv->ops->free(rdv);

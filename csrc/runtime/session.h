@@ -53,6 +53,11 @@ tfc_plan *tfc_session_plan(tfc_session *s, int n_feeds, const tfc_endpoint *feed
  * Does not touch Python: call with the GIL released. */
 bool tfc_session_run(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
                      tfc_tensor **fetch_values, tfc_status *st);
+/* tfc_session_run with RunOptions.timeout_in_ms: a step with control flow
+ * that runs longer than timeout_ms (> 0) fails with DEADLINE_EXCEEDED; one
+ * running while the session is closed fails with CANCELLED. */
+bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
+                             tfc_tensor **fetch_values, int64_t timeout_ms, tfc_status *st);
 /* Expected dtype and static shape of feed i of plan p (for converting feeds). */
 tfc_dtype tfc_plan_feed_dtype(const tfc_plan *p, int i);
 const tfc_shape *tfc_plan_feed_shape(const tfc_plan *p, int i);

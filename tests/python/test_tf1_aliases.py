@@ -529,3 +529,49 @@ def test_confusion_matrix():
   want_w = np.zeros((6, 6), np.float32)
   np.add.at(want_w, (labels, predictions), [1.0, 2.0, 3.0, 4.0])
   np.testing.assert_array_equal(got[1], want_w)
+
+
+def test_more_math_compositions():
+  x = np.array([0.0, 0.0, 1.0, 2.0, -1.0, 3.0], np.float32)
+  y = np.array([0.0, 2.0, 0.0, 3.0, 4.0, 0.5], np.float32)
+  d = RNG.randn(6, 2).astype(np.float32)
+  with tf.Graph().as_default():
+    got = run([tf.math.xlogy(x, np.abs(y)), tf.math.xdivy(x, y),
+               tf.math.multiply_no_nan([np.inf, np.nan, 2.0], [0.0, 0.0, 3.0]),
+               tf.math.polyval([1.0, -2.0, 3.0], x),
+               tf.rint([0.5, 1.5, 2.5, -0.5, -1.7, 2.2]),
+               tf.math.reduce_euclidean_norm(d, axis=1),
+               tf.math.reduce_euclidean_norm(np.array([[3, 4], [1, 1]], np.int32), axis=1),
+               tf.angle(x), tf.real(x), tf.imag(x),
+               tf.segment_sum(d, [0, 0, 1, 3, 3, 3]), tf.math.segment_mean(d, [0, 0, 1, 3, 3, 3]),
+               tf.bincount([1, 1, 5, 0]),
+               tf.math.bincount([1, 1, 5, 0], weights=[1.0, 2.0, 3.0, 4.0], minlength=8),
+               tf.math.bincount([1, 1, 5, 0], maxlength=3),
+               tf.math.bincount(np.zeros([0], np.int32), minlength=2)])
+  with np.errstate(divide="ignore", invalid="ignore"):
+    np.testing.assert_allclose(got[0], np.where(x == 0, 0, x * np.log(np.abs(y))), rtol=1e-6)
+    np.testing.assert_allclose(got[1], np.where(x == 0, 0, x / y), rtol=1e-6)
+  np.testing.assert_array_equal(got[2], [0, 0, 6])
+  np.testing.assert_allclose(got[3], x ** 2 - 2 * x + 3, rtol=1e-6)
+  np.testing.assert_array_equal(got[4], np.rint([0.5, 1.5, 2.5, -0.5, -1.7, 2.2]))
+  np.testing.assert_allclose(got[5], np.linalg.norm(d, axis=1), rtol=1e-6)
+  np.testing.assert_array_equal(got[6], [5, 1])
+  np.testing.assert_array_equal(got[7], np.where(x < 0, np.pi, 0).astype(np.float32))
+  np.testing.assert_array_equal(got[8], x)
+  np.testing.assert_array_equal(got[9], np.zeros_like(x))
+  sums = np.stack([d[:2].sum(0), d[2], np.zeros(2), d[3:].sum(0)])
+  np.testing.assert_allclose(got[10], sums, rtol=1e-6)
+  np.testing.assert_allclose(got[11], np.stack([d[:2].mean(0), d[2], np.zeros(2),
+                                               d[3:].mean(0)]), rtol=1e-6)
+  np.testing.assert_array_equal(got[12], np.bincount([1, 1, 5, 0]))
+  np.testing.assert_array_equal(got[13], np.bincount([1, 1, 5, 0], [1, 2, 3, 4], minlength=8))
+  np.testing.assert_array_equal(got[14], [1, 2, 0])
+  np.testing.assert_array_equal(got[15], [0, 0])
+  with tf.Graph().as_default():
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="must be non-negative"):
+        sess.run(tf.bincount([1, -1]))
+      with pytest.raises(tf.errors.InvalidArgumentError, match="not increasing"):
+        sess.run(tf.segment_sum([1.0, 2.0], [1, 0]))
+    with pytest.raises(ValueError, match="must be list type"):
+      tf.math.polyval((1.0, 2.0), 1.0)

@@ -294,3 +294,93 @@ def test_moments_helpers():
   np.testing.assert_allclose(got[8], (x - m) / np.sqrt(v + 1e-3) * gamma + beta, rtol=1e-4,
                              atol=1e-5)
   np.testing.assert_allclose(got[9], (x - m) / np.sqrt(v + 1e-3) + beta, rtol=1e-4, atol=1e-5)
+
+
+def space_to_batch_ref(x, block, pads):
+  padded = np.pad(x, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (x.ndim - 1 - len(block)))
+  bh, bw = block
+  b, h, w = padded.shape[:3]
+  out = np.zeros((b * bh * bw, h // bh, w // bw) + padded.shape[3:], x.dtype)
+  for oh in range(bh):
+    for ow in range(bw):
+      out[(oh * bw + ow) * b:(oh * bw + ow + 1) * b] = padded[:, oh::bh, ow::bw]
+  return out
+
+
+def test_space_to_batch_and_back():
+  x = rand(2, 4, 6, 3)
+  with tf.Graph().as_default():
+    fed = tf.placeholder(tf.float32, [None, 4, None, 3])
+    s2b = tf.space_to_batch_nd(x, [2, 3], [[0, 0], [1, 2]])
+    round_trip = tf.batch_to_space_nd(s2b, [2, 3], [[0, 0], [1, 2]])
+    got = run([s2b, round_trip, tf.space_to_batch(x, [[0, 0], [2, 0]], block_size=2),
+               tf.space_to_batch_nd(fed, [2, 3], [[0, 0], [1, 2]])], {fed: x})
+    with pytest.raises(ValueError, match="not divisible by block_shape"):
+      tf.space_to_batch_nd(x, [3, 3], [[0, 0], [0, 0]])
+  np.testing.assert_array_equal(got[0], space_to_batch_ref(x, [2, 3], [[0, 0], [1, 2]]))
+  np.testing.assert_array_equal(got[1], x)
+  np.testing.assert_array_equal(got[2], space_to_batch_ref(x, [2, 2], [[0, 0], [2, 0]]))
+  np.testing.assert_array_equal(got[3], got[0])
+
+
+def test_space_to_depth_and_back():
+  x = rand(2, 4, 6, 3)
+  with tf.Graph().as_default():
+    s2d = tf.space_to_depth(x, 2)
+    got = run([s2d, tf.nn.depth_to_space(s2d, 2)])
+    with pytest.raises(ValueError, match="divisible by block_size"):
+      tf.space_to_depth(rand(1, 3, 4, 1), 2)
+    with pytest.raises(ValueError, match="only NHWC"):
+      tf.space_to_depth(x, 2, data_format="NCHW")
+  want = np.zeros((2, 2, 3, 12), np.float32)
+  for i in range(2):
+    for j in range(2):
+      want[..., (i * 2 + j) * 3:(i * 2 + j + 1) * 3] = x[:, i::2, j::2]
+  np.testing.assert_array_equal(got[0], want)
+  np.testing.assert_array_equal(got[1], x)
+
+
+def test_in_top_k():
+  p = RNG.rand(5, 6).astype(np.float32)
+  p[1, 2] = p[1, 4]  # a tie
+  p[3, 0] = np.nan
+  targets = np.array([2, 4, 1, 3, 9])
+  with tf.Graph().as_default():
+    got = run([tf.nn.in_top_k(p, targets, k) for k in (1, 2, 3)]
+              + [tf.math.in_top_k(p, tf.constant(targets, tf.int64), 2)])
+  for k, row_result in zip((1, 2, 3, 2), got):
+    want = []
+    for row, t in zip(p, targets):
+      if not 0 <= t < 6 or not np.all(np.isfinite(row)):
+        want.append(False)
+      else:
+        want.append(np.sum(row > row[t]) < k)
+    np.testing.assert_array_equal(row_result, want)
+
+
+def test_convolution_pool_atrous_conv1d_transpose():
+  x, x3 = rand(2, 6, 6, 3), rand(2, 9, 3)
+  f, ft = rand(3, 3, 3, 2), rand(3, 4, 3)
+  with tf.Graph().as_default():
+    got = run([tf.nn.convolution(x, f, "SAME", dilation_rate=[2, 1]),
+               tf.nn.convolution(x3, f[0], "VALID", strides=[2]),
+               tf.nn.pool(x, [2, 2], "MAX", "SAME", strides=[2, 2]),
+               tf.nn.pool(x3, [3], "AVG", "VALID"),
+               tf.nn.atrous_conv2d(x, f, 2, "SAME"),
+               tf.nn.conv1d_transpose(x3, ft, [2, 18, 4], 2)])
+    with pytest.raises(ValueError, match="cannot be less than one"):
+      tf.nn.atrous_conv2d(x, f, 0, "SAME")
+    with pytest.raises(NotImplementedError, match="dilated pooling"):
+      tf.nn.pool(x, [2, 2], "MAX", "SAME", dilation_rate=[2, 2])
+  np.testing.assert_allclose(got[0], conv_ref(x, f, (1, 1), "SAME", (2, 1)), rtol=1e-4,
+                             atol=1e-5)
+  np.testing.assert_allclose(got[1], conv_ref(x3[:, None], f[:1], (1, 2), "VALID")[:, 0],
+                             rtol=1e-4, atol=1e-5)
+  np.testing.assert_allclose(got[2], pool_ref(x, (2, 2), (2, 2), "SAME", "max"), rtol=1e-6)
+  np.testing.assert_allclose(got[3], pool_ref(x3[:, None], (1, 3), (1, 1), "VALID",
+                                              "avg")[:, 0], rtol=1e-5)
+  np.testing.assert_allclose(got[4], conv_ref(x, f, (1, 1), "SAME", (2, 2)), rtol=1e-4,
+                             atol=1e-5)
+  template = np.zeros((2, 1, 18, 4), np.float32)
+  want = conv_grads_ref(template, ft[None], x3[:, None], (1, 2), "SAME")[0][:, 0]
+  np.testing.assert_allclose(got[5], want, rtol=1e-4, atol=1e-5)

@@ -117,14 +117,18 @@ def _c_args(target, graph, config):
     target = ""
   if not isinstance(target, str):
     raise TypeError("target must be a string, but got %s" % type(target))
-  if target.startswith("grpc://"):
-    raise _errors.UnavailableError(
-        None, None, "tfc: the distributed runtime is not available yet; cannot connect to "
-        "target '%s'. Use Session() or Session('local') for in-process execution." % target)
-  if target not in ("", "local"):
+  if target not in ("", "local") and not target.startswith("grpc://"):
     raise _errors.NotFoundError(
         None, None, "No session factory registered for the given session options: "
         "{target: \"%s\"}" % target)
+  if target.startswith("grpc://"):
+    address = target[len("grpc://"):]
+    if not address or "/" in address:
+      raise _errors.InvalidArgumentError(None, None, "Invalid target: '%s'" % target)
+    if config is not None and not isinstance(config, _protos.ConfigProto):
+      raise TypeError("config must be a tf.ConfigProto, but got %s" % type(config))
+    return graph, target, config, {
+        "target": address, "config": config.SerializeToString() if config is not None else b""}
   if config is None:
     # The defaults of an empty ConfigProto, without building the message class.
     return graph, target, None, dict(_DEFAULT_SESSION_ARGS)
@@ -188,7 +192,7 @@ class Session(_tfc.Session):
     self._py_graph = graph
     self._target = target.encode()
     self._config = config
-    self._cpu_devices = kwargs["cpu_devices"]
+    self._cpu_devices = kwargs.get("cpu_devices", 1)
     self._default_graph_context_manager = None
     self._default_session_context_manager = None
 
@@ -208,6 +212,10 @@ class Session(_tfc.Session):
     return _ops.default_session(self)
 
   def list_devices(self):
+    if self._target.startswith(b"grpc://"):
+      timeout = int(self._config.operation_timeout_in_ms) if self._config is not None else 0
+      return [_DeviceAttributes(name, kind, mem, inc) for name, kind, mem, inc in
+              _tfc.grpc_list_devices(self._target[len(b"grpc://"):].decode(), timeout)]
     n = max(1, self._cpu_devices)
     return [_DeviceAttributes("/job:localhost/replica:0/task:0/device:CPU:%d" % i, "CPU",
                               268435456) for i in range(n)]
@@ -239,9 +247,27 @@ class Session(_tfc.Session):
   def partial_run(self, handle, fetches, feed_dict=None):
     raise NotImplementedError("tfc does not implement partial_run yet")
 
+  def make_callable(self, fetches, feed_list=None, accept_options=False):
+    if not self._target.startswith(b"grpc://"):
+      return _tfc.Session.make_callable(self, fetches, feed_list, accept_options)
+    feed_list = list(feed_list or [])
+
+    def _callable(*args, **kwargs):
+      if len(args) != len(feed_list):
+        raise TypeError("callable takes %d feed values (%d given)" % (len(feed_list), len(args)))
+      return self.run(fetches, feed_dict=dict(zip(feed_list, args)), **kwargs)
+    return _callable
+
   @staticmethod
   def reset(target, containers=None, config=None):
-    raise NotImplementedError("tfc: Session.reset needs the distributed runtime")
+    """Resets resource containers on `target` (all of them when `containers` is None)
+    and closes every session open on that master."""
+    if isinstance(target, bytes):
+      target = target.decode()
+    if not target.startswith("grpc://"):
+      raise _errors.InvalidArgumentError(None, None, "Session.reset needs a grpc:// target, "
+                                         "not '%s'" % target)
+    _tfc.grpc_reset(target[len("grpc://"):], list(containers or []))
 
 
 class InteractiveSession(Session):

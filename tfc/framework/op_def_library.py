@@ -361,6 +361,9 @@ def _finish_op(g, op_type, opname, inputs, attrs, input_ops):
     control = g._control_dependencies_for_inputs(input_ops)
   else:
     control = ()
+  cf_context = g._cf_context
+  if cf_context is not None and control:
+    control = cf_context._filter_control_inputs(control)
   if device is None:
     op = g._add_op(op_type, opname, inputs, attrs, "", control)
     g._apply_device_functions(op)
@@ -370,6 +373,9 @@ def _finish_op(g, op_type, opname, inputs, attrs, input_ops):
     op = g._add_op(op_type, opname, inputs, attrs, device, control)
   if tl.control_dependencies_stack:
     g._record_op_seen_by_control_dependencies(op)
+  if cf_context is not None:
+    op._control_flow_context = cf_context
+    cf_context._add_op(op)
   return op
 
 

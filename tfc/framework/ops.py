@@ -202,6 +202,14 @@ def _tensor_iter(t, n):
 class Operation(_tfc.Operation):
   """A node in a Graph (TF 1.15 `tf.Operation`)."""
 
+  _control_flow_context = None  # the CondContext/WhileContext the op was built in
+
+  def _get_control_flow_context(self):
+    return self._control_flow_context
+
+  def _set_control_flow_context(self, ctx):
+    self._control_flow_context = ctx
+
   def values(self):
     return self.outputs
 
@@ -388,6 +396,14 @@ def _thread_local(field):
 
 class Graph(_tfc.Graph):
   """A TensorFlow computation graph (TF 1.15 `tf.Graph`)."""
+
+  _cf_context = None  # the control-flow context new ops are built in (tf.cond/tf.while_loop)
+
+  def _get_control_flow_context(self):
+    return self._cf_context
+
+  def _set_control_flow_context(self, ctx):
+    self._cf_context = ctx
 
   def __init__(self):
     super(Graph, self).__init__()

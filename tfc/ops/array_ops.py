@@ -202,9 +202,10 @@ def expand_dims(input, axis=None, name=None, dim=None):  # pylint: disable=redef
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
   with _ops.name_scope(name, "transpose", [a]) as name:
-    op_type = "ConjugateTranspose" if conjugate else "Transpose"
+    a = _ops.convert_to_tensor(a, name="a")
+    # conjugation changes only complex values (as in TF, real tensors get a Transpose)
+    op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
     if perm is None:
-      a = _ops.convert_to_tensor(a, name="a")
       r = a._rank()
       if not r:
         rk = _apply_op("Rank", None, [a]).outputs[0]
@@ -723,3 +724,165 @@ def broadcast_static_shape(shape_x, shape_y):
     else:
       raise ValueError("Incompatible shapes for broadcasting: %s and %s" % (shape_x, shape_y))
   return TensorShape(out)
+
+
+def _static_ints(value, what):
+  """A Python list (nested) of ints from a list, NumPy array or constant tensor."""
+  if isinstance(value, _Tensor):
+    if value.op.type != "Const":
+      raise NotImplementedError("tfc needs %s as Python ints or a constant" % what)
+    value = value.op.get_attr("value")
+  return np.asarray(value, dtype=np.int64).tolist()
+
+
+def _dim_list(x):
+  """x's dimensions: ints where static, scalar int32 tensors elsewhere."""
+  static = x.get_shape().as_list()
+  dynamic = None
+  out = []
+  for i, d in enumerate(static):
+    if d is None:
+      if dynamic is None:
+        dynamic = shape(x)
+      d = dynamic[i]
+    out.append(d)
+  return out
+
+
+def _shape_of(dims):
+  return dims if all(isinstance(d, int) for d in dims) else stack(dims)
+
+
+def space_to_batch_nd(input, block_shape, paddings, name=None):  # pylint: disable=redefined-builtin
+  """Zero-pads the M spatial dimensions after the batch by `paddings` ([M, 2]), splits
+  each into blocks of `block_shape` and moves the block positions into the batch:
+  [batch, s1, ..., sM, rest] -> [batch * prod(block_shape), s1' / b1, ..., rest]."""
+  with _ops.name_scope(name, "SpaceToBatchND", [input, block_shape, paddings]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    block = _static_ints(block_shape, "block_shape")
+    pads = _static_ints(paddings, "paddings")
+    m = len(block)
+    rank = x.get_shape().ndims
+    if rank is None or rank < m + 1:
+      raise ValueError("input needs a known rank of at least %d, got shape %s"
+                       % (m + 1, x.get_shape()))
+    if len(pads) != m or any(len(p) != 2 for p in pads):
+      raise ValueError("paddings must have shape [%d, 2], got %s" % (m, pads))
+    if any(b < 1 for b in block) or any(p < 0 for pair in pads for p in pair):
+      raise ValueError("block_shape must be positive and paddings non-negative")
+    x = pad(x, [[0, 0]] + pads + [[0, 0]] * (rank - m - 1))
+    dims = _dim_list(x)
+    for i, b in enumerate(block):
+      if isinstance(dims[i + 1], int) and dims[i + 1] % b:
+        raise ValueError("padded_shape[%d]=%d is not divisible by block_shape[%d]=%d"
+                         % (i, dims[i + 1], i, b))
+    split = [dims[0]]
+    for i, b in enumerate(block):
+      split += [dims[i + 1] // b, b]
+    split += dims[m + 1:]
+    x = reshape(x, _shape_of(split))
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + \
+        list(range(1 + 2 * m, rank + m))
+    x = transpose(x, perm)
+    blocks = 1
+    for b in block:
+      blocks *= b
+    out = [dims[0] * blocks] + [dims[i + 1] // b for i, b in enumerate(block)] + dims[m + 1:]
+    return reshape(x, _shape_of(out), name=name)
+
+
+def batch_to_space_nd(input, block_shape, crops, name=None):  # pylint: disable=redefined-builtin
+  """The inverse of space_to_batch_nd: moves blocks of the batch back into the M spatial
+  dimensions and crops them by `crops` ([M, 2])."""
+  with _ops.name_scope(name, "BatchToSpaceND", [input, block_shape, crops]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    block = _static_ints(block_shape, "block_shape")
+    crops = _static_ints(crops, "crops")
+    m = len(block)
+    rank = x.get_shape().ndims
+    if rank is None or rank < m + 1:
+      raise ValueError("input needs a known rank of at least %d, got shape %s"
+                       % (m + 1, x.get_shape()))
+    if len(crops) != m or any(len(c) != 2 for c in crops):
+      raise ValueError("crops must have shape [%d, 2], got %s" % (m, crops))
+    if any(b < 1 for b in block) or any(c < 0 for pair in crops for c in pair):
+      raise ValueError("block_shape must be positive and crops non-negative")
+    blocks = 1
+    for b in block:
+      blocks *= b
+    dims = _dim_list(x)
+    if isinstance(dims[0], int) and dims[0] % blocks:
+      raise ValueError("input batch %d is not divisible by prod(block_shape)=%d"
+                       % (dims[0], blocks))
+    batch = dims[0] // blocks
+    x = reshape(x, _shape_of(list(block) + [batch] + dims[1:]))
+    perm = [m]
+    for i in range(m):
+      perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, rank + m))
+    x = transpose(x, perm)
+    full = [batch] + [dims[i + 1] * b for i, b in enumerate(block)] + dims[m + 1:]
+    x = reshape(x, _shape_of(full))
+    if any(c for pair in crops for c in pair):
+      begin = [0] + [c[0] for c in crops] + [0] * (rank - m - 1)
+      size = [-1] + [full[i + 1] - c[0] - c[1] for i, c in enumerate(crops)] + \
+          [-1] * (rank - m - 1)
+      x = slice(x, begin, _shape_of(size))
+    return identity(x, name=name)
+
+
+def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # pylint: disable=redefined-builtin
+  """space_to_batch_nd over height and width with square blocks of block_size."""
+  block_size = _deprecated_argument_lookup("block_shape", block_shape, "block_size", block_size)
+  return space_to_batch_nd(input, [block_size, block_size], paddings, name=name)
+
+
+def batch_to_space(input, crops, block_size, name=None, block_shape=None):  # pylint: disable=redefined-builtin
+  """batch_to_space_nd over height and width with square blocks of block_size."""
+  block_size = _deprecated_argument_lookup("block_shape", block_shape, "block_size", block_size)
+  return batch_to_space_nd(input, [block_size, block_size], crops, name=name)
+
+
+def _check_nhwc(data_format, what):
+  if data_format not in (None, "NHWC"):
+    raise ValueError("%s: only NHWC data_format is supported on the CPU, got %s"
+                     % (what, data_format))
+
+
+def space_to_depth(input, block_size, name=None, data_format="NHWC"):  # pylint: disable=redefined-builtin
+  """Moves block_size x block_size blocks of height and width into the channels:
+  [b, h, w, c] -> [b, h / bs, w / bs, bs * bs * c]."""
+  _check_nhwc(data_format, "space_to_depth")
+  with _ops.name_scope(name, "SpaceToDepth", [input]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    if x.get_shape().ndims != 4:
+      raise ValueError("space_to_depth needs a 4-D input, got shape %s" % x.get_shape())
+    bs = int(block_size)
+    if bs < 2:
+      raise ValueError("Value for attr 'block_size' of %d must be at least minimum 2" % bs)
+    b, h, w, c = _dim_list(x)
+    for size, what in ((h, "height"), (w, "width")):
+      if isinstance(size, int) and size % bs:
+        raise ValueError("Image %s %d should be divisible by block_size: %d" % (what, size, bs))
+    x = reshape(x, _shape_of([b, h // bs, bs, w // bs, bs, c]))
+    x = transpose(x, [0, 1, 3, 2, 4, 5])
+    return reshape(x, _shape_of([b, h // bs, w // bs, c * bs * bs]), name=name)
+
+
+def depth_to_space(input, block_size, name=None, data_format="NHWC"):  # pylint: disable=redefined-builtin
+  """Moves channels into block_size x block_size blocks of height and width:
+  [b, h, w, c] -> [b, h * bs, w * bs, c / (bs * bs)]."""
+  _check_nhwc(data_format, "depth_to_space")
+  with _ops.name_scope(name, "DepthToSpace", [input]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    if x.get_shape().ndims != 4:
+      raise ValueError("depth_to_space needs a 4-D input, got shape %s" % x.get_shape())
+    bs = int(block_size)
+    if bs < 2:
+      raise ValueError("Value for attr 'block_size' of %d must be at least minimum 2" % bs)
+    b, h, w, c = _dim_list(x)
+    if isinstance(c, int) and c % (bs * bs):
+      raise ValueError("Input depth dimension %d should be divisible by: %d" % (c, bs * bs))
+    x = reshape(x, _shape_of([b, h, w, bs, bs, c // (bs * bs)]))
+    x = transpose(x, [0, 1, 3, 2, 4, 5])
+    return reshape(x, _shape_of([b, h * bs, w * bs, c // (bs * bs)]), name=name)

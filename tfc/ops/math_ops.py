@@ -758,3 +758,155 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=_dtypes.int32,
     cells = control_flow_ops.with_dependencies(checks, labels * num_classes + predictions)
     counts = unsorted_segment_sum(values, cells, num_classes * num_classes)
     return array_ops.reshape(counts, array_ops.stack([num_classes, num_classes]))
+
+
+def _nonzero_x_mask(x, y):
+  """(x, y) as tensors of one dtype and `y` with 1 where x is 0 (so that log/div of it
+  is finite there)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  x = _ops.convert_to_tensor(x, name="x")
+  y = _ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+  zero = _constant_op.constant(0, dtype=x.dtype.base_dtype)
+  one = _constant_op.constant(1, dtype=x.dtype.base_dtype)
+  return x, array_ops.where_v2(equal(x, zero), one, y)
+
+
+def xlogy(x, y, name=None):
+  """x * log(y), and 0 where x is 0 (even when y is 0)."""
+  with _ops.name_scope(name, "xlogy", [x, y]) as name:
+    x, safe_y = _nonzero_x_mask(x, y)
+    return multiply(x, log(safe_y), name=name)
+
+
+def xdivy(x, y, name=None):
+  """x / y, and 0 where x is 0 (even when y is 0)."""
+  with _ops.name_scope(name, "xdivy", [x, y]) as name:
+    x, safe_y = _nonzero_x_mask(x, y)
+    return _apply_op("RealDiv", name, [x, safe_y]).outputs[0]
+
+
+def multiply_no_nan(x, y, name=None):
+  """x * y, and 0 where y is 0 even if x is infinite or NaN."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "multiply_no_nan", [x, y]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    y = _ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+    zero = _constant_op.constant(0, dtype=x.dtype.base_dtype)
+    return array_ops.where_v2(equal(y, zero), zero, multiply(x, y), name=name)
+
+
+def polyval(coeffs, x, name=None):
+  """coeffs[0] * x**(n-1) + ... + coeffs[n-1], by Horner's rule (coeffs a list)."""
+  if not isinstance(coeffs, list):
+    raise ValueError("Argument coeffs must be list type found {}.".format(type(coeffs)))
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "polyval", list(coeffs) + [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    if not coeffs:
+      return array_ops.zeros_like(x, name=name)
+    coeffs = [_ops.convert_to_tensor(c, name="coeff_%d" % i) for i, c in enumerate(coeffs)]
+    p = coeffs[0]
+    for c in coeffs[1:]:
+      p = c + p * x
+    return p
+
+
+def rint(x, name=None):
+  """The nearest integer (halves to even), as a float."""
+  return _apply_op("Round", name, [x]).outputs[0]
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+  """sqrt(sum(x ** 2)) along axis (integer inputs: the integer part of it)."""
+  with _ops.name_scope(name, "EuclideanNorm", [input_tensor]):
+    x = _ops.convert_to_tensor(input_tensor, name="input_tensor")
+    if x.dtype.is_integer:
+      root = sqrt(reduce_sum(square(cast(x, _dtypes.float64)), axis, keepdims=keepdims))
+      return cast(floor(root), x.dtype.base_dtype)
+    return sqrt(reduce_sum(square(x), axis, keepdims=keepdims))
+
+
+def real(input, name=None):  # pylint: disable=redefined-builtin
+  """The real part: the input itself for real tensors (tfc has no complex kernels)."""
+  with _ops.name_scope(name, "Real", [input]):
+    x = _ops.convert_to_tensor(input, name="input")
+    if x.dtype.is_complex:
+      raise TypeError("real of %s tensors is not supported: tfc has no complex kernels yet"
+                      % x.dtype.name)
+    return x
+
+
+def imag(input, name=None):  # pylint: disable=redefined-builtin
+  """The imaginary part: zeros for real tensors (tfc has no complex kernels)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "Imag", [input]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    if x.dtype.is_complex:
+      raise TypeError("imag of %s tensors is not supported: tfc has no complex kernels yet"
+                      % x.dtype.name)
+    return array_ops.zeros_like(x, name=name)
+
+
+def angle(input, name=None):  # pylint: disable=redefined-builtin
+  """The argument: pi where a real input is negative, 0 elsewhere."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "Angle", [input]) as name:
+    x = _ops.convert_to_tensor(input, name="input")
+    if x.dtype.is_complex:
+      raise TypeError("angle of %s tensors is not supported: tfc has no complex kernels yet"
+                      % x.dtype.name)
+    zeros = array_ops.zeros_like(x)
+    return array_ops.where(less(x, zeros), np.pi * array_ops.ones_like(x), zeros, name=name)
+
+
+def _segment_count(segment_ids):
+  """max(segment_ids) + 1 (0 for none), failing the step unless the ids are sorted."""
+  from tfc.ops import control_flow_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import logging_ops  # pylint: disable=g-import-not-at-top
+  ids = _ops.convert_to_tensor(segment_ids, name="segment_ids")
+  check = logging_ops.Assert(is_non_decreasing(ids), ["segment ids are not increasing"])
+  last = reduce_max(ids) + _constant_op.constant(1, dtype=ids.dtype)
+  count = maximum(last, _constant_op.constant(0, dtype=ids.dtype))
+  return control_flow_ops.with_dependencies([check], ids), count
+
+
+def segment_sum(data, segment_ids, name=None):
+  """Sums of the rows of data per (sorted) segment id; output rows 0..max(id)."""
+  with _ops.name_scope(name, "SegmentSum", [data, segment_ids]):
+    ids, count = _segment_count(segment_ids)
+    return unsorted_segment_sum(data, ids, count)
+
+
+def segment_mean(data, segment_ids, name=None):
+  """Means of the rows of data per (sorted) segment id (0 for ids with no rows)."""
+  with _ops.name_scope(name, "SegmentMean", [data, segment_ids]):
+    ids, count = _segment_count(segment_ids)
+    return unsorted_segment_mean(data, ids, count)
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.int32):
+  """How often each value 0..max(arr) occurs in arr (or the sum of its weights), at least
+  minlength and at most maxlength long (values beyond that are not counted)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import logging_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(None, "bincount", [arr, weights, minlength, maxlength]):
+    arr = _ops.convert_to_tensor(arr, name="arr", dtype=_dtypes.int32)
+    nonempty = greater(reduce_prod(array_ops.shape(arr)), 0)
+    size = cast(nonempty, _dtypes.int32) * (reduce_max(arr) + 1)
+    if minlength is not None:
+      size = maximum(_ops.convert_to_tensor(minlength, name="minlength", dtype=_dtypes.int32),
+                     size)
+    if maxlength is not None:
+      size = minimum(_ops.convert_to_tensor(maxlength, name="maxlength", dtype=_dtypes.int32),
+                     size)
+    check = logging_ops.Assert(reduce_all(greater_equal(arr, 0)),
+                               ["Input arr must be non-negative!"])
+    arr = control_flow_ops.with_dependencies([check], arr)
+    if weights is not None:
+      values = _ops.convert_to_tensor(weights, name="weights")
+    else:
+      values = array_ops.ones_like(arr, dtype=_dtypes.as_dtype(dtype))
+    # values at or past the size are left out (ids < 0 are dropped by the segment sum)
+    ids = array_ops.where_v2(less(arr, size), arr, -array_ops.ones_like(arr))
+    return unsorted_segment_sum(values, ids, size)

@@ -806,3 +806,110 @@ def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keep
       mean = _math_ops.cast(mean, _dtypes.float16)
       variance = _math_ops.cast(variance, _dtypes.float16)
     return mean, variance
+
+
+def in_top_k(predictions, targets, k, name=None):
+  """Per row: whether the target class's prediction is among the k largest (ties at the
+  boundary count as in); false when the target is out of range or the row holds a NaN
+  or an infinity."""
+  with _ops.name_scope(name, "in_top_k", [predictions, targets, k]):
+    predictions = _ops.convert_to_tensor(predictions, name="predictions")
+    targets = _ops.convert_to_tensor(targets, name="targets")
+    if predictions.get_shape().ndims not in (None, 2) or targets.get_shape().ndims not in (None,
+                                                                                          1):
+      raise ValueError("in_top_k needs predictions [batch, classes] and targets [batch], got "
+                       "%s and %s" % (predictions.get_shape(), targets.get_shape()))
+    index_type = targets.dtype.base_dtype
+    num_classes = _math_ops.cast(_array_ops.shape(predictions)[1], index_type)
+    zero = _array_ops.zeros([], index_type)
+    valid = _math_ops.logical_and(_math_ops.greater_equal(targets, zero),
+                                  _math_ops.less(targets, num_classes))
+    safe = _array_ops.where(valid, targets, _array_ops.zeros_like(targets))
+    is_target = _array_ops.one_hot(safe, _math_ops.cast(num_classes, _dtypes.int32),
+                                   on_value=True, off_value=False, dtype=_dtypes.bool)
+    scores = _math_ops.reduce_sum(
+        _array_ops.where_v2(is_target, predictions, _array_ops.zeros([], predictions.dtype)), 1)
+    higher = _math_ops.reduce_sum(_math_ops.cast(
+        _math_ops.greater(predictions, _array_ops.expand_dims(scores, 1)), _dtypes.int32), 1)
+    finite = _math_ops.reduce_all(_math_ops.is_finite(predictions), 1)
+    k = _math_ops.cast(k, _dtypes.int32)
+    return _math_ops.logical_and(_math_ops.logical_and(valid, finite),
+                                 _math_ops.less(higher, k))
+
+
+def convolution(input, filter=None, padding=None, strides=None, dilation_rate=None,  # noqa: A002
+                name=None, data_format=None, filters=None, dilations=None):
+  """N-d convolution for N = 1 (conv1d) or 2 (conv2d), by the input's rank."""
+  filter = _math_ops._deprecated_argument_lookup("filters", filters, "filter", filter)
+  dilation_rate = _math_ops._deprecated_argument_lookup("dilations", dilations,
+                                                        "dilation_rate", dilation_rate)
+  with _ops.name_scope(name, "convolution", [input, filter]) as name:
+    input = _ops.convert_to_tensor(input, name="input")
+    rank = input.get_shape().ndims
+    if rank == 3:
+      return conv1d(input, filter, 1 if strides is None else strides, padding,
+                    data_format=data_format, dilations=dilation_rate, name=name)
+    if rank == 4:
+      return conv2d(input, filter, 1 if strides is None else strides, padding,
+                    data_format=data_format or "NHWC",
+                    dilations=1 if dilation_rate is None else dilation_rate, name=name)
+    raise NotImplementedError("convolution over %s spatial dimensions is not supported by tfc "
+                              "(1 and 2 are)" % (None if rank is None else rank - 2))
+
+
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
+         name=None, data_format=None, dilations=None):
+  """Max or average pooling over 1 or 2 spatial dimensions (without dilation)."""
+  dilation_rate = _math_ops._deprecated_argument_lookup("dilations", dilations,
+                                                        "dilation_rate", dilation_rate)
+  if pooling_type not in ("MAX", "AVG"):
+    raise ValueError("Invalid pooling_type: %s" % pooling_type)
+  rates = [dilation_rate] if isinstance(dilation_rate, int) else list(dilation_rate or [])
+  if any(d != 1 for d in rates):
+    raise NotImplementedError("dilated pooling is not supported by tfc")
+  window_shape = list(window_shape)
+  strides = list(strides) if strides is not None else [1] * len(window_shape)
+  with _ops.name_scope(name, "%s_pool" % pooling_type.lower(), [input]) as scope:
+    input = _ops.convert_to_tensor(input, name="input")
+    if len(window_shape) == 1:
+      fn = max_pool1d if pooling_type == "MAX" else avg_pool1d
+      return fn(input, window_shape, strides, padding, data_format=data_format or "NWC",
+                name=scope)
+    if len(window_shape) == 2:
+      fn = max_pool if pooling_type == "MAX" else avg_pool
+      return fn(input, window_shape, strides, padding, data_format=data_format or "NHWC",
+                name=scope)
+    raise NotImplementedError("pooling over %d spatial dimensions is not supported by tfc"
+                              % len(window_shape))
+
+
+def atrous_conv2d(value, filters, rate, padding, name=None):
+  """2-D convolution with the filter dilated by `rate` (holes between its taps)."""
+  if rate < 1:
+    raise ValueError("rate {} cannot be less than one".format(rate))
+  return conv2d(value, filters, [1, 1, 1, 1], padding, dilations=[1, rate, rate, 1], name=name)
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NWC", dilations=None, name=None):
+  """Transposed 1-D convolution (conv2d_transpose over a height of 1); filters
+  [width, output_channels, in_channels]."""
+  with _ops.name_scope(name, "conv1d_transpose", [input, filters, output_shape]) as name:
+    if data_format is None or data_format == "NWC":
+      fmt, spatial, channel_index = "NHWC", 1, 2
+    elif data_format == "NCW":
+      fmt, spatial, channel_index = "NCHW", 2, 1
+    else:
+      raise ValueError("data_format must be \"NWC\" or \"NCW\".")
+    full_strides = [1] + _spatial_sequence(strides, 1, channel_index, "stride")
+    full_dilations = [1] + _spatial_sequence(dilations, 1, channel_index, "dilations")
+    value = _array_ops.expand_dims(input, spatial)
+    filters = _array_ops.expand_dims(filters, 0)
+    if isinstance(output_shape, _ops.Tensor):
+      out = _array_ops.concat([output_shape[:spatial], [1], output_shape[spatial:]], 0)
+    else:
+      shape = list(output_shape)
+      out = shape[:spatial] + [1] + shape[spatial:]
+    result = conv2d_backprop_input(out, filters, value, full_strides, padding, data_format=fmt,
+                                   dilations=full_dilations)
+    return _array_ops.squeeze(result, [spatial], name=name)

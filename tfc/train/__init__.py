@@ -17,15 +17,32 @@ from tfc.train.learning_rate_decay import (piecewise_constant_decay, cosine_deca
 from tfc.train.training_util import (global_step, get_global_step, create_global_step,
                                      get_or_create_global_step, assert_global_step)
 from tfc.framework.graph_io import write_graph  # noqa: E402,F401
-from tfc.train.saver import Saver  # noqa: E402,F401
-from tfc.train.checkpoint_management import (  # noqa: E402,F401
-    checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
-    get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)
-from tfc.train.checkpoint_utils import (  # noqa: E402,F401
-    NewCheckpointReader, init_from_checkpoint, list_variables, load_checkpoint, load_variable)
+
+
+# checkpoint names -> the module defining them (loaded on first use)
+_CHECKPOINT_NAMES = {
+    "Saver": "saver",
+    "checkpoint_exists": "checkpoint_management",
+    "generate_checkpoint_state_proto": "checkpoint_management",
+    "get_checkpoint_mtimes": "checkpoint_management",
+    "get_checkpoint_state": "checkpoint_management",
+    "latest_checkpoint": "checkpoint_management",
+    "remove_checkpoint": "checkpoint_management",
+    "update_checkpoint_state": "checkpoint_management",
+    "NewCheckpointReader": "checkpoint_utils",
+    "init_from_checkpoint": "checkpoint_utils",
+    "list_variables": "checkpoint_utils",
+    "load_checkpoint": "checkpoint_utils",
+    "load_variable": "checkpoint_utils",
+}
 
 
 def __getattr__(name):
+  if name in _CHECKPOINT_NAMES:
+    import importlib  # pylint: disable=g-import-not-at-top
+    value = getattr(importlib.import_module("tfc.train." + _CHECKPOINT_NAMES[name]), name)
+    globals()[name] = value
+    return value
   # the MetaGraphDef functions load on first use (keeps `import tfc` fast)
   if name in ("export_meta_graph", "import_meta_graph"):
     from tfc.framework import meta_graph  # pylint: disable=g-import-not-at-top
@@ -41,4 +58,5 @@ def __getattr__(name):
 
 
 def __dir__():
-  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"})
+  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
+                set(_CHECKPOINT_NAMES))

@@ -3,7 +3,8 @@ checkpoint_management): tf.train.latest_checkpoint, get_checkpoint_state,
 update_checkpoint_state, generate_checkpoint_state_proto, checkpoint_exists,
 get_checkpoint_mtimes, remove_checkpoint, meta_graph_filename.
 
-The state file is a text-format `tensorflow.CheckpointState`:
+The state file is a text-format `tensorflow.CheckpointState`
+(tfc.protos.CheckpointState, proto/checkpoint_state.proto):
 
     model_checkpoint_path: "model.ckpt-2"
     all_model_checkpoint_paths: "model.ckpt-1"
@@ -23,184 +24,31 @@ import re as _re
 
 from tfc import errors as _errors
 from tfc import logging as _logging
+from tfc import protos as _protos
 
 _V1, _V2 = 1, 2
 
 
-class CheckpointState(object):
-  """The message of the `checkpoint` file (tensorflow.CheckpointState)."""
-
-  __slots__ = ("model_checkpoint_path", "all_model_checkpoint_paths",
-               "all_model_checkpoint_timestamps", "last_preserved_timestamp")
-
-  def __init__(self, model_checkpoint_path="", all_model_checkpoint_paths=None,
-               all_model_checkpoint_timestamps=None, last_preserved_timestamp=0.0):
-    self.model_checkpoint_path = model_checkpoint_path
-    self.all_model_checkpoint_paths = list(all_model_checkpoint_paths or [])
-    self.all_model_checkpoint_timestamps = list(all_model_checkpoint_timestamps or [])
-    self.last_preserved_timestamp = float(last_preserved_timestamp or 0.0)
-
-  def __eq__(self, other):
-    return isinstance(other, CheckpointState) and all(
-        getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-  def __ne__(self, other):
-    return not self == other
-
-  def __str__(self):
-    return _state_to_text(self)
-
-  __repr__ = __str__
-
-
-def _quote(s):
-  """A text-format string literal (C escapes, as protobuf's text_format writes)."""
-  out = []
-  for b in s.encode("utf-8"):
-    c = chr(b)
-    if c == "\n":
-      out.append("\\n")
-    elif c == "\r":
-      out.append("\\r")
-    elif c == "\t":
-      out.append("\\t")
-    elif c == '"':
-      out.append('\\"')
-    elif c == "'":
-      out.append("\\'")
-    elif c == "\\":
-      out.append("\\\\")
-    elif b < 0x20 or b >= 0x7f:
-      out.append("\\%03o" % b)
-    else:
-      out.append(c)
-  return '"' + "".join(out) + '"'
-
-
-def _double(v):
-  r = repr(float(v))
-  if r == "inf":
-    return "inf"
-  if r == "-inf":
-    return "-inf"
-  if r == "nan":
-    return "nan"
-  return r[:-2] if r.endswith(".0") else r
+def CheckpointState(**kwargs):  # pylint: disable=invalid-name
+  """A new tensorflow.CheckpointState message (tfc.protos.CheckpointState)."""
+  return _protos.CheckpointState(**kwargs)
 
 
 def _state_to_text(ckpt):
-  lines = []
-  if ckpt.model_checkpoint_path:
-    lines.append("model_checkpoint_path: %s" % _quote(ckpt.model_checkpoint_path))
-  for p in ckpt.all_model_checkpoint_paths:
-    lines.append("all_model_checkpoint_paths: %s" % _quote(p))
-  for t in ckpt.all_model_checkpoint_timestamps:
-    lines.append("all_model_checkpoint_timestamps: %s" % _double(t))
-  if ckpt.last_preserved_timestamp:
-    lines.append("last_preserved_timestamp: %s" % _double(ckpt.last_preserved_timestamp))
-  return "".join(line + "\n" for line in lines)
-
-
-class ParseError(ValueError):
-  """The `checkpoint` file is not a text-format CheckpointState."""
-
-
-_FIELD_RE = _re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*")
-_STRING_RE = _re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'((?:[^'\\\n]|\\.)*)'")
-_NUMBER_RE = _re.compile(r"[-+]?(?:inf(?:inity)?|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)f?",
-                         _re.IGNORECASE)
-
-
-def _unescape(s):
-  out = bytearray()
-  i = 0
-  raw = s.encode("utf-8")
-  simple = {ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("a"): 7, ord("b"): 8, ord("f"): 12,
-            ord("v"): 11, ord("\\"): 92, ord("'"): 39, ord('"'): 34, ord("?"): 63}
-  while i < len(raw):
-    b = raw[i]
-    if b != 92:
-      out.append(b)
-      i += 1
-      continue
-    i += 1
-    if i >= len(raw):
-      raise ParseError("string ends with a backslash")
-    c = raw[i]
-    if c in simple:
-      out.append(simple[c])
-      i += 1
-    elif 48 <= c <= 55:
-      j = i
-      while j < len(raw) and j < i + 3 and 48 <= raw[j] <= 55:
-        j += 1
-      out.append(int(raw[i:j], 8) & 0xff)
-      i = j
-    elif c in (ord("x"), ord("X")):
-      j = i + 1
-      while j < len(raw) and j < i + 3 and chr(raw[j]) in "0123456789abcdefABCDEF":
-        j += 1
-      if j == i + 1:
-        raise ParseError("bad \\x escape")
-      out.append(int(raw[i + 1:j], 16))
-      i = j
-    else:
-      raise ParseError("unknown escape \\%s" % chr(c))
-  return out.decode("utf-8", "surrogateescape")
+  from google.protobuf import text_format  # pylint: disable=g-import-not-at-top
+  return text_format.MessageToString(ckpt)
 
 
 def parse_checkpoint_state(text, ckpt=None):
   """Parses the text format of a CheckpointState (into `ckpt` if given).
 
   Raises:
-    ParseError: when the text is not a CheckpointState.
+    google.protobuf.text_format.ParseError: when the text is not a CheckpointState.
   """
-  ckpt = ckpt if ckpt is not None else CheckpointState()
-  pos = 0
-  text = _re.sub(r"#[^\n]*", "", text)
-  while True:
-    while pos < len(text) and text[pos] in " \t\r\n":
-      pos += 1
-    if pos >= len(text):
-      return ckpt
-    m = _FIELD_RE.match(text, pos)
-    if not m:
-      raise ParseError("%d: expected a field name" % pos)
-    name = m.group(1)
-    pos = m.end()
-    if name in ("model_checkpoint_path", "all_model_checkpoint_paths"):
-      parts = []
-      sm = _STRING_RE.match(text, pos)
-      if not sm:
-        raise ParseError("%d: expected a string for %s" % (pos, name))
-      while sm:  # adjacent literals concatenate
-        parts.append(_unescape(sm.group(1) if sm.group(1) is not None else sm.group(2)))
-        pos = sm.end()
-        while pos < len(text) and text[pos] in " \t\r\n":
-          pos += 1
-        sm = _STRING_RE.match(text, pos)
-      value = "".join(parts)
-      if name == "model_checkpoint_path":
-        ckpt.model_checkpoint_path = value
-      else:
-        ckpt.all_model_checkpoint_paths.append(value)
-    elif name in ("all_model_checkpoint_timestamps", "last_preserved_timestamp"):
-      nm = _NUMBER_RE.match(text, pos)
-      if not nm:
-        raise ParseError("%d: expected a number for %s" % (pos, name))
-      value = float(nm.group(0).rstrip("fF"))
-      pos = nm.end()
-      if name == "last_preserved_timestamp":
-        ckpt.last_preserved_timestamp = value
-      else:
-        ckpt.all_model_checkpoint_timestamps.append(value)
-    else:
-      raise ParseError('Message type "tensorflow.CheckpointState" has no field named "%s".'
-                       % name)
-    while pos < len(text) and text[pos] in " \t\r\n":
-      pos += 1
-    if pos < len(text) and text[pos] in ",;":
-      pos += 1
+  from google.protobuf import text_format  # pylint: disable=g-import-not-at-top
+  ckpt = ckpt if ckpt is not None else _protos.CheckpointState()
+  text_format.Merge(text, ckpt, descriptor_pool=_protos.descriptor_pool())
+  return ckpt
 
 
 def _atomic_write(path, text):
@@ -251,10 +99,12 @@ def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
     if not _os.path.isabs(model_checkpoint_path):
       model_checkpoint_path = _os.path.relpath(model_checkpoint_path, base)
     all_paths = [p if _os.path.isabs(p) else _os.path.relpath(p, base) for p in all_paths]
-  return CheckpointState(model_checkpoint_path=model_checkpoint_path,
-                         all_model_checkpoint_paths=all_paths,
-                         all_model_checkpoint_timestamps=timestamps,
-                         last_preserved_timestamp=last_preserved_timestamp)
+  ckpt = _protos.CheckpointState(model_checkpoint_path=model_checkpoint_path,
+                                 all_model_checkpoint_paths=all_paths,
+                                 all_model_checkpoint_timestamps=timestamps)
+  if last_preserved_timestamp is not None:
+    ckpt.last_preserved_timestamp = last_preserved_timestamp
+  return ckpt
 
 
 def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
@@ -309,9 +159,10 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     _logging.warning("%s: %s", type(e).__name__, e)
     _logging.warning("%s: Checkpoint ignored", coord_checkpoint_filename)
     return None
+  from google.protobuf import text_format  # pylint: disable=g-import-not-at-top
   try:
     ckpt = parse_checkpoint_state(content)
-  except ParseError as e:
+  except text_format.ParseError as e:
     _logging.warning("%s: %s", type(e).__name__, e)
     _logging.warning("%s: Checkpoint ignored", coord_checkpoint_filename)
     return None
@@ -319,9 +170,9 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
   if not _os.path.isabs(ckpt.model_checkpoint_path):
     ckpt.model_checkpoint_path = _os.path.join(checkpoint_dir, ckpt.model_checkpoint_path)
-  ckpt.all_model_checkpoint_paths = [
-      p if _os.path.isabs(p) else _os.path.join(checkpoint_dir, p)
-      for p in ckpt.all_model_checkpoint_paths]
+  for i, p in enumerate(ckpt.all_model_checkpoint_paths):
+    if not _os.path.isabs(p):
+      ckpt.all_model_checkpoint_paths[i] = _os.path.join(checkpoint_dir, p)
   return ckpt
 
 

@@ -121,15 +121,86 @@ class ClusterSpec(object):
         job_def.tasks[i] = task_address
 
 
+def _make_server_def(server_or_cluster_def, job_name, task_index, protocol, config):
+  """Builds a ServerDef from Server's arguments (TF 1.15's rules)."""
+  if isinstance(server_or_cluster_def, _protos.ServerDef):
+    server_def = _protos.ServerDef()
+    server_def.CopyFrom(server_or_cluster_def)
+    if job_name is not None:
+      server_def.job_name = job_name
+    if task_index is not None:
+      server_def.task_index = task_index
+    if protocol is not None:
+      server_def.protocol = protocol
+    if config is not None:
+      server_def.default_session_config.MergeFrom(config)
+    return server_def
+  try:
+    cluster_spec = ClusterSpec(server_or_cluster_def)
+  except TypeError:
+    raise TypeError("Could not convert `server_or_cluster_def` to a "
+                    "`tf.train.ServerDef` or `tf.train.ClusterSpec`.")
+  if job_name is None:
+    if len(cluster_spec.jobs) == 1:
+      job_name = cluster_spec.jobs[0]
+    else:
+      raise ValueError("Must specify an explicit `job_name`.")
+  if task_index is None:
+    task_indices = cluster_spec.task_indices(job_name)
+    if len(task_indices) == 1:
+      task_index = task_indices[0]
+    else:
+      raise ValueError("Must specify an explicit `task_index`.")
+  if protocol is None:
+    protocol = "grpc"
+  server_def = _protos.ServerDef(cluster=cluster_spec.as_cluster_def(), job_name=job_name,
+                                 task_index=task_index, protocol=protocol)
+  if config is not None:
+    server_def.default_session_config.MergeFrom(config)
+  return server_def
+
+
 class Server(object):
-  """An in-process TensorFlow server (needs the distributed runtime)."""
+  """An in-process TensorFlow server, for use in distributed training.
+
+  A Server runs tensorflow.MasterService and tensorflow.WorkerService on one
+  gRPC port for one task of a cluster (TF 1.15 `tf.train.Server`).
+  """
 
   def __init__(self, server_or_cluster_def, job_name=None, task_index=None, protocol=None,
                config=None, start=True):
-    raise NotImplementedError("tfc: tf.train.Server needs the distributed runtime, which is "
-                              "not available yet")
+    self._server_def = _make_server_def(server_or_cluster_def, job_name, task_index, protocol,
+                                        config)
+    if self._server_def.protocol not in ("", "grpc"):
+      raise ValueError("tfc supports only the 'grpc' protocol, not %r" % self._server_def.protocol)
+    from tfc import _tfc
+    self._server = _tfc.Server(self._server_def.SerializeToString())
+    if start:
+      self.start()
+
+  def start(self):
+    """Starts this server (binds its port and serves)."""
+    self._server.start()
+
+  def join(self):
+    """Blocks until the server has shut down."""
+    self._server.join()
+
+  def stop(self):
+    """Stops serving (tfc addition; TF 1.15 servers cannot be stopped)."""
+    self._server.stop()
+
+  @property
+  def server_def(self):
+    """The `tf.train.ServerDef` for this server."""
+    return self._server_def
+
+  @property
+  def target(self):
+    """The target for a `tf.Session` to connect to this server: "grpc://host:port"."""
+    return "grpc://" + self._server.address
 
   @staticmethod
   def create_local_server(config=None, start=True):
-    raise NotImplementedError("tfc: tf.train.Server needs the distributed runtime, which is "
-                              "not available yet")
+    """A new single-process cluster server on a port picked by the system."""
+    return Server({"localhost": ["localhost:0"]}, protocol="grpc", config=config, start=start)

@@ -1,0 +1,180 @@
+"""Wire compatibility with real TensorFlow's distributed runtime (part of `make compat`):
+a TF client on a tfc server, a tfc client on a TF server, and clusters mixing tfc and
+TF tasks in both directions. TensorFlow runs in its own venv (.venv-tf, or the
+interpreter in TFC_TF_PYTHON); without it these tests skip, unless
+TFC_COMPAT_REQUIRED=1 makes that a failure."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import tfc as tf
+from cluster_util import free_ports
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+TF_PY = os.environ.get("TFC_TF_PYTHON", str(REPO / ".venv-tf" / "bin" / "python"))
+
+TF_SERVER = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+s = tf.distribute.Server(json.loads(sys.argv[1]), job_name=sys.argv[2], task_index=int(sys.argv[3]))
+print("listening", flush=True)
+s.join()
+"""
+
+TF_CLIENT = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+target, pin = sys.argv[1], json.loads(sys.argv[2])
+out = {}
+g = tf.Graph()
+with g.as_default():
+  with tf.device(pin["vars"]):
+    v = tf.Variable([1.0, 2.0], name="v", use_resource=False)
+    never = tf.Variable(0.0, name="never_initialized", use_resource=False)
+  with tf.device(pin["compute"]):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = v * 10.0 + x
+    bad = never + 1.0
+with tf.Session(target, graph=g, config=tf.ConfigProto(operation_timeout_in_ms=20000)) as sess:
+  out["devices"] = [d.name for d in sess.list_devices()]
+  sess.run(v.initializer)
+  out["y"] = sess.run(y, {x: [1.0, 1.0]}).tolist()
+  f = sess.make_callable(y, [x])  # MakeCallable / RunCallable / ReleaseCallable on the master
+  out["callable"] = [f([1.0, 1.0]).tolist(), f([2.0, 3.0]).tolist()]
+  del f
+  sess.run(tf.assign_add(v, [1.0, 1.0]))
+  out["v"] = sess.run(v).tolist()
+  try:
+    sess.run(bad)
+  except tf.errors.OpError as e:
+    out["error"] = type(e).__name__
+    out["message"] = str(e)
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def tf_python():
+  if not os.path.exists(TF_PY):
+    if os.environ.get("TFC_COMPAT_REQUIRED") == "1":
+      pytest.fail("TensorFlow's venv is missing: %s" % TF_PY)
+    pytest.skip("TensorFlow's venv is missing (make compat creates it)")
+  return TF_PY
+
+
+class _Procs(object):
+  def __init__(self):
+    self.procs = []
+
+  def start(self, argv):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    self.procs.append(p)
+    line = p.stdout.readline()
+    assert "listening" in line, line
+    return p
+
+  def stop(self):
+    for p in self.procs:
+      p.kill()
+      p.wait(10)
+
+
+@pytest.fixture
+def procs():
+  ps = _Procs()
+  yield ps
+  ps.stop()
+
+
+def _tfc_task(procs, spec, job, index):
+  procs.start([sys.executable, "-m", "tfc.server", "--cluster_spec", json.dumps(spec), "--job_name", job,
+               "--task_index", str(index)])
+
+
+def _tf_task(procs, tf_py, spec, job, index):
+  procs.start([tf_py, "-c", TF_SERVER, json.dumps(spec), job, str(index)])
+
+
+def _tf_client(tf_py, target, pin):
+  out = subprocess.run([tf_py, "-c", TF_CLIENT, target, json.dumps(pin)], capture_output=True, text=True,
+                       timeout=120)
+  assert out.returncode == 0, out.stderr[-3000:]
+  return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _check_tf_client_result(out, error_task):
+  assert out["y"] == [11.0, 21.0]
+  assert out["callable"] == [[11.0, 21.0], [12.0, 23.0]]
+  assert out["v"] == [2.0, 3.0]
+  assert out["error"] == "FailedPreconditionError"
+  assert "never_initialized" in out["message"]
+  assert error_task in out["message"]
+
+
+def test_tf_client_on_tfc_server(tf_python, procs):
+  port = free_ports(1)[0]
+  spec = {"worker": ["localhost:%d" % port]}
+  _tfc_task(procs, spec, "worker", 0)
+  out = _tf_client(tf_python, "grpc://localhost:%d" % port, {"vars": "", "compute": ""})
+  assert out["devices"] == ["/job:worker/replica:0/task:0/device:CPU:0"]
+  assert out["y"] == [11.0, 21.0] and out["v"] == [2.0, 3.0]
+  assert out["callable"] == [[11.0, 21.0], [12.0, 23.0]]
+  assert out["error"] == "FailedPreconditionError" and "never_initialized" in out["message"]
+
+
+def test_tfc_client_on_tf_server(tf_python, procs):
+  port = free_ports(1)[0]
+  spec = {"worker": ["localhost:%d" % port]}
+  _tf_task(procs, tf_python, spec, "worker", 0)
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float32, [None])
+    v = tf.Variable(2.0, name="v")
+    y = x * v + 1.0
+    u = tf.Variable(1.0, name="never_initialized")
+    z = u * 2.0
+    s = tf.constant(["tf", "interop"])
+  with tf.Session("grpc://localhost:%d" % port, graph=g) as sess:
+    sess.run(v.initializer)
+    assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [3.0, 5.0]
+    assert list(sess.run(s)) == [b"tf", b"interop"]
+    assert [d.name for d in sess.list_devices()] == ["/job:worker/replica:0/task:0/device:CPU:0"]
+    with pytest.raises(tf.errors.FailedPreconditionError):
+      sess.run(z)
+
+
+def test_tfc_master_with_a_tf_ps(tf_python, procs):
+  ports = free_ports(2)
+  spec = {"ps": ["localhost:%d" % ports[0]], "worker": ["localhost:%d" % ports[1]]}
+  _tf_task(procs, tf_python, spec, "ps", 0)
+  _tfc_task(procs, spec, "worker", 0)
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:ps/task:0"):
+      v = tf.Variable([1.0, 2.0], name="v")
+      a = v * 10.0
+    with tf.device("/job:worker/task:0"):
+      x = tf.placeholder(tf.float32, [2])
+      b = a + x
+  with tf.Session("grpc://" + spec["worker"][0], graph=g) as sess:
+    assert sorted(d.name for d in sess.list_devices()) == [
+        "/job:ps/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:0/device:CPU:0"]
+    sess.run(v.initializer)
+    assert sess.run(b, {x: [1.0, 1.0]}).tolist() == [11.0, 21.0]
+
+
+def test_tf_master_with_a_tfc_ps(tf_python, procs):
+  ports = free_ports(2)
+  spec = {"ps": ["localhost:%d" % ports[0]], "worker": ["localhost:%d" % ports[1]]}
+  _tfc_task(procs, spec, "ps", 0)
+  _tf_task(procs, tf_python, spec, "worker", 0)
+  out = _tf_client(tf_python, "grpc://" + spec["worker"][0],
+                   {"vars": "/job:ps/task:0", "compute": "/job:worker/task:0"})
+  _check_tf_client_result(out, "/job:ps/replica:0/task:0")
