@@ -7,8 +7,10 @@ Usage (repository root):  .venv/bin/python benchmarks/bench_checkpoint.py
 Each framework runs in fresh processes (`... worker tfc|tf DIR`), three
 rounds alternating tfc and TF; the best time counts (the machine is shared,
 so the best is the least disturbed). The files go to build/bench-ckpt (the
-repository's disk, not a tmpfs). Saves are timed
-without the meta graph and state file, each after an os.sync() (so no
+repository's disk, not a tmpfs). Each save
+writes a new prefix (model-<step>, as with a global step; the files are
+removed afterwards, untimed), without the meta graph and state file, after
+an os.sync() (so no
 framework pays for the previous one's writeback); a restore reads a
 checkpoint that was just written (page cache), as TF's figures are taken.
 """
@@ -70,14 +72,18 @@ def worker(framework, work):
     sess.run(tf.global_variables_initializer())
     saver.save(sess, prefix, write_meta_graph=False, write_state=False)  # warm-up
     saver.restore(sess, prefix)
-    for _ in range(REPEATS):
+    for step in range(REPEATS):
       os.sync()  # both frameworks start each save with no dirty pages queued for the disk
       t0 = time.perf_counter()
-      saver.save(sess, prefix, write_meta_graph=False, write_state=False)
+      path = saver.save(sess, prefix, global_step=step, write_meta_graph=False,
+                        write_state=False)
       saves.append(time.perf_counter() - t0)
       t0 = time.perf_counter()
-      saver.restore(sess, prefix)
+      saver.restore(sess, path)
       restores.append(time.perf_counter() - t0)
+      for f in os.listdir(os.path.dirname(prefix)):  # the previous step's files, untimed
+        if f.startswith("model-%d." % step):
+          os.remove(os.path.join(os.path.dirname(prefix), f))
   print(json.dumps({"save_s": min(saves), "restore_s": min(restores)}))
 
 
