@@ -198,7 +198,7 @@ _LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
               "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
-    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
+    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io", "summary"))
 _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Protocol-buffer messages (google.protobuf classes, built on first use).

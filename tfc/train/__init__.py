@@ -35,9 +35,16 @@ _CHECKPOINT_NAMES = {
     "load_checkpoint": "checkpoint_utils",
     "load_variable": "checkpoint_utils",
 }
+# tf.train.summary_iterator lives with the events-file writer
+_SUMMARY_NAMES = ("summary_iterator",)
 
 
 def __getattr__(name):
+  if name in _SUMMARY_NAMES:
+    from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
+    value = getattr(_summary, name)
+    globals()[name] = value
+    return value
   if name in _CHECKPOINT_NAMES:
     import importlib  # pylint: disable=g-import-not-at-top
     value = getattr(importlib.import_module("tfc.train." + _CHECKPOINT_NAMES[name]), name)
@@ -59,4 +66,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
-                set(_CHECKPOINT_NAMES))
+                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES))
