@@ -9,6 +9,8 @@
 
 #include "base/block_cache.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -75,6 +77,60 @@ char *tfc_strndup(const char *s, size_t n) {
   return d;
 }
 
+/* Small aligned blocks (the buffers of scalars and tiny tensors: loop
+ * counters, flags) are kept per thread for reuse, as posix_memalign costs
+ * several times a free-list pop. Every request of at most SMALL_BLOCK bytes
+ * gets a SMALL_BLOCK block; a thread keeps at most SMALL_KEEP freed ones and
+ * its blocks go back to the C library when it exits. Off in sanitizer builds,
+ * where reuse would hide use-after-free reports. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SMALL_CACHE_ENABLED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SMALL_CACHE_ENABLED 0
+#endif
+#endif
+#ifndef SMALL_CACHE_ENABLED
+#define SMALL_CACHE_ENABLED 1
+#endif
+#define SMALL_BLOCK ((size_t)2 * TFC_ALIGN)
+#define SMALL_KEEP 64
+
+typedef struct small_cache {
+  int n;
+  void *blocks[SMALL_KEEP];
+} small_cache;
+
+static _Thread_local small_cache *tl_small;
+static pthread_key_t small_key;
+static pthread_once_t small_once = PTHREAD_ONCE_INIT;
+static bool small_key_ok;
+
+/* Thread-exit destructor: frees a thread's kept blocks. */
+static void small_release(void *arg) {
+  small_cache *c = arg;
+  for (int i = 0; i < c->n; i++) free(c->blocks[i]);
+  free(c);
+}
+
+/* Creates the thread-exit key once. */
+static void small_init(void) { small_key_ok = pthread_key_create(&small_key, small_release) == 0; }
+
+/* This thread's cache, made on first use; NULL when it cannot be. */
+static small_cache *small_get(void) {
+  if (tl_small) return tl_small;
+  pthread_once(&small_once, small_init);
+  if (!small_key_ok) return NULL;
+  small_cache *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  if (pthread_setspecific(small_key, c) != 0) {
+    free(c);
+    return NULL;
+  }
+  tl_small = c;
+  return c;
+}
+
 /* TFC_ALIGN-aligned block of at least size bytes (rounded up to TFC_ALIGN,
  * at least TFC_ALIGN); NULL on overflow or failure. */
 void *tfc_aligned_alloc(size_t size) {
@@ -82,6 +138,11 @@ void *tfc_aligned_alloc(size_t size) {
   size_t rounded = size ? (size + TFC_ALIGN - 1) & ~(size_t)(TFC_ALIGN - 1) : TFC_ALIGN;
   if (inject_failure()) return NULL;
   void *p = NULL;
+  if (SMALL_CACHE_ENABLED && rounded <= SMALL_BLOCK) {
+    small_cache *c = tl_small;
+    if (c && c->n > 0) return c->blocks[--c->n];
+    return posix_memalign(&p, TFC_ALIGN, SMALL_BLOCK) == 0 ? p : NULL;
+  }
   /* Large blocks: 2 MiB alignment plus a transparent-huge-page hint, so a
    * fresh output costs few page faults (as NumPy does for large arrays). */
   const size_t huge = (size_t)2 << 20;
@@ -95,8 +156,21 @@ void *tfc_aligned_alloc(size_t size) {
   return p;
 }
 
-/* Frees a block from tfc_aligned_alloc; NULL is a no-op. Large blocks go to
- * the block cache for the next step's buffers of the same size. */
+/* Frees a block from tfc_aligned_alloc; NULL is a no-op. Small blocks stay
+ * with the thread, large blocks go to the block cache for the next step's
+ * buffers of the same size. */
 void tfc_aligned_free(void *p) {
+  if (SMALL_CACHE_ENABLED && p) {
+    size_t usable = malloc_usable_size(p);
+    if (usable >= SMALL_BLOCK && usable < SMALL_BLOCK + TFC_ALIGN) {
+      small_cache *c = small_get();
+      if (c && c->n < SMALL_KEEP) {
+        c->blocks[c->n++] = p;
+        return;
+      }
+      free(p);
+      return;
+    }
+  }
   if (!tfc_block_cache_put(p)) free(p);
 }
