@@ -37,6 +37,11 @@ _CHECKPOINT_NAMES = {
 }
 
 
+# tf.train.Example and its parts (messages of proto/example.proto, feature.proto)
+_EXAMPLE_PROTOS = ("Example", "SequenceExample", "Features", "Feature", "FeatureList",
+                   "FeatureLists", "BytesList", "FloatList", "Int64List")
+
+
 def __getattr__(name):
   if name in _CHECKPOINT_NAMES:
     import importlib  # pylint: disable=g-import-not-at-top
@@ -49,7 +54,7 @@ def __getattr__(name):
     value = getattr(meta_graph, name)
     globals()[name] = value
     return value
-  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef"):
+  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef") or name in _EXAMPLE_PROTOS:
     from tfc import protos  # pylint: disable=g-import-not-at-top
     value = getattr(protos, name)
     globals()[name] = value
@@ -59,4 +64,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
-                set(_CHECKPOINT_NAMES))
+                set(_CHECKPOINT_NAMES) | set(_EXAMPLE_PROTOS))
