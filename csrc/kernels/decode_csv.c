@@ -224,7 +224,7 @@ void tfc_decode_csv_compute(tfc_kernel_ctx *ctx) {
     }
     for (int c = 0; ok && c < ncols; c++) {
       field f = fields[c];
-      if (in_buf[c]) f.p = buf.data + (uintptr_t)f.p;
+      if (in_buf[c]) f.p = buf.data ? buf.data + (uintptr_t)f.p : ""; /* "" leaves buf empty */
       tfc_tensor *out = outs[c];
       const tfc_tensor *d = ctx->inputs[1 + c];
       size_t es = tfc_dtype_size(out->dtype);

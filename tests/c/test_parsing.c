@@ -244,8 +244,8 @@ TFC_TEST(parse_example_v2_out_of_memory_is_a_status) {
 
 TFC_TEST(decode_csv_and_split_edge_cases) {
   /* DecodeCSV: quotes, an unterminated quote, a record of delimiters only */
-  static const char *recs[] = {"\"a\"\"b\",1", "\"open,2", ",", "x,\"y\"z"};
-  for (int r = 0; r < 4; r++) {
+  static const char *recs[] = {"\"a\"\"b\",1", "\"open,2", ",", "x,\"y\"z", "\"\",1"};
+  for (int r = 0; r < 5; r++) {
     prun p;
     tfc_attrs_init(&p.attrs);
     tfc_status_clear(&p.st);
@@ -275,6 +275,10 @@ TFC_TEST(decode_csv_and_split_edge_cases) {
     } else if (r == 2) {
       CHECK_EQ_INT(c, TFC_CODE_OK);
       CHECK_EQ_INT(((int32_t *)p.out[1]->data)[0], 42);
+    } else if (r == 4) { /* an empty quoted field takes the default */
+      CHECK_EQ_INT(c, TFC_CODE_OK);
+      const tfc_string *s = p.out[0]->data;
+      CHECK(s[0].len == 1 && s[0].data[0] == 'd');
     } else {
       CHECK_EQ_INT(c, TFC_CODE_INVALID_ARGUMENT);
     }
