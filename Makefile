@@ -244,7 +244,8 @@ asan:
 	$(MAKE) --no-print-directory $(ASAN_VARS) asan-ctest asan-pytest
 
 asan-ctest: $(BUILD)/ctest
-	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(BUILD)/ctest $(T)
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(BUILD)/ctest $(T)
 
 $(BUILD)/stamp/asan-install: $(PKG_INPUTS) $(BUILD)/stamp/venv-$(VENV)
 	@mkdir -p $(@D)

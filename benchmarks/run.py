@@ -63,10 +63,12 @@ def main():
     have_tf = os.path.exists(TF_PY)
     res = {"tfc": run_json(TFC_PY, os.path.join(HERE, "bench_core.py"), "tfc")}
     res["tfc"].update(run_json(TFC_PY, os.path.join(HERE, "bench_train.py"), "tfc"))
+    res["tfc"].update(run_json(TFC_PY, os.path.join(HERE, "bench_control_flow.py"), "tfc"))
     res["tfc"]["import_s"], res["tfc"]["import_rss_kb"] = import_cost(TFC_PY, "tfc")
     if have_tf:
         res["tf"] = run_json(TF_PY, os.path.join(HERE, "bench_core.py"), "tf")
         res["tf"].update(run_json(TF_PY, os.path.join(HERE, "bench_train.py"), "tf"))
+        res["tf"].update(run_json(TF_PY, os.path.join(HERE, "bench_control_flow.py"), "tf"))
         res["tf"]["import_s"], res["tf"]["import_rss_kb"] = import_cost(TF_PY, "tensorflow", n=3)
     t, f = res["tfc"], res.get("tf", {})
     us = lambda s: "%.2f µs" % (s * 1e6)
@@ -103,10 +105,13 @@ def main():
             ("mlp_adam_2t_s", "Adam step, MLP 784-256-10, batch 128, 2 threads", "≥ 1.00 (TF/tfc)"),
             ("cnn_adam_1t_s", "Adam step, CNN 2 conv, batch 64, 1 thread", "≥ 0.80 (TF/tfc)"),
             ("cnn_adam_2t_s", "Adam step, CNN 2 conv, batch 64, 2 threads", "≥ 0.80 (TF/tfc)"),
-            ("grad_build_50_s", "tf.gradients build, 50-layer MLP", "< 50 ms")]:
+            ("grad_build_50_s", "tf.gradients build, 50-layer MLP", "< 50 ms"),
+            ("while_10k_add_s", "tf.while_loop, 10,000 scalar adds", "≥ 3.00 (TF/tfc)"),
+            ("cond_run_s", "run: tf.cond on a fed predicate", "faster than TF")]:
         if key in t:
-            rows.append((label, ms(t[key]) if key.startswith("grad") else us(t[key]),
-                         (ms(f[key]) if key.startswith("grad") else us(f[key])) if key in f else "n/a",
+            in_ms = key.startswith(("grad", "while"))
+            rows.append((label, ms(t[key]) if in_ms else us(t[key]),
+                         (ms(f[key]) if in_ms else us(f[key])) if key in f else "n/a",
                          ratio(f.get(key), t[key]), target))
     lines = [
         "# Benchmarks",

@@ -77,6 +77,7 @@ from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initi
                                count_up_to, scatter_update, scatter_add, scatter_sub)
 from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
 from tfc.ops.control_flow_ops import case, cond, while_loop  # noqa: F401
+from tfc.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: F401
 from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
                               norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
@@ -197,7 +198,7 @@ _LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
               "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
-    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io"))
+    "initializers", "logging", "train", "compat", "losses", "layers", "image", "io", "summary"))
 _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Input pipelines: TFRecord files, Example parsing, sparse tensors.

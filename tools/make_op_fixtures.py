@@ -714,6 +714,28 @@ case("ShardedFilespec", "name", basename=V(b"/tmp/model", "string"), num_shards=
 case("StringJoin", "broadcast", inputs=[V([b"a", b"bc"], "string"), V(b"_temp/part", "string")],
      separator="-")
 case("StringJoin", "scalars", inputs=[V(b"model", "string"), V(b"_temp", "string")])
+case("ScalarSummary", "f32", tags=V([b"a", b"b/c"], "string"), values=F(2))
+case("ScalarSummary", "i64", tags=V(b"step", "string"), values=V(7, "int64"))
+case("ScalarSummary", "shape_mismatch", error=True, tags=V([b"a", b"b"], "string"), values=F(3))
+case("HistogramSummary", "f32", tag=V(b"h", "string"), values=F(5, 7, lo=-50, hi=50))
+case("HistogramSummary", "f64_empty", tag=V(b"e", "string"), values=F(0, dt="float64"))
+case("HistogramSummary", "nan", error=True, tag=V(b"n", "string"),
+     values=V([1.0, float("nan")], "float32"))
+
+
+def _merge_summary(tf, inp):
+    a = tf.raw_ops.ScalarSummary(tags=["x", "y"], values=tf.constant([1.5, -2.0]))
+    b = tf.raw_ops.HistogramSummary(tag="z", values=tf.constant([1.0, 2.0, 3.0]))
+    return {"fetches": [tf.raw_ops.MergeSummary(inputs=[a, b])]}
+
+
+def _merge_summary_dup(tf, inp):
+    a = tf.raw_ops.ScalarSummary(tags=["x"], values=tf.constant([1.5]))
+    return {"fetches": [tf.raw_ops.MergeSummary(inputs=[a, a])]}
+
+
+custom("MergeSummary", "scalars_and_histogram", _merge_summary)
+custom("MergeSummary", "duplicate_tag", _merge_summary_dup, error=True)
 case("StaticRegexFullMatch", "s3", input=V([b"s3://bucket/m", b"/tmp/s3://m", b"s3:/x"], "string"),
      pattern="^s3://.*")
 case("StaticRegexFullMatch", "classes", input=V([[b"abc", b"abcd"], [b"", b"cab"]], "string"),

@@ -53,6 +53,7 @@ typedef struct msession {
   tfc_graph *g;
   int64_t version;
   bool log_placement;
+  bool allow_soft_placement;
   int64_t op_timeout_ms;
   int n_dev;
   char **dev_names;
@@ -350,7 +351,7 @@ static void random_handle(char *buf, size_t size) {
  * entries pointing at the existing nodes. */
 static bool extend_graph(msession *s, const uint8_t *gd, size_t n, tfc_status *st) {
   if (!gd || n == 0) return true;
-  tfc_import_options o = {0};
+  tfc_import_options o = {.resource_variables_as_ref = true};
   if (tfc_graph_num_nodes(s->g) == 0) return tfc_graph_import(s->g, gd, n, &o, NULL, st);
   Tensorflow__GraphDef *g = (Tensorflow__GraphDef *)tfc_pb_unpack(&tensorflow__graph_def__descriptor, gd, n,
                                                                    "GraphDef", st);
@@ -437,6 +438,7 @@ static bool create_session(tfc_master *m, const uint8_t *req, size_t len, tfc_ms
   }
   if (ok && config) {
     s->log_placement = config->log_device_placement;
+    s->allow_soft_placement = config->allow_soft_placement;
     s->op_timeout_ms = config->operation_timeout_in_ms;
   }
   if (ok) ok = extend_graph(s, gd, gn, st);
@@ -540,6 +542,7 @@ typedef struct step_req {
   int64_t timeout_ms;
   bool output_partition_graphs;
   bool store_errors;
+  int refs;                      /* a MakeCallable template: its table + running calls (under s->mu) */
 } step_req;
 
 /* Frees the strings of a parsed step request. */
@@ -660,7 +663,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     else targets[i] = n->id;
   }
   tfc_device_set ds = {.n = s->n_dev, .names = (const char *const *)s->dev_names, .parsed = s->dev_parsed,
-                       .allow_soft_placement = true, .incarnation = s->incarnation,
+                       .allow_soft_placement = s->allow_soft_placement, .incarnation = s->incarnation,
                        .incarnations = s->dev_inc};
   if (ok) ok = tfc_subgraph_build(g, r->n_feeds, feeds, r->n_fetches, fetches, r->n_targets, targets, &ds, &sg, st);
   if (ok && s->log_placement) log_placement(s, &sg);
@@ -759,6 +762,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
 /* One partition's RunGraph, run on a thread of its own. */
 typedef struct part_run {
   tfc_master *m;
+  const mplan *p;
   const msession *s;
   const mpart *q;
   const step_req *r;
@@ -770,7 +774,11 @@ typedef struct part_run {
   bool threaded;
 } part_run;
 
-/* Builds and sends a RunGraphRequest; checks the status in the body. */
+static void cleanup_step(tfc_master *m, const mplan *p, int64_t step_id);
+
+/* Builds and sends a RunGraphRequest; checks the status in the body. On
+ * failure the step is cleaned up on every task at once, so partitions
+ * waiting for values that will never come stop waiting. */
 static void *part_run_main(void *arg) {
   part_run *pr = arg;
   const mpart *q = pr->q;
@@ -834,6 +842,7 @@ static void *part_run_main(void *arg) {
       pr->ok = false;
     }
   }
+  if (!pr->ok) cleanup_step(pr->m, pr->p, pr->step_id);
   return NULL;
 }
 
@@ -904,7 +913,7 @@ static bool run_core(tfc_master *m, msession *s, const step_req *rq, bool named,
   int64_t step_id = new_step_id();
   if (ok) {
     for (int i = 0; i < p->n_parts; i++) {
-      runs[i] = (part_run){.m = m, .s = s, .q = &p->parts[i], .r = &r, .step_id = step_id};
+      runs[i] = (part_run){.m = m, .p = p, .s = s, .q = &p->parts[i], .r = &r, .step_id = step_id};
       if (i + 1 < p->n_parts) runs[i].threaded = pthread_create(&runs[i].th, NULL, part_run_main, &runs[i]) == 0;
     }
     for (int i = 0; i < p->n_parts; i++)
@@ -1085,6 +1094,7 @@ static bool make_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg
   if (ok) {
     pthread_mutex_lock(&s->mu);
     handle = s->next_callable++;
+    r->refs = 1;
     ok = tfc_hashmap_put(&s->callables, (const char *)&handle, sizeof handle, r) == 0;
     pthread_mutex_unlock(&s->mu);
     if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
@@ -1126,6 +1136,7 @@ static bool run_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg 
   pthread_mutex_lock(&s->mu);
   bool found = false;
   step_req *tmpl = tfc_hashmap_get(&s->callables, (const char *)&handle, sizeof handle, &found);
+  if (found) tmpl->refs++; /* a concurrent ReleaseCallable frees it after this run */
   pthread_mutex_unlock(&s->mu);
   bool ok = found || tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Attempted to run callable %lld that "
                                     "was not found or was released.", (long long)handle);
@@ -1155,6 +1166,12 @@ static bool run_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_msg 
   if (ok) ok = run_core(m, s, &r, false, &out, st);
   tfc_free(r.feed_data);
   tfc_free(r.feed_len);
+  if (found) {
+    pthread_mutex_lock(&s->mu);
+    bool last = --tmpl->refs == 0;
+    pthread_mutex_unlock(&s->mu);
+    if (last) callable_free(tmpl);
+  }
   session_put(m, s);
   if (!ok) {
     tfc_wbuf_free(&out);
@@ -1171,8 +1188,9 @@ static bool release_callable(tfc_master *m, const uint8_t *req, size_t len, tfc_
   if (!s) return false;
   pthread_mutex_lock(&s->mu);
   step_req *r = tfc_hashmap_remove(&s->callables, (const char *)&handle, sizeof handle);
+  bool last = r && --r->refs == 0;
   pthread_mutex_unlock(&s->mu);
-  callable_free(r);
+  if (last) callable_free(r);
   session_put(m, s);
   return true;
 }

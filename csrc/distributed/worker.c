@@ -53,6 +53,10 @@ struct tfc_worker {
   tfc_hashmap graphs;       /* handle -> wgraph* */
   tfc_hashmap sessions;     /* session handle -> wsession* */
   tfc_hashmap steps;        /* int64 step id -> tfc_remote_rendezvous* */
+  /* recently cleaned-up step ids: a late RunGraph or RecvTensor for one of
+   * them fails at once instead of waiting on a rendezvous nobody will fill */
+  int64_t done_steps[1024];
+  int done_next;
   long next_graph;
   tfc_threadpool *inter, *intra;
   bool pools;
@@ -176,11 +180,23 @@ static wsession *session_locked(tfc_worker *w, const char *h, tfc_status *st) {
   return NULL;
 }
 
+/* True when step_id was cleaned up recently (caller holds mu). */
+static bool step_done_locked(const tfc_worker *w, int64_t step_id) {
+  for (int i = 0; i < (int)(sizeof w->done_steps / sizeof w->done_steps[0]); i++)
+    if (w->done_steps[i] == step_id && step_id != 0) return true;
+  return false;
+}
+
 /* The step's rendezvous (new reference), created on first use. */
 static tfc_remote_rendezvous *step_rdv(tfc_worker *w, int64_t step_id, tfc_status *st) {
   pthread_mutex_lock(&w->mu);
   bool found = false;
   tfc_remote_rendezvous *r = tfc_hashmap_get(&w->steps, (const char *)&step_id, sizeof step_id, &found);
+  if (!found && step_done_locked(w, step_id)) {
+    pthread_mutex_unlock(&w->mu);
+    tfc_status_set(st, TFC_CODE_CANCELLED, "Step %" PRId64 " was already cleaned up on %s", step_id, w->dev_name);
+    return NULL;
+  }
   if (!found) {
     r = tfc_remote_rendezvous_new(w->c, step_id);
     if (r && tfc_hashmap_put(&w->steps, (const char *)&step_id, sizeof step_id, r) != 0) {
@@ -190,7 +206,7 @@ static tfc_remote_rendezvous *step_rdv(tfc_worker *w, int64_t step_id, tfc_statu
   }
   if (r) tfc_remote_rendezvous_ref(r);
   pthread_mutex_unlock(&w->mu);
-  if (!r) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a rendezvous");
+  if (!r && st->code == TFC_CODE_OK) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a rendezvous");
   return r;
 }
 
@@ -605,6 +621,8 @@ static bool cleanup_graph(tfc_worker *w, const uint8_t *req, size_t len) {
   int64_t step_id = field_varint(req, len, 1);
   pthread_mutex_lock(&w->mu);
   tfc_remote_rendezvous *r = tfc_hashmap_remove(&w->steps, (const char *)&step_id, sizeof step_id);
+  w->done_steps[w->done_next] = step_id;
+  w->done_next = (w->done_next + 1) % (int)(sizeof w->done_steps / sizeof w->done_steps[0]);
   pthread_mutex_unlock(&w->mu);
   if (r) {
     tfc_status st;

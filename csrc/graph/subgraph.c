@@ -190,6 +190,18 @@ oom:
   return -1;
 }
 
+/* True when a control edge from node c is satisfied by a feed, as in TF: c is
+ * a Placeholder whose output is fed, so the placeholder itself does not run
+ * (its control edges leave from the fed value, which is there from the start). */
+static bool fed_placeholder(tfc_graph *g, tfc_hashmap *fed, int c) {
+  const char *op = tfc_graph_node(g, c)->def->name;
+  if (strcmp(op, "Placeholder") != 0 && strcmp(op, "PlaceholderV2") != 0) return false;
+  ep_key key = {c, 0};
+  bool f = false;
+  tfc_hashmap_get(fed, (const char *)&key, sizeof key, &f);
+  return f;
+}
+
 /* Builds the subgraph (see subgraph.h). */
 bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, int n_fetches,
                         const tfc_endpoint *fetches, int n_targets, const int *targets,
@@ -250,6 +262,7 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
     }
     for (int k = 0; k < node->n_control; k++) {
       int c = node->control_inputs[k];
+      if (fed_placeholder(g, &fed, c)) continue;
       if (!needed[c]) {
         needed[c] = true;
         stack[sp++] = c;
@@ -314,6 +327,7 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
     int nc = 0;
     for (int k = 0; ok && k < node->n_control; k++) {
       int c = node->control_inputs[k];
+      if (fed_placeholder(g, &fed, c)) continue;
       int q = b.part_of_dev[out->placement[c]];
       if (q == p) {
         ctl[nc++] = b.local[c];

@@ -108,6 +108,12 @@ static void binary_compute(tfc_kernel_ctx *ctx, tfc_ew_binop op) {
     return;
   }
   const tfc_ew_binary_info *info = tfc_ew_binary_info_of(op);
+  if (x->rank == 0 && y->rank == 0 && x->dtype != TFC_DTYPE_STRING) {
+    /* two scalars (loop counters, flags): no broadcast plan, no sharding */
+    tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, info->out_bool ? TFC_DTYPE_BOOL : x->dtype, 0, NULL);
+    if (out) tfc_ew_report(ctx, info->fn(x->dtype, x->data, y->data, out->data, 1, TFC_EW_VV));
+    return;
+  }
   tfc_ew_plan plan;
   if (!tfc_ew_plan_make(&plan, 2, ins)) {
     bool strict = true;

@@ -294,6 +294,8 @@ PyObject *tfc_py_mod_tensor_from_proto(PyObject *module, PyObject *arg);
 /* Defined in py_checkpoint.c. */
 PyObject *tfc_py_mod_checkpoint_list(PyObject *module, PyObject *arg);
 PyObject *tfc_py_mod_checkpoint_read(PyObject *module, PyObject *args);
+/* Defined in py_record.c. */
+PyObject *tfc_py_mod_masked_crc32c(PyObject *module, PyObject *arg);
 /* Defined in py_protos.c. */
 PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 /* Defined in py_record.c: adds the RecordReader and RecordWriter types. */
@@ -308,6 +310,8 @@ static PyMethodDef module_methods[] = {
      "checkpoint_list(prefix) -> [(name, dtype enum, shape tuple)] of a V2 checkpoint."},
     {"checkpoint_read", tfc_py_mod_checkpoint_read, METH_VARARGS,
      "checkpoint_read(prefix, name) -> the tensor stored under name, as an ndarray."},
+    {"masked_crc32c", tfc_py_mod_masked_crc32c, METH_O,
+     "masked_crc32c(data) -> TF's masked CRC-32C of the bytes (TFRecord framing)."},
     {"_proto_descriptor_set", tfc_py_mod_proto_descriptor_set, METH_NOARGS,
      "_proto_descriptor_set() -> serialized FileDescriptorSet of tfc's .proto files."},
     {"_registered", mod_registered, METH_NOARGS, "What the set_* functions registered."},

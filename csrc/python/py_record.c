@@ -3,6 +3,7 @@
  *
  *   RecordWriter(path, compression=0, level=-1)  .write(bytes) .flush() .close()
  *   RecordReader(path, compression=0)            an iterator of bytes records
+ *   masked_crc32c(data) -> int   TF's masked CRC-32C of a bytes-like object (events files)
  *
  * compression is a tfc_zstream_kind (0 none, 1 ZLIB, 2 GZIP). Reads, writes
  * and flushes run with the GIL released; each object serializes its own
@@ -13,6 +14,7 @@
  */
 #include <pthread.h>
 
+#include "io/crc32c.h"
 #include "io/record.h"
 #include "python/py_internal.h"
 
@@ -307,6 +309,18 @@ static PyType_Slot writer_slots[] = {
 
 static PyType_Spec writer_spec = {"tfc._tfc.RecordWriter", sizeof(RecordWriterObject), 0,
                                   Py_TPFLAGS_DEFAULT, writer_slots};
+
+PyObject *tfc_py_mod_masked_crc32c(PyObject *module, PyObject *arg) {
+  (void)module;
+  Py_buffer b;
+  if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
+  uint32_t c;
+  Py_BEGIN_ALLOW_THREADS
+  c = tfc_crc32c_mask(tfc_crc32c(b.buf, (size_t)b.len));
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release(&b);
+  return PyLong_FromUnsignedLong(c);
+}
 
 int tfc_py_record_add_types(PyObject *m) {
   PyType_Spec *specs[] = {&reader_spec, &writer_spec};

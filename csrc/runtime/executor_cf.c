@@ -49,6 +49,12 @@ typedef struct cf_edge {
   int dst;      /* consumer node */
   int src_out;  /* producer output, -1 for a control edge */
   int dst_in;   /* consumer input slot, -1 for a control edge */
+  bool last;    /* the last data edge of src_out: the value may move instead of being copied */
+  /* the consumer's facts activation needs, copied here to keep it on one cache line */
+  unsigned char dst_kind;
+  int dst_local;
+  int dst_slot;     /* consumer's input slot index in its frame (in_base + dst_in) */
+  int dst_n_data;   /* consumer's data inputs over edges */
 } cf_edge;
 
 enum { FWD_NONE, FWD_COPY, FWD_SWITCH, FWD_MERGE };
@@ -67,6 +73,9 @@ typedef struct cf_node {
   int n_fetch;
   int *fetch;           /* fetch indices served by this node */
   tfc_tensor **vidx;    /* Merge: value_index scalars 0..n_inputs-1, made once */
+  int nin, nout;        /* the snode's inputs and outputs */
+  bool any_feed;        /* some input is fed */
+  bool ref_in;          /* input 0 is a Ref input (forwarding ops: all of them are) */
 } cf_node;
 
 typedef struct cf_frame {
@@ -197,6 +206,11 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
     c->sframe = -1;
     c->kind = kind_of(x->nodes[i].sn->def->name);
     c->fwd = fwd_of(x->nodes[i].sn->def->name);
+    const tfc_snode *csn = x->nodes[i].sn;
+    c->nin = csn->n_inputs;
+    c->nout = csn->n_outputs;
+    for (int k = 0; k < csn->n_inputs; k++) c->any_feed = c->any_feed || csn->inputs[k].src < 0;
+    c->ref_in = csn->n_inputs > 0 && tfc_dtype_is_ref(csn->in_types[0]);
     if (c->fwd == FWD_MERGE) {
       int ni = x->nodes[i].sn->n_inputs;
       c->vidx = tfc_calloc((size_t)ni + 2, sizeof(tfc_tensor *));
@@ -218,11 +232,11 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
       int s = sn->inputs[k].src;
       if (s < 0) continue;
       cf_node *p = &cf->nodes[s];
-      p->edges[p->n_edges++] = (cf_edge){i, sn->inputs[k].index, k};
+      p->edges[p->n_edges++] = (cf_edge){i, sn->inputs[k].index, k, false, 0, 0, 0, 0};
     }
     for (int k = 0; k < sn->n_control; k++) {
       cf_node *p = &cf->nodes[sn->control[k]];
-      p->edges[p->n_edges++] = (cf_edge){i, -1, -1};
+      p->edges[p->n_edges++] = (cf_edge){i, -1, -1, false, 0, 0, 0, 0};
     }
   }
   for (int f = 0; f < sg->n_fetches; f++) {
@@ -230,6 +244,16 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
     if (loc->feed < 0 && loc->part == part_index) {
       cf_node *c = &cf->nodes[loc->snode];
       c->fetch[c->n_fetch++] = f;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    cf_node *c = &cf->nodes[i];
+    for (int e = c->n_edges - 1; e >= 0; e--) {
+      int o = c->edges[e].src_out;
+      if (o < 0) continue;
+      bool later = false;
+      for (int f = e + 1; f < c->n_edges && !later; f++) later = c->edges[f].src_out == o;
+      c->edges[e].last = !later;
     }
   }
   /* static frames: a walk from the roots */
@@ -318,6 +342,17 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
     c->in_base = fr->n_inputs;
     fr->n_inputs += sn->n_inputs;
   }
+  for (int i = 0; i < n; i++) {
+    cf_node *c = &cf->nodes[i];
+    for (int e = 0; e < c->n_edges; e++) {
+      cf_edge *ed = &c->edges[e];
+      const cf_node *dc = &cf->nodes[ed->dst];
+      ed->dst_kind = dc->kind;
+      ed->dst_local = dc->local;
+      ed->dst_slot = dc->in_base + (ed->dst_in < 0 ? 0 : ed->dst_in);
+      ed->dst_n_data = dc->n_data_in;
+    }
+  }
   for (int f = 0; f < cf->n_frames; f++) {
     cf->frames[f].init_pending = tfc_calloc((size_t)cf->frames[f].n_nodes + 1, sizeof(int));
     if (!cf->frames[f].init_pending) goto oom;
@@ -397,7 +432,9 @@ typedef struct rframe {
 
 typedef struct citem {
   int part, node;
+  const cf_node *c;            /* the node's plan record */
   rframe *f;
+  iter_st *it;                 /* the state of iteration iter of f */
   int64_t iter;
   bool dead;
 } citem;
@@ -477,8 +514,8 @@ static void cf_oom_locked(cf_step *s) {
 
 /* Drops the references a value holds. */
 static void cval_clear(cval *v) {
-  tfc_tensor_unref(v->t);
-  tfc_var_unref(v->v);
+  if (v->t) tfc_tensor_unref(v->t);
+  if (v->v) tfc_var_unref(v->v);
   v->t = NULL;
   v->v = NULL;
   v->has = false;
@@ -486,12 +523,13 @@ static void cval_clear(cval *v) {
 
 /* A new reference to the same value. */
 static cval cval_copy(const cval *v) {
-  cval c = {v->has ? tfc_tensor_ref(v->t) : NULL, v->has ? tfc_var_ref(v->v) : NULL, v->has};
+  cval c = {v->has && v->t ? tfc_tensor_ref(v->t) : NULL, v->has && v->v ? tfc_var_ref(v->v) : NULL, v->has};
   return c;
 }
 
 /* Pushes a ready node (caller holds s->mu); grows the ring on demand. */
-static void push_locked(cf_step *s, int part, int node, rframe *f, int64_t iter, bool dead) {
+static void push_locked(cf_step *s, int part, int node, const cf_node *c, rframe *f, iter_st *it,
+                        int64_t iter, bool dead) {
   if (s->qlen == s->qcap) {
     int cap = s->qcap ? s->qcap * 2 : 64;
     citem *nq = tfc_malloc(sizeof *nq * (size_t)cap);
@@ -505,7 +543,7 @@ static void push_locked(cf_step *s, int part, int node, rframe *f, int64_t iter,
     s->qcap = cap;
     s->qhead = 0;
   }
-  s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = (citem){part, node, f, iter, dead};
+  s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = (citem){part, node, c, f, it, iter, dead};
   s->qlen++;
   s->outstanding++;
 }
@@ -605,21 +643,21 @@ static void destroy_frame(cf_step *s, rframe *f) {
 /* Delivers node's outputs (outs, n_outputs values; is_dead: the node was dead)
  * to its consumers in iteration iter of frame f, TF's activation rules
  * (caller holds s->mu). */
-static void activate(cf_step *s, int part, int node, bool is_dead, const cval *outs, rframe *f, int64_t iter) {
+static void activate(cf_step *s, int part, int node, bool is_dead, cval *outs, bool can_move, rframe *f,
+                     int64_t iter) {
   const tfc_executor *x = s->args->execs[part];
   const cf_node *c = &x->cf->nodes[node];
   iter_st *it = get_iter(f, iter);
   for (int e = 0; e < c->n_edges; e++) {
     const cf_edge *ed = &c->edges[e];
-    const cf_node *dc = &x->cf->nodes[ed->dst];
-    int id = dc->local;
+    int id = ed->dst_local;
     bool control = ed->src_out < 0;
     bool has = !control && !is_dead && outs[ed->src_out].has;
     bool dst_dead = false, dst_ready = false, need_input = false;
-    if (dc->kind == CF_MERGE) {
+    if (ed->dst_kind == CF_MERGE) {
       if (control) {
         it->pending[id] -= 2;
-        dst_dead = it->dead[id] == dc->n_data_in;
+        dst_dead = it->dead[id] == ed->dst_n_data;
         dst_ready = it->pending[id] == 0 || (it->pending[id] == 1 && dst_dead);
       } else if (has) {
         int count = it->pending[id];
@@ -628,7 +666,7 @@ static void activate(cf_step *s, int part, int node, bool is_dead, const cval *o
         need_input = (count & 1) == 1;
       } else {
         it->dead[id]++;
-        dst_dead = it->dead[id] == dc->n_data_in;
+        dst_dead = it->dead[id] == ed->dst_n_data;
         dst_ready = it->pending[id] == 1 && dst_dead;
       }
     } else {
@@ -639,13 +677,18 @@ static void activate(cf_step *s, int part, int node, bool is_dead, const cval *o
       need_input = !control && has;
     }
     if (need_input) {
-      cval *slot = &it->in[dc->in_base + ed->dst_in];
+      cval *slot = &it->in[ed->dst_slot];
       if (slot->has) cval_clear(slot);
-      *slot = cval_copy(&outs[ed->src_out]);
+      if (can_move && ed->last) {
+        *slot = outs[ed->src_out];
+        outs[ed->src_out] = (cval){0};
+      } else {
+        *slot = cval_copy(&outs[ed->src_out]);
+      }
     }
     if (dst_ready) {
-      if (dc->kind == CF_TRIGGER) dst_dead = false;
-      push_locked(s, part, ed->dst, f, iter, dst_dead);
+      if (ed->dst_kind == CF_TRIGGER) dst_dead = false;
+      push_locked(s, part, ed->dst, &x->cf->nodes[ed->dst], f, it, iter, dst_dead);
       it->outstanding_ops++;
     }
   }
@@ -682,12 +725,12 @@ static void increment_iteration(cf_step *s, rframe *f) {
   f->next_roots = NULL;
   f->n_next = f->cap_next = 0;
   for (int k = 0; k < nr; k++) {
-    activate(s, f->part, roots[k].node, !roots[k].v.has, &roots[k].v, f, next);
+    activate(s, f->part, roots[k].node, !roots[k].v.has, &roots[k].v, true, f, next);
     cval_clear(&roots[k].v);
   }
   tfc_free(roots);
   for (int k = 0; k < f->n_inv; k++)
-    activate(s, f->part, f->invs[k].node, !f->invs[k].v.has, &f->invs[k].v, f, next);
+    activate(s, f->part, f->invs[k].node, !f->invs[k].v.has, &f->invs[k].v, false, f, next);
 }
 
 /* True when iteration iter of f has finished (caller holds s->mu). */
@@ -714,8 +757,7 @@ static bool cleanup_iterations(cf_step *s, rframe *f, int64_t iter) {
 
 /* A node of iteration iter of f completed (caller holds s->mu): true when
  * that finished the frame. */
-static bool decrement_outstanding(cf_step *s, rframe *f, int64_t iter) {
-  iter_st *it = get_iter(f, iter);
+static bool decrement_outstanding(cf_step *s, rframe *f, iter_st *it, int64_t iter) {
   if (--it->outstanding_ops != 0) return false;
   return cleanup_iterations(s, f, iter);
 }
@@ -752,7 +794,7 @@ static void delete_frame(cf_step *s, rframe *f) {
           }
           if (dst_ready) {
             if (dc->kind == CF_TRIGGER) dst_dead = false;
-            push_locked(s, f->part, ed->dst, parent, piter, dst_dead);
+            push_locked(s, f->part, ed->dst, dc, parent, pit, piter, dst_dead);
             pit->outstanding_ops++;
           }
         }
@@ -792,10 +834,9 @@ static rframe *child_frame(cf_step *s, rframe *f, int64_t iter, int sf, int ente
 }
 
 /* Hands a completed node's outputs on according to its kind and retires it
- * (caller holds s->mu). outs are borrowed. */
-static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cval *outs) {
-  const tfc_executor *x = s->args->execs[ci->part];
-  const cf_node *c = &x->cf->nodes[ci->node];
+ * (caller holds s->mu). Values may be moved out of outs (the caller clears it). */
+static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
+  const cf_node *c = ci->c;
   rframe *f = ci->f;
   int64_t iter = ci->iter;
   if (c->n_fetch > 0) { /* the plan keeps fetches to nodes whose outputs land in the root frame */
@@ -811,7 +852,7 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
   }
   bool done;
   if (s->failed) {
-    done = decrement_outstanding(s, f, iter);
+    done = decrement_outstanding(s, f, ci->it, iter);
   } else if (c->kind == CF_ENTER) {
     rframe *child = child_frame(s, f, iter, c->out_frame, ci->node);
     if (child) {
@@ -823,14 +864,14 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         } else {
           int64_t first = child->iteration_count - child->n_outstanding_iters + 1;
           for (int64_t i = first; i <= child->iteration_count; i++)
-            if (get_iter(child, i)) activate(s, ci->part, ci->node, is_dead, outs, child, i);
+            if (get_iter(child, i)) activate(s, ci->part, ci->node, is_dead, outs, false, child, i);
         }
       } else {
-        activate(s, ci->part, ci->node, is_dead, outs, child, 0);
+        activate(s, ci->part, ci->node, is_dead, outs, true, child, 0);
       }
       child->n_pending_inputs--;
     }
-    done = decrement_outstanding(s, f, iter);
+    done = decrement_outstanding(s, f, ci->it, iter);
   } else if (c->kind == CF_EXIT) {
     if (is_dead || !outs[0].has) {
       if (iter == f->iteration_count) {
@@ -847,9 +888,9 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         if (f->n_dead < f->cap_dead) f->dead_exits[f->n_dead++] = ci->node;
       }
     } else {
-      activate(s, ci->part, ci->node, false, outs, f->parent, f->parent_iter);
+      activate(s, ci->part, ci->node, false, outs, true, f->parent, f->parent_iter);
     }
-    done = decrement_outstanding(s, f, iter);
+    done = decrement_outstanding(s, f, ci->it, iter);
   } else if (c->kind == CF_NEXT) {
     if (!is_dead && outs[0].has) {
       if (iter == f->iteration_count && f->n_outstanding_iters == f->max_par) {
@@ -860,13 +901,13 @@ static void propagate_locked(cf_step *s, const citem *ci, bool is_dead, const cv
         }
       } else {
         if (iter == f->iteration_count) increment_iteration(s, f);
-        if (!s->failed) activate(s, ci->part, ci->node, false, outs, f, iter + 1);
+        if (!s->failed) activate(s, ci->part, ci->node, false, outs, true, f, iter + 1);
       }
     }
-    done = decrement_outstanding(s, f, iter);
+    done = decrement_outstanding(s, f, ci->it, iter);
   } else {
-    activate(s, ci->part, ci->node, is_dead, outs, f, iter);
-    done = decrement_outstanding(s, f, iter);
+    activate(s, ci->part, ci->node, is_dead, outs, true, f, iter);
+    done = decrement_outstanding(s, f, ci->it, iter);
   }
   if (done && f->parent) delete_frame(s, f);
 }
@@ -886,7 +927,7 @@ static void cf_helper(void *arg) {
 /* Retires a node: propagates its outputs and wakes waiters; asks for a pool
  * helper when it made several nodes ready (caller holds s->mu). Returns true
  * when the caller should schedule a helper after unlocking. */
-static bool complete_locked(cf_step *s, const citem *ci, bool is_dead, const cval *outs) {
+static bool complete_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
   int before = s->qlen;
   propagate_locked(s, ci, is_dead, outs);
   int nready = s->qlen - before;
@@ -994,25 +1035,24 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
 
 /* True when slot value v may be forwarded to an input of type t as it is
  * (a variable reaching a non-ref input must be read by the kernel path). */
-static bool fwd_ok(const cval *v, tfc_dtype t) { return v->has && (!v->v || tfc_dtype_is_ref(t)); }
+static bool fwd_ok(const cval *v, bool ref) { return v->has && (!v->v || ref); }
 
 /* Runs a forwarding node (Enter, Exit, NextIteration, LoopCond, Identity,
  * Switch, Merge and Ref forms) without a kernel call, under the lock: the
  * input values move to the outputs. false when the node needs the kernel
  * path (a fed input, a variable read, a malformed predicate). */
-static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, const tfc_snode *sn, cval *slots) {
+static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, cval *slots) {
   cval outs[2] = {{0}, {0}};
+  if (c->any_feed) return false;
   switch (c->fwd) {
     case FWD_COPY:
-      if (sn->inputs[0].src < 0 || !fwd_ok(&slots[0], sn->in_types[0])) return false;
+      if (!fwd_ok(&slots[0], c->ref_in)) return false;
       outs[0] = slots[0];
       slots[0] = (cval){0};
       break;
     case FWD_SWITCH: {
       const tfc_tensor *p = slots[1].t;
-      if (sn->inputs[0].src < 0 || sn->inputs[1].src < 0 || !fwd_ok(&slots[0], sn->in_types[0]) ||
-          !slots[1].has || !p || p->rank != 0)
-        return false;
+      if (!fwd_ok(&slots[0], c->ref_in) || !slots[1].has || !p || p->rank != 0) return false;
       bool taken = *(const bool *)p->data;
       outs[taken ? 1 : 0] = slots[0];
       slots[0] = (cval){0};
@@ -1021,14 +1061,12 @@ static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, const 
     }
     case FWD_MERGE: {
       int k = 0;
-      while (k < sn->n_inputs && !slots[k].has) k++;
-      if (k == sn->n_inputs || !fwd_ok(&slots[k], sn->in_types[k])) return false;
-      for (int j = 0; j < sn->n_inputs; j++)
-        if (sn->inputs[j].src < 0) return false;
+      while (k < c->nin && !slots[k].has) k++;
+      if (k == c->nin || !fwd_ok(&slots[k], c->ref_in)) return false;
       outs[0] = slots[k];
       slots[k] = (cval){0};
       outs[1] = (cval){tfc_tensor_ref(c->vidx[k]), NULL, true};
-      for (int j = k + 1; j < sn->n_inputs; j++)
+      for (int j = k + 1; j < c->nin; j++)
         if (slots[j].has) cval_clear(&slots[j]);
       break;
     }
@@ -1050,12 +1088,9 @@ static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, const 
  * dead node only propagates deadness; a live one takes its inputs out of the
  * iteration's slots, runs its kernel without the lock and propagates. */
 static void cf_process_locked(cf_step *s, const citem *ci) {
-  const tfc_executor *x = s->args->execs[ci->part];
-  const xnode *xn = &x->nodes[ci->node];
-  const cf_node *c = &x->cf->nodes[ci->node];
-  const tfc_snode *sn = xn->sn;
-  int nin = sn->n_inputs, nout = sn->n_outputs;
-  iter_st *it = get_iter(ci->f, ci->iter);
+  const cf_node *c = ci->c;
+  int nin = c->nin, nout = c->nout;
+  iter_st *it = ci->it;
   cval *slots = it->in + c->in_base;
   if (!check_cancel_locked(s) || (ci->dead && c->kind != CF_TRANSFER)) {
     for (int k = 0; k < nin; k++)
@@ -1067,7 +1102,10 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     }
     return;
   }
-  if (c->fwd != FWD_NONE && forward_locked(s, ci, c, sn, slots)) return;
+  if (c->fwd != FWD_NONE && forward_locked(s, ci, c, slots)) return;
+  const tfc_executor *x = s->args->execs[ci->part];
+  const xnode *xn = &x->nodes[ci->node];
+  const tfc_snode *sn = xn->sn;
   enum { SMALL = 8 };
   bool async = (xn->kdef->flags & TFC_KERNEL_ASYNC) != 0;
   tfc_tensor *in_small[SMALL], *tmp_small[SMALL], *out_small[SMALL];
@@ -1177,7 +1215,16 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     pthread_mutex_lock(&s->mu);
     return; /* cf_async_done completes */
   }
-  if (ok) xn->kdef->compute(ctx);
+  if (ok && __builtin_expect(s->args->node_stats != NULL, 0)) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_REALTIME, &t0);
+    xn->kdef->compute(ctx);
+    clock_gettime(CLOCK_REALTIME, &t1);
+    s->args->node_stats(s->args->node_stats_ctx, sn, (int64_t)t0.tv_sec * 1000000000ll + t0.tv_nsec,
+                        (int64_t)t1.tv_sec * 1000000000ll + t1.tv_nsec);
+  } else if (ok) {
+    xn->kdef->compute(ctx);
+  }
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
   for (int k = 0; k < nin; k++) cval_clear(&ins[k]);
   if (unlock) pthread_mutex_lock(&s->mu);
@@ -1247,7 +1294,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
     }
     iter_st *it0 = s.roots[p]->iters[0];
     for (int r = 0; r < x->n_roots; r++) {
-      push_locked(&s, p, x->roots[r], s.roots[p], 0, false);
+      push_locked(&s, p, x->roots[r], &x->cf->nodes[x->roots[r]], s.roots[p], it0, 0, false);
       it0->outstanding_ops++;
     }
   }

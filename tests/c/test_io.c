@@ -18,6 +18,7 @@
 #include "io/bundle.h"
 #include "io/bundle_slice.h"
 #include "io/crc32c.h"
+#include "io/summary.h"
 #include "io/table.h"
 
 TFC_TEST(io_crc32c_known_values) {
@@ -453,4 +454,37 @@ TFC_TEST(io_bundle_sliced_tensor_merge_and_read) {
   tfc_tensor_unref(a);
   tfc_tensor_unref(b);
   remove_dir(dir);
+}
+
+/* TFRecord framing of an empty record, as TF writes it. */
+TFC_TEST(io_record_header_and_summaries) {
+  uint8_t h[12];
+  tfc_record_header(0, h);
+  CHECK(memcmp(h, "\0\0\0\0\0\0\0\0\x29\x03\x98\x07", 12) == 0);
+  CHECK_EQ_INT(tfc_crc32c_mask(tfc_crc32c("", 0)), 0xa282ead8u);
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_string tags[2] = {{(char *)"a", 1}, {(char *)"b", 1}};
+  double vals[2] = {1.5, -2.0};
+  uint8_t *s1 = NULL, *s2 = NULL, *m = NULL;
+  size_t l1, l2, lm;
+  CHECK(tfc_summary_scalars(tags, vals, 2, &s1, &l1, &st));
+  /* value { tag: "a" simple_value: 1.5 } ... */
+  CHECK(l1 == 20 && memcmp(s1, "\x0a\x08\x0a\x01" "a" "\x15\x00\x00\xc0\x3f", 10) == 0);
+  tfc_string htag = {(char *)"h", 1};
+  CHECK(tfc_summary_histogram(&htag, vals, 2, &s2, &l2, &st));
+  tfc_string parts[3] = {{(char *)s1, l1}, {(char *)s2, l2}, {(char *)s1, l1}};
+  CHECK(tfc_summary_merge(parts, 2, &m, &lm, &st));
+  tfc_free(m);
+  m = NULL;
+  tfc_status_clear(&st);
+  CHECK(!tfc_summary_merge(parts, 3, &m, &lm, &st));  /* "a" twice */
+  CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
+  CHECK(strstr(st.msg, "Duplicate tag a found in summary inputs"));
+  tfc_status_clear(&st);
+  tfc_string junk = {(char *)"\xff\xff\xff", 3};
+  CHECK(!tfc_summary_merge(&junk, 1, &m, &lm, &st));
+  CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
+  tfc_free(s1);
+  tfc_free(s2);
 }

@@ -59,7 +59,8 @@ def _tf_python():
 
 def _run_tf(*args):
   proc = subprocess.run([_tf_python(), str(TOOL), *args], capture_output=True, text=True,
-                        timeout=600, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+                        timeout=600, env=dict({k: v for k, v in os.environ.items()
+                                               if k != "LD_PRELOAD"}, TF_CPP_MIN_LOG_LEVEL="3"))
   assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
   return proc.stdout.strip().splitlines()[-1]
 

@@ -60,6 +60,54 @@ print(json.dumps(out))
 """
 
 
+TF_RESOURCE_CLIENT = """
+import json, os, sys
+import numpy as np
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+g = tf.Graph()
+with g.as_default():
+  x = tf.placeholder(tf.float32, [None, 2])
+  y = tf.placeholder(tf.float32, [None, 1])
+  w = tf.Variable(tf.zeros([2, 1]), name="w")   # resource variables: TF 2's default
+  b = tf.Variable(0.0, name="b")
+  loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+  opts = [("sgd", tf.train.GradientDescentOptimizer(0.1)), ("adam", tf.train.AdamOptimizer(0.05)),
+          ("momentum", tf.train.MomentumOptimizer(0.05, 0.9)), ("adagrad", tf.train.AdagradOptimizer(0.3)),
+          ("rmsprop", tf.train.RMSPropOptimizer(0.01)),
+          ("centered_rmsprop", tf.train.RMSPropOptimizer(0.01, centered=True))]
+  steps = [(name, opt.minimize(loss)) for name, opt in opts]
+  inc = w.assign_add(tf.ones([2, 1]))
+  gathered = tf.gather(w, [1, 0])
+  init = tf.global_variables_initializer()
+  uninit = tf.report_uninitialized_variables()
+X = np.random.RandomState(0).randn(64, 2).astype(np.float32)
+Y = X @ np.array([[2.0], [-1.0]], np.float32) + 0.5
+out = {"ops": sorted({op.type for op in g.get_operations()})}
+with tf.Session(sys.argv[1], graph=g) as sess:
+  out["uninit_before"] = len(sess.run(uninit))
+  sess.run(init)
+  out["uninit_after"] = len(sess.run(uninit))
+  for name, op in steps:
+    sess.run(init)
+    l0 = float(sess.run(loss, {x: X, y: Y}))
+    for _ in range(30):
+      sess.run(op, {x: X, y: Y})
+    out[name] = [l0, float(sess.run(loss, {x: X, y: Y}))]
+  sess.run(w.initializer)
+  out["inc"] = sess.run(inc).ravel().tolist()
+  out["gathered"] = sess.run(gathered).ravel().tolist()
+print(json.dumps(out))
+"""
+
+
+def _tf_env():
+  """The environment for TensorFlow's processes: without a sanitizer preload (make asan
+  runs these tests with libasan preloaded; TensorFlow itself is not built for it)."""
+  return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+
+
 @pytest.fixture(scope="module")
 def tf_python():
   if not os.path.exists(TF_PY):
@@ -73,8 +121,8 @@ class _Procs(object):
   def __init__(self):
     self.procs = []
 
-  def start(self, argv):
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+  def start(self, argv, env=None):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     self.procs.append(p)
     line = p.stdout.readline()
     assert "listening" in line, line
@@ -99,12 +147,12 @@ def _tfc_task(procs, spec, job, index):
 
 
 def _tf_task(procs, tf_py, spec, job, index):
-  procs.start([tf_py, "-c", TF_SERVER, json.dumps(spec), job, str(index)])
+  procs.start([tf_py, "-c", TF_SERVER, json.dumps(spec), job, str(index)], env=_tf_env())
 
 
 def _tf_client(tf_py, target, pin):
   out = subprocess.run([tf_py, "-c", TF_CLIENT, target, json.dumps(pin)], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=_tf_env())
   assert out.returncode == 0, out.stderr[-3000:]
   return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -178,3 +226,20 @@ def test_tf_master_with_a_tfc_ps(tf_python, procs):
   out = _tf_client(tf_python, "grpc://" + spec["worker"][0],
                    {"vars": "/job:ps/task:0", "compute": "/job:worker/task:0"})
   _check_tf_client_result(out, "/job:ps/replica:0/task:0")
+
+
+def test_tf_client_resource_variables_on_tfc_server(tf_python, procs):
+  port = free_ports(1)[0]
+  _tfc_task(procs, {"worker": ["localhost:%d" % port]}, "worker", 0)
+  out = subprocess.run([tf_python, "-c", TF_RESOURCE_CLIENT, "grpc://localhost:%d" % port],
+                       capture_output=True, text=True, timeout=180, env=_tf_env())
+  assert out.returncode == 0, out.stderr[-3000:]
+  r = json.loads(out.stdout.strip().splitlines()[-1])
+  for op in ("VarHandleOp", "ReadVariableOp", "AssignVariableOp", "VarIsInitializedOp",
+             "ResourceApplyAdam", "ResourceGather"):
+    assert op in r["ops"]
+  assert r["uninit_before"] > 0 and r["uninit_after"] == 0
+  for name in ("sgd", "adam", "momentum", "adagrad", "rmsprop", "centered_rmsprop"):
+    before, after = r[name]
+    assert after < before * 0.8, (name, before, after)
+  assert r["inc"] == [1.0, 1.0] and r["gathered"] == [1.0, 1.0]

@@ -318,3 +318,45 @@ def test_graph_def_round_trip_of_a_loop():
     tf.import_graph_def(gd, name="")
     with tf.Session() as sess:
       assert sess.run("while/Exit_1:0", {"Placeholder:0": 3.0}) == 81.0
+
+
+def test_imported_graph_errors():
+  g = tf.Graph()
+  with g.as_default():
+    r = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+    tf.constant(5, name="outside")
+    gd = g.as_graph_def()
+  # an op fed from inside the loop and from outside it (no Enter): TF's
+  # "inputs from different frames" InvalidArgumentError when the step is planned
+  bad = tf.GraphDef()
+  bad.CopyFrom(gd)
+  node = bad.node.add()
+  node.name = "mixed"
+  node.op = "AddV2"
+  node.input.extend(["while/Identity", "outside"])
+  node.attr["T"].type = tf.int32.as_datatype_enum
+  g2 = tf.Graph()
+  with g2.as_default():
+    tf.import_graph_def(bad, name="")
+    with tf.Session() as sess:
+      assert sess.run("while/Exit:0") == 3
+      with pytest.raises(tf.errors.InvalidArgumentError, match="different frames"):
+        sess.run("mixed:0")
+  # a Merge whose inputs all come from NextIteration has nothing to start it
+  bad2 = tf.GraphDef()
+  bad2.CopyFrom(gd)
+  for n in bad2.node:
+    if n.name == "while/Merge":
+      n.input[0] = "while/NextIteration"
+  with tf.Graph().as_default():
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError), match="outside its loop"):
+      tf.import_graph_def(bad2, name="")
+  # a Merge input naming a node that does not exist
+  bad3 = tf.GraphDef()
+  bad3.CopyFrom(gd)
+  for n in bad3.node:
+    if n.name == "while/Merge":
+      n.input[1] = "while/NoSuchNode"
+  with tf.Graph().as_default():
+    with pytest.raises(ValueError):
+      tf.import_graph_def(bad3, name="")

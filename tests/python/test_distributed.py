@@ -174,12 +174,11 @@ def test_partition_graphs_from_every_task(cluster):
     out = sess.run(b, options=tf.RunOptions(output_partition_graphs=True), run_metadata=md)
   assert out == 6.0
   assert len(md.partition_graphs) == 2  # one GraphDef per task that ran something
-  if hasattr(md.partition_graphs[0], "node"):  # RunMetadata as a full protobuf class
-    devices = sorted({n.device for pg in md.partition_graphs for n in pg.node})
-    assert devices == ["/job:ps/replica:0/task:1/device:CPU:0",
-                       "/job:worker/replica:0/task:1/device:CPU:0"]
-    ops = sorted(n.op for pg in md.partition_graphs for n in pg.node)
-    assert ops.count("_Send") == 2 and ops.count("_Recv") == 1
+  devices = sorted({n.device for pg in md.partition_graphs for n in pg.node})
+  assert devices == ["/job:ps/replica:0/task:1/device:CPU:0",
+                     "/job:worker/replica:0/task:1/device:CPU:0"]
+  ops = sorted(n.op for pg in md.partition_graphs for n in pg.node)
+  assert ops.count("_Send") == 2 and ops.count("_Recv") == 1
 
 
 # ------------------------------------------------------------------ sessions
@@ -299,8 +298,34 @@ def test_bad_feed_and_bad_device_errors(cluster):
   with tf.Session(cluster.target("worker", 0), graph=g) as sess:
     with pytest.raises(ValueError):
       sess.run(y, {x: [1.0, 2.0, 3.0]})  # shape checked on the client, as TF does
-    # soft placement maps an unknown job onto an existing device
+    # a device no task has: TF's placement error
+    with pytest.raises(tf.errors.InvalidArgumentError, match="nosuchjob"):
+      sess.run(z)
+  # soft placement maps an unknown job onto an existing device
+  config = tf.ConfigProto(allow_soft_placement=True)
+  with tf.Session(cluster.target("worker", 0), graph=g, config=config) as sess:
     assert sess.run(z) == 2.0
+
+
+def test_device_filters_and_log_device_placement(cluster):
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:ps/task:1"):
+      a = tf.constant(3.0, name="filtered_const")
+    b = tf.multiply(a, 2.0, name="logged_mul")
+  # only the master's own task and ps 0 are in the session: ps 1's node is soft-placed
+  config = tf.ConfigProto(device_filters=["/job:ps/task:0"], allow_soft_placement=True,
+                          log_device_placement=True)
+  md = tf.RunMetadata()
+  with tf.Session(cluster.target("worker", 1), graph=g, config=config) as sess:
+    assert sess.run(b, options=tf.RunOptions(output_partition_graphs=True), run_metadata=md) == 6.0
+  devices = {n.device for pg in md.partition_graphs for n in pg.node}
+  assert "/job:ps/replica:0/task:1/device:CPU:0" not in devices
+  # the master logs each node's placement in its own process, as TF does
+  deadline = time.time() + 5
+  while time.time() < deadline and "logged_mul: (Mul): /job:worker/replica:0/task:1" not in cluster.log("worker", 1):
+    time.sleep(0.05)
+  assert "logged_mul: (Mul): /job:worker/replica:0/task:1/device:CPU:0" in cluster.log("worker", 1)
 
 
 def test_runtime_error_names_the_task(cluster):
@@ -408,3 +433,84 @@ def test_import_starts_no_grpc():
   out = subprocess.check_output([sys.executable, "-c", code], text=True).split()
   assert out[0] == out[1]  # importing tfc starts no thread
   assert out[2:] == ["False", "False", "True"]  # gRPC starts with the first server only
+
+
+def test_fork_after_grpc_started_fails_cleanly_in_the_child():
+  code = r'''
+import os, sys
+import tfc as tf
+server = tf.train.Server.create_local_server()
+g = tf.Graph()
+with g.as_default():
+  c = tf.constant(5.0)
+with tf.Session(server.target, graph=g) as sess:
+  assert sess.run(c) == 5.0
+pid = os.fork()
+if pid == 0:
+  try:
+    with tf.Session(server.target, graph=g) as s:
+      s.run(c)
+    os._exit(3)
+  except tf.errors.UnavailableError as e:
+    os._exit(0 if "fork" in str(e) else 4)
+  except BaseException:
+    os._exit(5)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+# the parent keeps working
+with tf.Session(server.target, graph=g) as sess:
+  print("parent", sess.run(c))
+server.stop()
+'''
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+  assert out.returncode == 0, out.stderr
+  assert "child 0" in out.stdout and "parent 5.0" in out.stdout
+
+
+def test_concurrent_runs_from_threads_and_sessions(cluster):
+  import threading
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float32, [None])
+    with tf.device("/job:ps/task:0"):
+      a = x * 2.0
+    with tf.device("/job:worker/task:1"):
+      y = a + 1.0
+  sessions = [tf.Session(cluster.target("worker", i % 2), graph=g) for i in range(2)]
+  errors = []
+
+  def work(k):
+    try:
+      sess = sessions[k % 2]
+      for i in range(30):
+        v = np.array([k, i], np.float32)
+        np.testing.assert_allclose(sess.run(y, {x: v}), v * 2.0 + 1.0)
+    except Exception as e:  # pylint: disable=broad-except
+      errors.append(e)
+  threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+  for t in threads:
+    t.start()
+  for t in threads:
+    t.join(60)
+  for s in sessions:
+    s.close()
+  assert not errors, errors[:3]
+
+
+def test_run_timeout_gives_deadline_exceeded(cluster):
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:worker/task:1"):
+      m = tf.random_normal([1500, 1500], seed=1)
+      for _ in range(6):
+        m = tf.tanh(tf.matmul(m, m) * 1e-3)
+      slow = tf.reduce_sum(m)
+    fast = tf.constant(1.0)
+  with tf.Session(cluster.target("worker", 0), graph=g) as sess:
+    with pytest.raises(tf.errors.DeadlineExceededError):
+      sess.run(slow, options=tf.RunOptions(timeout_in_ms=5))
+    assert sess.run(fast, options=tf.RunOptions(timeout_in_ms=10000)) == 1.0
+  config = tf.ConfigProto(operation_timeout_in_ms=5)
+  with tf.Session(cluster.target("worker", 0), graph=g, config=config) as sess:
+    with pytest.raises(tf.errors.DeadlineExceededError):
+      sess.run(slow)

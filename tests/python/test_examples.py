@@ -28,3 +28,13 @@ def test_readme_snippets_run():
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[[11.]]", "24.0"]
     assert "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:1" in out.stderr
+
+
+def test_readme_checkpoint_and_summary_snippet_runs():
+    text = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    code = next(b for b in blocks if "tf.train.Saver" in b)
+    out = subprocess.run([sys.executable, "-c", code], cwd="/tmp", capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["/model.ckpt-300", "[0.333", "0.333", "0.333]"]

@@ -475,3 +475,21 @@ def test_sharded_many_variables_three_devices(tmp_path):
       for i, v in enumerate(variables):
         np.testing.assert_array_equal(sess.run(v), [i, i])
   assert len([f for f in os.listdir(tmp_path) if ".data-" in f]) == 3
+
+
+def test_keep_checkpoint_every_n_hours_and_filename(tmp_path):
+  d = str(tmp_path)
+  with tf.Graph().as_default() as g:
+    tf.Variable(1.0, name="v")
+    # every save is "older than the keep interval": none is deleted
+    saver = tf.train.Saver(max_to_keep=1, keep_checkpoint_every_n_hours=1e-9,
+                           filename=os.path.join(d, "default"))
+    assert g.get_tensor_by_name("save/filename/input:0").op.get_attr("value") is not None
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      for step in range(3):
+        saver.save(sess, os.path.join(d, "k"), global_step=step)
+      # the save tensor without a feed uses `filename`
+      sess.run(saver.as_saver_def().save_tensor_name)
+  assert {"k-0.index", "k-1.index", "k-2.index", "default.index"} <= set(_files(d))
+  assert saver.last_checkpoints == [os.path.join(d, "k-2")]

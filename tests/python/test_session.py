@@ -206,3 +206,15 @@ def test_run_options_and_metadata(g):
   c = tf.constant(1.0) + 1.0
   with tf.Session() as s:
     assert s.run(c, options=run_options, run_metadata=md) == 2.0
+
+
+def test_control_dependency_on_a_fed_placeholder():
+  # As TF: a fed Placeholder does not run; control edges leaving it are met by the feed.
+  with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [])
+    with tf.control_dependencies([x]):
+      y = tf.constant(3.0) + 1
+    with tf.Session() as sess:
+      assert sess.run(y, {x: 1.0}) == 4.0
+      with pytest.raises(tf.errors.InvalidArgumentError, match="must feed a value"):
+        sess.run(y)

@@ -35,6 +35,8 @@ _CHECKPOINT_NAMES = {
     "load_checkpoint": "checkpoint_utils",
     "load_variable": "checkpoint_utils",
 }
+# tf.train.summary_iterator lives with the events-file writer
+_SUMMARY_NAMES = ("summary_iterator",)
 
 
 # tf.train.Example and its parts (messages of proto/example.proto, feature.proto)
@@ -43,6 +45,11 @@ _EXAMPLE_PROTOS = ("Example", "SequenceExample", "Features", "Feature", "Feature
 
 
 def __getattr__(name):
+  if name in _SUMMARY_NAMES:
+    from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
+    value = getattr(_summary, name)
+    globals()[name] = value
+    return value
   if name in _CHECKPOINT_NAMES:
     import importlib  # pylint: disable=g-import-not-at-top
     value = getattr(importlib.import_module("tfc.train." + _CHECKPOINT_NAMES[name]), name)
@@ -64,4 +71,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
-                set(_CHECKPOINT_NAMES) | set(_EXAMPLE_PROTOS))
+                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | set(_EXAMPLE_PROTOS))

@@ -1,0 +1,17 @@
+/*
+ * ops_summary.c — op definitions for summaries (TF's logging_ops.cc):
+ * ScalarSummary, HistogramSummary, MergeSummary.
+ */
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+static const tfc_op_spec specs[] = {
+    {"ScalarSummary", "tags: string; values: T", "summary: string", "T: realnumbertype", 0,
+     tfc_shape_fn_scalar},
+    {"HistogramSummary", "tag: string; values: T", "summary: string",
+     "T: realnumbertype = float", 0, tfc_shape_fn_scalar},
+    {"MergeSummary", "inputs: N * string", "summary: string", "N: int >= 1", 0,
+     tfc_shape_fn_scalar},
+};
+
+const tfc_op_table tfc_ops_summary = {specs, (int)(sizeof specs / sizeof specs[0])};

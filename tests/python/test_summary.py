@@ -1,0 +1,131 @@
+"""tf.summary: scalar/histogram/merge/merge_all ops (serialized Summaries
+equal to TensorFlow's), FileWriter events files (TFRecord framing, the first
+event, what TensorFlow's summary_iterator reads back), and bad input."""
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import tfc as tf
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+TF_PYTHON = REPO / ".venv-tf" / "bin" / "python"
+# TensorFlow runs without the sanitizer runtime `make asan` preloads into tfc's tests
+TF_ENV = dict({k: v for k, v in os.environ.items() if k != "LD_PRELOAD"},
+              TF_CPP_MIN_LOG_LEVEL="3")
+
+VALUES = np.concatenate([np.linspace(-3, 5, 37), [0.0, 1e-13, -1e-13, 1e15]]).astype(np.float32)
+
+BUILD = """
+x = tf.placeholder(tf.float32, [None], name="x")
+with tf.name_scope("outer"):
+  s1 = tf.summary.scalar("mean", tf.reduce_mean(x))
+  s2 = tf.summary.scalar("max", tf.reduce_max(x), family="fam")
+h = tf.summary.histogram("values", x)
+h64 = tf.summary.histogram("ints", tf.cast(x, tf.int64))
+m = tf.summary.merge_all()
+"""
+
+
+def _tfc_outputs():
+  with tf.Graph().as_default():
+    ns = {"tf": tf}
+    exec(BUILD, ns)  # pylint: disable=exec-used
+    with tf.Session() as sess:
+      return sess.run([ns["s1"], ns["s2"], ns["h"], ns["h64"], ns["m"]], {ns["x"]: VALUES})
+
+
+def test_summary_ops():
+  s1, s2, h, h64, m = _tfc_outputs()
+  v1 = tf.summary.Summary.FromString(s1).value[0]
+  assert v1.tag == "outer/mean_1" and abs(v1.simple_value - VALUES.mean()) < 1e-5
+  assert tf.summary.Summary.FromString(s2).value[0].tag == "fam/outer/fam/max"
+  histo = tf.summary.Summary.FromString(h).value[0].histo
+  assert histo.num == len(VALUES) and histo.min == VALUES.min() and histo.max == VALUES.max()
+  assert sum(histo.bucket) == len(VALUES)
+  merged = tf.summary.Summary.FromString(m)
+  assert [v.tag for v in merged.value] == ["outer/mean_1", "fam/outer/fam/max", "values", "ints"]
+
+
+def test_same_bytes_as_tensorflow(tmp_path):
+  if not TF_PYTHON.exists():
+    pytest.skip("no TensorFlow venv (.venv-tf) to compare with")
+  np.save(tmp_path / "values.npy", VALUES)
+  script = ("import numpy as np, sys\nimport tensorflow.compat.v1 as tf\n"
+            "tf.disable_v2_behavior()\n" + BUILD +
+            "with tf.Session() as sess:\n"
+            "  outs = sess.run([s1, s2, h, h64, m], {x: np.load(sys.argv[1])})\n"
+            "for i, o in enumerate(outs):\n"
+            "  open(sys.argv[2] + str(i), 'wb').write(o)\n")
+  proc = subprocess.run([str(TF_PYTHON), "-c", script, str(tmp_path / "values.npy"),
+                         str(tmp_path / "tf")], capture_output=True, text=True, timeout=300,
+                        env=TF_ENV)
+  assert proc.returncode == 0, proc.stderr[-3000:]
+  for i, got in enumerate(_tfc_outputs()):
+    assert got == (tmp_path / ("tf%d" % i)).read_bytes(), "output %d" % i
+
+
+def test_file_writer_and_summary_iterator(tmp_path):
+  logdir = str(tmp_path / "logs")
+  with tf.Graph().as_default() as g:
+    x = tf.placeholder(tf.float32, [None], name="x")
+    s = tf.summary.scalar("loss", tf.reduce_mean(x))
+    with tf.Session() as sess:
+      writer = tf.summary.FileWriter(logdir, sess.graph)
+      for step in range(3):
+        writer.add_summary(sess.run(s, {x: [float(step), 1.0]}), global_step=step)
+      writer.add_session_log(tf.summary.SessionLog(status=tf.summary.SessionLog.STOP), 3)
+      writer.close()
+  files = os.listdir(logdir)
+  assert len(files) == 1 and files[0].startswith("events.out.tfevents.")
+  events = list(tf.train.summary_iterator(os.path.join(logdir, files[0])))
+  assert events[0].file_version == "brain.Event:2"
+  assert events[1].HasField("graph_def") and events[2].HasField("meta_graph_def")
+  graph_def = tf.GraphDef.FromString(events[1].graph_def)
+  assert "loss" in [n.name for n in graph_def.node]
+  scalars = [(e.step, e.summary.value[0].simple_value) for e in events if e.HasField("summary")]
+  assert scalars == [(0, 0.5), (1, 1.0), (2, 1.5)]
+  assert events[-1].session_log.status == tf.summary.SessionLog.STOP
+  del g
+  # a flipped byte is a DataLossError, never a crash
+  path = os.path.join(logdir, files[0])
+  data = bytearray(open(path, "rb").read())
+  data[len(data) // 2] ^= 0x20
+  open(path, "wb").write(bytes(data))
+  with pytest.raises(tf.errors.DataLossError):
+    list(tf.train.summary_iterator(path))
+  if TF_PYTHON.exists():
+    # TensorFlow reads an events file tfc wrote
+    logdir2 = str(tmp_path / "logs2")
+    with tf.Graph().as_default():
+      writer = tf.summary.FileWriter(logdir2)
+      writer.add_summary(tf.summary.Summary(value=[tf.summary.Summary.Value(
+          tag="acc", simple_value=0.25)]), global_step=7)
+      writer.close()
+    path2 = os.path.join(logdir2, os.listdir(logdir2)[0])
+    script = ("import sys\nimport tensorflow.compat.v1 as tf\n"
+              "for e in tf.train.summary_iterator(sys.argv[1]):\n"
+              "  for v in e.summary.value: print(e.step, v.tag, v.simple_value)\n")
+    proc = subprocess.run([str(TF_PYTHON), "-c", script, path2], capture_output=True, text=True,
+                          timeout=300, env=TF_ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["7", "acc", "0.25"]
+
+
+def test_bad_input():
+  with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None], name="x")
+    h = tf.summary.histogram("h", x)
+    tags = tf.placeholder(tf.string, [None])
+    s = tf.raw_ops.ScalarSummary(tags=tags, values=x) if hasattr(tf, "raw_ops") else None
+    a = tf.summary.scalar("a", tf.reduce_sum(x))
+    b = tf.summary.scalar("a", tf.reduce_sum(x), collections=[])
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="Nan in summary histogram for: h"):
+        sess.run(h, {x: [1.0, np.nan]})
+      with pytest.raises(tf.errors.InvalidArgumentError, match="Duplicate tag"):
+        sess.run(tf.summary.merge([a, a]), {x: [1.0]})
+      del b, s
+  assert tf.summary.merge_all(key="nothing") is None

@@ -1,0 +1,265 @@
+"""tf.summary (TF 1.15): summary ops and the events-file writer.
+
+    loss_summary = tf.summary.scalar("loss", loss)
+    tf.summary.histogram("weights", w)
+    merged = tf.summary.merge_all()
+    writer = tf.summary.FileWriter("/tmp/run", sess.graph)
+    writer.add_summary(sess.run(merged, feed), global_step=step)
+    writer.close()
+
+The ops (`ScalarSummary`, `HistogramSummary`, `MergeSummary`) are C kernels
+producing serialized `tensorflow.Summary` messages (TF's default histogram
+buckets). FileWriter writes `<logdir>/events.out.tfevents.<secs>.<host>`:
+TFRecord-framed `tensorflow.Event`s (length, masked CRC-32C of the length,
+the event, its masked CRC-32C), the first one `file_version: "brain.Event:2"`,
+which TensorBoard and TF's summary_iterator read.
+"""
+import os as _os
+import re as _re
+import socket as _socket
+import struct as _struct
+import time as _time
+
+from tfc import _tfc
+from tfc import errors as _errors
+from tfc import protos as _protos
+from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
+
+_INVALID_TAG_CHARACTERS = _re.compile(r"[^-/\w\.]")
+
+
+def _clean_tag(name):
+  if name is not None:
+    new_name = _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/")
+    if new_name != name:
+      from tfc import logging as _logging  # pylint: disable=g-import-not-at-top
+      _logging.info("Summary name %s is illegal; using %s instead.", name, new_name)
+      name = new_name
+  return name
+
+
+class _SummaryScope(object):
+  """TF's summary_scope: (tag, scope) of a summary op's name scope."""
+
+  def __init__(self, name, family=None, default_name=None, values=None):
+    self._name, self._family, self._default, self._values = name, family, default_name, values
+
+  def __enter__(self):
+    name = _clean_tag(self._name)
+    family = _clean_tag(self._family)
+    scope_base_name = name if family is None else "{}/{}".format(family, name)
+    self._cm = _ops.name_scope(scope_base_name, default_name=self._default, values=self._values)
+    scope = self._cm.__enter__()
+    tag = scope.rstrip("/")
+    if family is not None:
+      tag = "{}/{}".format(family, tag)
+    return tag, scope
+
+  def __exit__(self, *args):
+    return self._cm.__exit__(*args)
+
+
+def _collect(op, collections, default_collections):
+  if collections is None:
+    collections = default_collections
+  for key in collections:
+    _ops.add_to_collection(key, op)
+
+
+def scalar(name, tensor, collections=None, family=None):
+  """A scalar summary op: Summary{value {tag, simple_value}} of a real scalar."""
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    val = _apply_op("ScalarSummary", scope, [tag, tensor]).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def histogram(name, values, collections=None, family=None):
+  """A histogram summary op over all elements of `values` (TF's buckets)."""
+  with _SummaryScope(name, family, values=[values], default_name="HistogramSummary") as (tag, scope):
+    val = _apply_op("HistogramSummary", scope, [tag, values]).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def merge(inputs, collections=None, name=None):
+  """One Summary holding the values of `inputs` (serialized Summary tensors)."""
+  with _ops.name_scope(name, "Merge", inputs):
+    val = _apply_op("MergeSummary", name, [list(inputs)]).outputs[0]
+    _collect(val, collections, [])
+  return val
+
+
+def merge_all(key=_ops.GraphKeys.SUMMARIES, scope=None, name=None):
+  """merge() of every summary op in collection `key` (None when it is empty)."""
+  summary_ops = _ops.get_collection(key, scope=scope)
+  if not summary_ops:
+    return None
+  return merge(summary_ops, name=name)
+
+
+# -- events files -----------------------------------------------------------------------
+
+
+def _frame(data):
+  """A TFRecord: length, masked CRC of the length, data, masked CRC of the data."""
+  header = _struct.pack("<Q", len(data))
+  return b"".join([header, _struct.pack("<I", _tfc.masked_crc32c(header)), data,
+                   _struct.pack("<I", _tfc.masked_crc32c(data))])
+
+
+def summary_iterator(path):
+  """Yields the Events of an events file, checking every record's CRCs
+  (DataLossError on a corrupt record, a truncated last record ends the file)."""
+  with open(path, "rb") as f:
+    data = f.read()
+  pos = 0
+  while pos + 12 <= len(data):
+    header = data[pos:pos + 8]
+    (length,) = _struct.unpack("<Q", header)
+    (crc,) = _struct.unpack("<I", data[pos + 8:pos + 12])
+    if crc != _tfc.masked_crc32c(header):
+      raise _errors.DataLossError(None, None, "corrupted record at %d" % pos)
+    if pos + 12 + length + 4 > len(data):
+      return
+    body = data[pos + 12:pos + 12 + length]
+    (crc,) = _struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
+    if crc != _tfc.masked_crc32c(body):
+      raise _errors.DataLossError(None, None, "corrupted record at %d" % pos)
+    yield _protos.Event.FromString(body)
+    pos += 16 + length
+
+
+class FileWriter(object):
+  """Writes Events (summaries, graphs, session logs) to an events file in `logdir`.
+
+  Events are buffered and written when `max_queue` are pending, when
+  `flush_secs` have passed since the last write, on flush() and on close().
+  """
+
+  def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
+               filename_suffix=None, session=None):
+    del session
+    self._logdir = str(logdir)
+    self._max_queue = max_queue
+    self._flush_secs = flush_secs
+    self._suffix = filename_suffix or ""
+    self._seen_summary_tags = set()
+    self._closed = True
+    self.reopen()
+    if graph is not None or graph_def is not None:
+      self.add_graph(graph, graph_def=graph_def)
+      if graph is not None:
+        self.add_meta_graph(_meta_graph_of(graph))
+
+  def reopen(self):
+    """Starts a new events file after close() (no-op while open)."""
+    if not self._closed:
+      return
+    _os.makedirs(self._logdir, exist_ok=True)
+    now = _time.time()
+    self._path = _os.path.join(self._logdir, "events.out.tfevents.%010d.%s%s" % (
+        int(now), _socket.gethostname(), self._suffix))
+    self._file = open(self._path, "ab")
+    self._pending = []
+    self._last_write = now
+    self._closed = False
+    self._write_event(_protos.Event(wall_time=now, file_version="brain.Event:2"), now=True)
+
+  def get_logdir(self):
+    return self._logdir
+
+  def _write_event(self, event, now=False):
+    if self._closed:
+      raise RuntimeError("the FileWriter is closed")
+    self._pending.append(_frame(event.SerializeToString()))
+    if now or len(self._pending) >= self._max_queue or \
+        _time.time() - self._last_write >= self._flush_secs:
+      self.flush()
+
+  def add_event(self, event):
+    """Writes an Event as it is."""
+    self._write_event(event)
+
+  def add_summary(self, summary, global_step=None):
+    """Writes a Summary (a message or its serialized bytes) at `global_step`;
+    the metadata of a tag is kept the first time only, as TF does."""
+    if isinstance(summary, bytes):
+      summ = _protos.Summary.FromString(summary)
+    else:
+      summ = _protos.Summary()
+      summ.CopyFrom(summary)
+    for value in summ.value:
+      if not value.HasField("metadata"):
+        continue
+      if value.tag in self._seen_summary_tags:
+        value.ClearField("metadata")
+        continue
+      self._seen_summary_tags.add(value.tag)
+    event = _protos.Event(wall_time=_time.time(), summary=summ)
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
+  def add_graph(self, graph, global_step=None, graph_def=None):
+    """Writes the graph (a Graph, or graph_def) for TensorBoard's graph view."""
+    if graph is not None:
+      graph_def = graph.as_graph_def(add_shapes=True)
+    data = graph_def if isinstance(graph_def, bytes) else graph_def.SerializeToString()
+    event = _protos.Event(wall_time=_time.time(), graph_def=data)
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
+  def add_meta_graph(self, meta_graph_def, global_step=None):
+    """Writes a MetaGraphDef."""
+    event = _protos.Event(wall_time=_time.time(),
+                          meta_graph_def=meta_graph_def.SerializeToString())
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
+  def add_session_log(self, session_log, global_step=None):
+    """Writes a SessionLog (START, STOP, CHECKPOINT)."""
+    event = _protos.Event(wall_time=_time.time(), session_log=session_log)
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
+  def flush(self):
+    """Writes the pending events to disk."""
+    if self._closed:
+      return
+    if self._pending:
+      self._file.write(b"".join(self._pending))
+      self._pending = []
+    self._file.flush()
+    self._last_write = _time.time()
+
+  def close(self):
+    """Flushes and closes the file; reopen() starts a new one."""
+    if self._closed:
+      return
+    self.flush()
+    self._file.close()
+    self._closed = True
+
+  def __enter__(self):
+    return self
+
+  def __exit__(self, *args):
+    self.close()
+
+
+def _meta_graph_of(graph):
+  from tfc.framework import meta_graph as _meta_graph  # pylint: disable=g-import-not-at-top
+  with graph.as_default():
+    return _meta_graph.export_meta_graph(graph=graph)
+
+
+def __getattr__(name):
+  if name in ("Summary", "Event", "SessionLog", "HistogramProto",
+              "SummaryMetadata", "TaggedRunMetadata"):
+    return getattr(_protos, name)
+  raise AttributeError("module 'tfc.summary' has no attribute %r" % name)
