@@ -6,8 +6,9 @@
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
-#   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index decoders (a short run is part of test)
+#   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index/TFRecord decoders (a short run is part of test)
 #   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared;
+#                 TFRecord files and Examples exchanged with TF;
 #                 checkpoints exchanged with TF
 #   make clean
 #
@@ -31,14 +32,14 @@ GRPC_CFLAGS = $(shell pkg-config --cflags grpc 2>/dev/null)
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
 # OpenBLAS is not linked: kernels/blas.c loads it on first use; neither is
 # gRPC: distributed/rpc_client.c loads it with the first server or grpc:// call.
-LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lm -lpthread
+LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lz -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen $(GRPC_CFLAGS)
 LDFLAGS_LIB := $(SANFLAGS) -pthread
 
 APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev \
-                libgrpc-dev pkg-config
+                libgrpc-dev pkg-config zlib1g-dev
 PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[distributed]' \
                 nbclient nbformat ipykernel absl-py
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -219,7 +220,8 @@ $(COMPAT_CKPT_DIR)/.stamp: tools/make_checkpoint_fixtures.py $(BUILD)/stamp/venv
 compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
 	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
-	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py python/test_compat_distributed.py
+	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py python/test_compat_distributed.py \
+	    python/test_compat_tfrecord.py
 	@$(MAKE) --no-print-directory compat-beside-tf
 
 # tfc and TensorFlow imported into one process, in both orders: the wheel from
@@ -262,7 +264,7 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (tests/fuzz/fuzz_<name>.c) for the GraphDef and
-# TensorProto decoders and the checkpoint .index reader, built with clang against the library layers compiled
+# TensorProto decoders, the checkpoint .index reader and the TFRecord reader, built with clang against the library layers compiled
 # with -fsanitize=fuzzer-no-link,address,undefined in build/fuzz (the same rules
 # as the normal build, parametrised like `asan`). Corpora grow in
 # build/fuzz/corpus/<name>, seeded from the committed fixtures and
@@ -274,7 +276,7 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=graphdef
 #   make fuzz-short                 FUZZ_SHORT_SECONDS (20) each; part of `make test`
 FUZZ_APT           := clang libclang-rt-14-dev
-FUZZ_TARGETS       ?= graphdef tensor_proto checkpoint_index
+FUZZ_TARGETS       ?= graphdef tensor_proto checkpoint_index tfrecord
 FUZZ_SECONDS       ?= 300
 FUZZ_SHORT_SECONDS ?= 20
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -289,6 +291,7 @@ FUZZ_VARS  := CC=clang BUILD=build/fuzz LAYERS="base core graph io" OPTFLAGS="-O
 FUZZ_MAX_LEN_graphdef     := 65536
 FUZZ_MAX_LEN_tensor_proto := 4096
 FUZZ_MAX_LEN_checkpoint_index := 16384
+FUZZ_MAX_LEN_tfrecord     := 16384
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
 FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -335,6 +338,7 @@ fuzz-run: $(BUILD)/graphdef.dict
 	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* $$seeds/; fi; \
 	  case $$t in graphdef) opts="-max_len=$(FUZZ_MAX_LEN_graphdef) -dict=$(BUILD)/graphdef.dict";; \
 	    checkpoint_index) opts="-max_len=$(FUZZ_MAX_LEN_checkpoint_index)";; \
+	    tfrecord) opts="-max_len=$(FUZZ_MAX_LEN_tfrecord)";; \
 	    *) opts="-max_len=$(FUZZ_MAX_LEN_tensor_proto)";; esac; \
 	  echo "fuzz: $$t for $(FUZZ_TIME) s (log: $(BUILD)/fuzz_$$t.log)"; touch $(BUILD)/fuzz_$$t.start; \
 	  $(FUZZ_ENV) $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $$opts $(FUZZ_LIMITS) \
@@ -351,7 +355,8 @@ fuzz-run: $(BUILD)/graphdef.dict
 # (after `make fuzz`): the targets rebuilt with clang's source coverage in
 # build/fuzzcov replay every corpus input once.
 FUZZ_COV_FILES := csrc/graph/graphdef.c csrc/graph/graphdef_pb.c csrc/graph/tensor_proto.c \
-                  csrc/io/table_reader.c csrc/io/bundle_reader.c csrc/io/bundle_codec.c
+                  csrc/io/table_reader.c csrc/io/bundle_reader.c csrc/io/bundle_codec.c \
+                  csrc/io/record_reader.c csrc/io/zstream.c csrc/io/example.c
 .PHONY: fuzz-coverage
 fuzz-coverage: fuzz-deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=build/fuzzcov LAYERS="base core graph io" OPTFLAGS="-O1 -g" \

@@ -163,6 +163,10 @@ def main():
     import bench_checkpoint
     res["checkpoint"] = bench_checkpoint.collect(TFC_PY, TF_PY if have_tf else None)
     lines += bench_checkpoint.markdown(res["checkpoint"])
+    # TFRecord Examples read and parsed, beside TF and the raw read: benchmarks/bench_tfrecord.py.
+    import bench_tfrecord
+    res["tfrecord"] = bench_tfrecord.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_tfrecord.markdown(res["tfrecord"])
     # The distributed runtime: benchmarks/bench_dist.py, server processes on local ports.
     import bench_dist
     res["dist"] = bench_dist.collect(TFC_PY, TF_PY if have_tf else None)

@@ -201,6 +201,13 @@ _LAZY.update((_name, ("tfc." + _name, None)) for _name in (
     "initializers", "logging", "train", "compat", "losses", "layers", "image", "io", "summary"))
 _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
+# Input pipelines: TFRecord files, Example parsing, sparse tensors.
+_LAZY["python_io"] = ("tfc.python_io", None)
+_LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
+    "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
+    "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
+_LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
+    "SparseTensor", "SparseTensorValue"))
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",

@@ -1,4 +1,5 @@
-"""tf.io namespace: file I/O and image codecs (TF 1.15 names and op names)."""
+"""tf.io namespace: file I/O, image codecs, TFRecord files and Example parsing (TF 1.15
+names and op names)."""
 from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
 from tfc.framework.op_def_library import _apply_op
@@ -80,3 +81,11 @@ def __getattr__(name):
     from tfc.framework.graph_io import write_graph  # pylint: disable=g-import-not-at-top
     return write_graph
   raise AttributeError("module 'tfc.io' has no attribute %r" % name)
+
+
+# TFRecord files and Example parsing (tf.io's names for them).
+from tfc.python_io import (TFRecordCompressionType, TFRecordOptions,  # noqa: E402,F401
+                           TFRecordWriter, tf_record_iterator)
+from tfc.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,  # noqa: E402,F401
+                                 VarLenFeature, decode_csv, decode_raw, parse_example,
+                                 parse_single_example)

@@ -742,6 +742,186 @@ case("StaticRegexFullMatch", "classes", input=V([[b"abc", b"abcd"], [b"", b"cab"
      pattern="[a-c]+")
 
 
+
+# ---- input parsing: tf.train.Example protos, raw bytes, CSV, string splitting
+
+def _pb_varint(v):
+    out = bytearray()
+    v &= (1 << 64) - 1
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def _pb_len(field, payload):
+    return _pb_varint(field << 3 | 2) + _pb_varint(len(payload)) + payload
+
+
+def _pb_feature(values, kind, packed=True):
+    """A serialized Feature: kind "bytes", "float" or "int64"."""
+    if kind == "bytes":
+        return _pb_len(1, b"".join(_pb_len(1, v) for v in values))
+    if kind == "float":
+        if packed:
+            return _pb_len(2, _pb_len(1, np.array(values, "<f4").tobytes()))
+        return _pb_len(2, b"".join(_pb_varint(1 << 3 | 5) + np.array([v], "<f4").tobytes()
+                                   for v in values))
+    if packed:
+        return _pb_len(3, _pb_len(1, b"".join(_pb_varint(int(v)) for v in values)))
+    return _pb_len(3, b"".join(_pb_varint(1 << 3 | 0) + _pb_varint(int(v)) for v in values))
+
+
+def _pb_example(entries, split=False):
+    """A serialized Example of (key, serialized Feature) map entries, in order
+    (repeated keys kept); split=True puts each entry in a Features of its own."""
+    maps = [_pb_len(1, _pb_len(1, k.encode()) + _pb_len(2, f)) for k, f in entries]
+    if split:
+        return b"".join(_pb_len(1, m) for m in maps)
+    return _pb_len(1, b"".join(maps))
+
+
+_EX = [
+    _pb_example([("img", _pb_feature([b"\x01\x02\x03\x04", b"xy"], "bytes")),
+                 ("label", _pb_feature([7], "int64")),
+                 ("pos", _pb_feature([0.5, -1.25], "float")),
+                 ("tags", _pb_feature([b"a", b"bb", b"ccc"], "bytes")),
+                 ("ids", _pb_feature([3, -4, 2 ** 40], "int64")),
+                 ("seq", _pb_feature([1.0, 2.0, 3.0, 4.0], "float")),
+                 ("w", _pb_feature([0.25], "float"))]),
+    # unpacked lists, a key given twice (the last wins), features split over two fields,
+    # an empty Feature and an unknown field
+    _pb_example([("label", _pb_feature([1], "int64")),
+                 ("label", _pb_feature([-9], "int64", packed=False)),
+                 ("pos", _pb_feature([3.0, 4.5], "float", packed=False)),
+                 ("w", b""),
+                 ("ids", _pb_feature([5], "int64", packed=False)),
+                 ("img", _pb_feature([b"", b"z"], "bytes"))], split=True) + _pb_len(9, b"junk"),
+    _pb_example([("label", _pb_feature([0], "int64")),
+                 ("seq", _pb_feature([9.0, 8.0], "float"))]),
+    b"",  # an empty Example: every feature missing
+]
+_EX_NAMES = [b"first", b"second", b"third", b"fourth"]
+
+
+def _parse_v1(examples, error_defaults=False):
+    def build(tf, inp):
+        ser = inp(V(examples, "string"), "serialized")
+        names = inp(V(_EX_NAMES[:len(examples)], "string"), "names")
+        defaults = [
+            tf.constant([], tf.float32) if error_defaults else tf.constant(-1.0, tf.float32),
+            tf.constant([-1], tf.int64) if not error_defaults else tf.constant([], tf.int64),
+            tf.constant(0.0, tf.float32),
+            tf.constant([b"none", b"none"]),
+        ]
+        out = tf.raw_ops.ParseExample(
+            serialized=ser, names=names, sparse_keys=["ids", "tags", "pos"],
+            dense_keys=["w", "label", "seq", "img"], dense_defaults=defaults,
+            sparse_types=[tf.int64, tf.string, tf.float32],
+            dense_shapes=[[], [1], [None, 2], [2]])
+        return {"fetches": list(out.sparse_indices) + list(out.sparse_values) +
+                list(out.sparse_shapes) + list(out.dense_values)}
+    return build
+
+
+def _parse_v2(examples, scalar=False):
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseExampleV2(
+            serialized=ser, names=tf.constant([], tf.string),
+            sparse_keys=tf.constant(["tags"]), dense_keys=tf.constant(["label", "seq"]),
+            ragged_keys=tf.constant(["ids", "pos"]),
+            dense_defaults=[tf.constant([-1], tf.int64), tf.constant(0.5, tf.float32)],
+            num_sparse=1, sparse_types=[tf.string], ragged_value_types=[tf.int64, tf.float32],
+            ragged_split_types=[tf.int32, tf.int64], dense_shapes=[[1], [None]])
+        fetches = (list(out.sparse_indices) + list(out.sparse_values) + list(out.sparse_shapes) +
+                   list(out.dense_values) + list(out.ragged_values))
+        if not scalar:
+            fetches += list(out.ragged_row_splits)
+        return {"fetches": fetches}
+    return build
+
+
+def _parse_single(example, required=False):
+    def build(tf, inp):
+        ser = inp(V(example, "string"), "serialized")
+        out = tf.raw_ops.ParseSingleExample(
+            serialized=ser,
+            dense_defaults=[tf.constant([], tf.int64) if required else tf.constant([5], tf.int64),
+                            tf.constant([1.0, 2.0], tf.float32)],
+            num_sparse=2, sparse_keys=["tags", "ids"], dense_keys=["label", "pos"],
+            sparse_types=[tf.string, tf.int64], dense_shapes=[[1], [2]])
+        return {"fetches": list(out.sparse_indices) + list(out.sparse_values) +
+                list(out.sparse_shapes) + list(out.dense_values)}
+    return build
+
+
+def _parse_error(serialized, **kw):
+    """ParseExample of one key "label" (int64 [1] by default) over serialized."""
+    def build(tf, inp):
+        ser = inp(V(serialized, "string"), "serialized")
+        dtype = kw.get("dtype", tf.int64)
+        out = tf.raw_ops.ParseExample(
+            serialized=ser, names=tf.constant([], tf.string), sparse_keys=[],
+            dense_keys=["label"], dense_defaults=[tf.constant([], dtype)], sparse_types=[],
+            dense_shapes=[kw.get("shape", [1])])
+        return {"fetches": list(out.dense_values)}
+    return build
+
+
+custom("ParseExample", "mixed", _parse_v1(_EX[:3]))
+custom("ParseExample", "defaults_and_empty", _parse_v1(_EX))
+custom("ParseExample", "required_missing", _parse_v1(_EX, error_defaults=True), error=True)
+custom("ParseExample", "wrong_type", _parse_error([_EX[0]], dtype="float32"), error=True)
+custom("ParseExample", "wrong_count", _parse_error([_EX[0]], shape=[2]), error=True)
+custom("ParseExample", "not_an_example", _parse_error([b"\x0a\x05abc"]), error=True)
+custom("ParseExampleV2", "ragged", _parse_v2(_EX))
+custom("ParseExampleV2", "scalar", _parse_v2(_EX, scalar=True))
+custom("ParseSingleExample", "mixed", _parse_single(_EX[0]))
+custom("ParseSingleExample", "merged_fields", _parse_single(_EX[1]))
+custom("ParseSingleExample", "required_missing", _parse_single(_EX[3], required=True), error=True)
+case("DecodeRaw", "f32", bytes=V([np.array([1.5, -2, 3], "<f4").tobytes(),
+                                  np.array([0, 1e30, -7], "<f4").tobytes()], "string"),
+     out_type="float32")
+case("DecodeRaw", "i16_big_endian", bytes=V([[b"\x01\x02\x80\x00"], [b"\xff\xfe\x00\x01"]], "string"),
+     out_type="int16", little_endian=False)
+case("DecodeRaw", "u8", bytes=V(b"\x00\x01\xfe\xff", "string"), out_type="uint8")
+case("DecodeRaw", "i64", bytes=V([np.array([-(2 ** 63), 5], "<i8").tobytes()], "string"),
+     out_type="int64")
+case("DecodeRaw", "ragged", error=True, bytes=V([b"\x00\x01", b"\x02"], "string"),
+     out_type="uint8")
+case("DecodeRaw", "not_a_multiple", error=True, bytes=V([b"\x00\x01\x02"], "string"),
+     out_type="int16")
+case("DecodeCSV", "mixed",
+     records=V([b'1,2.5,"a,""b""",7', b',,plain,', b'-3,1e3,"",NA'], "string"),
+     record_defaults=[V([0], "int32"), V([-1.0], "float32"), V([b"dflt"], "string"),
+                      V([9], "int64")], na_value="NA")
+case("DecodeCSV", "select_cols_tabs", records=V([[b"a\t1\tx\t2.5"], [b"b\t2\ty\t"]], "string"),
+     record_defaults=[V([0], "int32"), V([0.0], "float64")], field_delim="\t",
+     select_cols=[1, 3])
+case("DecodeCSV", "no_quotes", records=V([b'"q",1'], "string"),
+     record_defaults=[V([b""], "string"), V([0], "int32")], use_quote_delim=False)
+case("DecodeCSV", "bad_int", error=True, records=V([b"1,x"], "string"),
+     record_defaults=[V([0], "int32"), V([0], "int32")])
+case("DecodeCSV", "required", error=True, records=V([b"1,"], "string"),
+     record_defaults=[V([0], "int32"), V(np.zeros(0, np.int32))])
+case("DecodeCSV", "field_count", error=True, records=V([b"1,2,3"], "string"),
+     record_defaults=[V([0], "int32"), V([0], "int32")])
+case("StringSplit", "spaces", input=V([b"hello world", b"a  b", b"", b" x "], "string"),
+     delimiter=V(b" ", "string"))
+case("StringSplit", "keep_empty", input=V([b"a,b;;c", b";"], "string"),
+     delimiter=V(b",;", "string"), skip_empty=False)
+case("StringSplit", "bytes", input=V([b"abc", b"d"], "string"), delimiter=V(b"", "string"))
+case("StringSplitV2", "sep", input=V([b"1<>2<><>3", b"", b"<>"], "string"),
+     sep=V(b"<>", "string"))
+case("StringSplitV2", "whitespace", input=V([b"  hello \t world  ", b"   ", b"x"], "string"),
+     sep=V(b"", "string"))
+case("StringSplitV2", "maxsplit", input=V([b"a,b,c,d", b" p  q  r "], "string"),
+     sep=V(b",", "string"), maxsplit=2)
+case("StringSplitV2", "maxsplit_ws", input=V([b" p  q  r ", b"s"], "string"),
+     sep=V(b"", "string"), maxsplit=1)
+
 # ---- version-1 control flow: raw Switch/Merge/Enter/... graphs, and the
 # graphs tf.cond / tf.case / tf.while_loop build (v1 control flow)
 

@@ -298,6 +298,8 @@ PyObject *tfc_py_mod_checkpoint_read(PyObject *module, PyObject *args);
 PyObject *tfc_py_mod_masked_crc32c(PyObject *module, PyObject *arg);
 /* Defined in py_protos.c. */
 PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
+/* Defined in py_record.c: adds the RecordReader and RecordWriter types. */
+int tfc_py_record_add_types(PyObject *m);
 
 static PyMethodDef module_methods[] = {
     {"tensor_to_proto", (PyCFunction)(void (*)(void))tfc_py_mod_tensor_to_proto,
@@ -361,6 +363,7 @@ static int module_exec(PyObject *m) {
   PyTypeObject *server_type = add_type(m, &tfc_py_server_spec, NULL);
   if (!server_type) return -1;
   Py_DECREF(server_type);
+  if (tfc_py_record_add_types(m) < 0) return -1;
   ms->op_cls = (PyTypeObject *)Py_NewRef(ms->operation_type);
   ms->tensor_cls = (PyTypeObject *)Py_NewRef(ms->tensor_type);
 #define INTERN(field, text) \

@@ -58,6 +58,11 @@ def _build(fetch, flat):
     if t is tuple:
       return lambda vals: tuple(s(vals) for s in subs)
     return lambda vals: t(*[s(vals) for s in subs])  # namedtuple
+  parts = getattr(fetch, "_tfc_fetch_parts", None)
+  if parts is not None:  # a composite such as tf.SparseTensor
+    tensors, combine = parts()
+    subs = [_build(t, flat) for t in tensors]
+    return lambda vals: combine([s(vals) for s in subs])
   conv = getattr(fetch, "_as_graph_element", None)
   if conv is not None:
     el = conv()
@@ -81,6 +86,10 @@ def _feed_handler(feed_dict):
   for k, v in feed_dict.items():
     if isinstance(k, (_Tensor, str)):
       out.append((k, v))
+      continue
+    parts = getattr(k, "_tfc_feed_parts", None)
+    if parts is not None:  # a composite such as tf.SparseTensor
+      out.extend(parts(v))
       continue
     conv = getattr(k, "_as_graph_element", None)
     if conv is not None:

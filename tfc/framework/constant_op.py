@@ -107,6 +107,9 @@ def _to_numpy(value, dtype):
       if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
         arr = arr.astype(np.int32)
   elif kind in "US":
+    # from the Python values: NumPy's fixed-width bytes drop trailing NULs
+    if not isinstance(value, np.ndarray):
+      arr = np.array(value, dtype=object)
     return _to_bytes_array(arr), _dtypes.string
   elif kind == "O":
     if all(isinstance(x, (str, bytes)) for x in _leaves(value)):

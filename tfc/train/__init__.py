@@ -39,6 +39,11 @@ _CHECKPOINT_NAMES = {
 _SUMMARY_NAMES = ("summary_iterator",)
 
 
+# tf.train.Example and its parts (messages of proto/example.proto, feature.proto)
+_EXAMPLE_PROTOS = ("Example", "SequenceExample", "Features", "Feature", "FeatureList",
+                   "FeatureLists", "BytesList", "FloatList", "Int64List")
+
+
 def __getattr__(name):
   if name in _SUMMARY_NAMES:
     from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
@@ -56,7 +61,7 @@ def __getattr__(name):
     value = getattr(meta_graph, name)
     globals()[name] = value
     return value
-  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef"):
+  if name in ("ClusterDef", "JobDef", "ServerDef", "SaverDef") or name in _EXAMPLE_PROTOS:
     from tfc import protos  # pylint: disable=g-import-not-at-top
     value = getattr(protos, name)
     globals()[name] = value
@@ -66,4 +71,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
-                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES))
+                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | set(_EXAMPLE_PROTOS))
