@@ -3,6 +3,7 @@
  */
 #include "base/status.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,4 +76,22 @@ const char *tfc_code_name(tfc_code code) {
 void tfc_status_copy(tfc_status *dst, const tfc_status *src) {
   if (dst == src) return;
   memcpy(dst, src, sizeof *dst);
+}
+
+/* Maps errno values onto TF's codes; see status.h. */
+tfc_code tfc_errno_code(int e) {
+  switch (e) {
+    case 0: return TFC_CODE_OK;
+    case ENOENT: case ESRCH: case ENXIO: case ENODEV: return TFC_CODE_NOT_FOUND;
+    case EACCES: case EPERM: case EROFS: return TFC_CODE_PERMISSION_DENIED;
+    case EEXIST: return TFC_CODE_ALREADY_EXISTS;
+    case EINVAL: case ENAMETOOLONG: case E2BIG: case EFAULT: case ESPIPE: case ENOTTY:
+      return TFC_CODE_INVALID_ARGUMENT;
+    case ENOTDIR: case EISDIR: case ENOTEMPTY: case EBADF: case EBUSY: case ELOOP:
+      return TFC_CODE_FAILED_PRECONDITION;
+    case ENOSPC: case EMFILE: case ENFILE: case ENOMEM: case EFBIG: case EDQUOT:
+      return TFC_CODE_RESOURCE_EXHAUSTED;
+    case EAGAIN: case EINTR: return TFC_CODE_UNAVAILABLE;
+    default: return TFC_CODE_UNKNOWN;
+  }
 }

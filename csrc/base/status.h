@@ -49,6 +49,10 @@ void tfc_status_clear(tfc_status *st);
 bool tfc_status_set(tfc_status *st, tfc_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The status code TF gives errno e (ENOENT -> NOT_FOUND, EACCES ->
+ * PERMISSION_DENIED, ENOSPC -> RESOURCE_EXHAUSTED, ...; 0 -> OK; others UNKNOWN). */
+tfc_code tfc_errno_code(int e);
+
 /* va_list form of tfc_status_set. */
 bool tfc_status_vset(tfc_status *st, tfc_code code, const char *fmt, va_list ap);
 

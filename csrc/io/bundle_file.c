@@ -16,25 +16,8 @@
 #include "base/alloc.h"
 #include "io/bundle_internal.h"
 
-/* TF's errno -> status code mapping (the common cases). */
-static tfc_code errno_code(int e) {
-  switch (e) {
-    case ENOENT: case ESRCH: case ENXIO: case ENODEV: return TFC_CODE_NOT_FOUND;
-    case EACCES: case EPERM: case EROFS: return TFC_CODE_PERMISSION_DENIED;
-    case EEXIST: return TFC_CODE_ALREADY_EXISTS;
-    case EINVAL: case ENAMETOOLONG: case E2BIG: case EFAULT: case ESPIPE: case ENOTTY:
-      return TFC_CODE_INVALID_ARGUMENT;
-    case ENOTDIR: case EISDIR: case ENOTEMPTY: case EBADF: case EBUSY: case ELOOP:
-      return TFC_CODE_FAILED_PRECONDITION;
-    case ENOSPC: case EMFILE: case ENFILE: case ENOMEM: case EFBIG: case EDQUOT:
-      return TFC_CODE_RESOURCE_EXHAUSTED;
-    case EAGAIN: case EINTR: return TFC_CODE_UNAVAILABLE;
-    default: return TFC_CODE_UNKNOWN;
-  }
-}
-
 bool tfc_io_errno_status(tfc_status *st, int err, const char *what, const char *path) {
-  return tfc_status_set(st, errno_code(err), "%s%s; %s", what, path, strerror(err));
+  return tfc_status_set(st, tfc_errno_code(err), "%s%s; %s", what, path, strerror(err));
 }
 
 char *tfc_io_dup_bytes(const void *p, size_t n) {

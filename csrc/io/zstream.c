@@ -38,23 +38,6 @@ struct tfc_ostream {
   char *path;
 };
 
-tfc_code tfc_errno_code(int e) {
-  switch (e) {
-    case 0: return TFC_CODE_OK;
-    case ENOENT: case ESRCH: case ENXIO: case ENODEV: return TFC_CODE_NOT_FOUND;
-    case EACCES: case EPERM: case EROFS: return TFC_CODE_PERMISSION_DENIED;
-    case EEXIST: return TFC_CODE_ALREADY_EXISTS;
-    case EINVAL: case ENAMETOOLONG: case E2BIG: case EFAULT: case ESPIPE: case ENOTTY:
-      return TFC_CODE_INVALID_ARGUMENT;
-    case ENOTDIR: case EISDIR: case ENOTEMPTY: case EBADF: case EBUSY: case ELOOP:
-      return TFC_CODE_FAILED_PRECONDITION;
-    case ENOSPC: case EMFILE: case ENFILE: case ENOMEM: case EFBIG: case EDQUOT:
-      return TFC_CODE_RESOURCE_EXHAUSTED;
-    case EAGAIN: case EINTR: return TFC_CODE_UNAVAILABLE;
-    default: return TFC_CODE_UNKNOWN;
-  }
-}
-
 /* Fails st with TF's "<path>; <strerror>" for errno e. */
 static bool errno_fail(tfc_status *st, const char *path, int e) {
   return tfc_status_set(st, tfc_errno_code(e), "%s; %s", path, strerror(e));

@@ -33,9 +33,6 @@ typedef enum tfc_zstream_kind {
 typedef struct tfc_istream tfc_istream;
 typedef struct tfc_ostream tfc_ostream;
 
-/* The status code TF gives errno e (ENOENT -> NOT_FOUND, ...). */
-tfc_code tfc_errno_code(int e);
-
 /* Opens path for reading; compressed kinds are inflated on the fly. NULL + st
  * (NOT_FOUND, PERMISSION_DENIED, ...) on failure. */
 tfc_istream *tfc_istream_open_file(const char *path, tfc_zstream_kind kind, tfc_status *st);

@@ -15,26 +15,9 @@
 #include "base/alloc.h"
 #include "kernels/image_internal.h"
 
-/* TF's errno -> status code mapping (the common cases). */
-static tfc_code errno_code(int e) {
-  switch (e) {
-    case 0: return TFC_CODE_OK;
-    case ENOENT: case ESRCH: case ENXIO: case ENODEV: return TFC_CODE_NOT_FOUND;
-    case EACCES: case EPERM: case EROFS: return TFC_CODE_PERMISSION_DENIED;
-    case EEXIST: return TFC_CODE_ALREADY_EXISTS;
-    case EINVAL: case ENAMETOOLONG: case E2BIG: case EFAULT: case ESPIPE: case ENOTTY:
-      return TFC_CODE_INVALID_ARGUMENT;
-    case ENOTDIR: case EISDIR: case ENOTEMPTY: case EBADF: case EBUSY: case ELOOP:
-      return TFC_CODE_FAILED_PRECONDITION;
-    case ENOSPC: case EMFILE: case ENFILE: case ENOMEM: case EFBIG: case EDQUOT:
-      return TFC_CODE_RESOURCE_EXHAUSTED;
-    case EAGAIN: case EINTR: return TFC_CODE_UNAVAILABLE;
-    default: return TFC_CODE_UNKNOWN;
-  }
-}
-
+/* Fails the kernel with TF's "<path>; <strerror>" for errno e. */
 static void fail_errno(tfc_kernel_ctx *ctx, const char *path, int e) {
-  tfc_kernel_fail(ctx, errno_code(e), "%s; %s", path, strerror(e));
+  tfc_kernel_fail(ctx, tfc_errno_code(e), "%s; %s", path, strerror(e));
 }
 
 /* Checks that input i is a scalar string; `what` names it in TF's message. */
