@@ -34,6 +34,8 @@ _CHECKPOINT_NAMES = {
     "list_variables": "checkpoint_utils",
     "load_checkpoint": "checkpoint_utils",
     "load_variable": "checkpoint_utils",
+    "Coordinator": "coordinator",
+    "LooperThread": "coordinator",
 }
 # tf.train.summary_iterator lives with the events-file writer
 _SUMMARY_NAMES = ("summary_iterator",)
