@@ -208,6 +208,7 @@ _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
     "SparseTensor", "SparseTensorValue"))
+_LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",

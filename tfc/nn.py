@@ -28,7 +28,8 @@ def __getattr__(name):
   if name == "rnn_cell":
     from tfc import rnn_cell  # pylint: disable=g-import-not-at-top
     return rnn_cell
-  if name in ("static_rnn", "static_bidirectional_rnn"):
+  if name in ("static_rnn", "static_bidirectional_rnn", "dynamic_rnn",
+              "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)

@@ -1045,6 +1045,144 @@ custom("RefNextIteration", "raw_loop", _raw_loop(True))
 custom("RefIdentity", "raw_loop", _raw_loop(True))
 
 
+# ---- stacks and tensor arrays: raw ops, and the graphs tf.gradients builds
+# through while loops (forward values on stacks) and tf.TensorArray
+
+def _stack_raw(tf, inp):
+    x = inp(F(2, 3), "x")
+    h = tf.raw_ops.StackV2(max_size=-1, elem_type=tf.float32, stack_name="s")
+    p1 = tf.raw_ops.StackPushV2(handle=h, elem=x)
+    with tf.control_dependencies([p1]):
+        p2 = tf.raw_ops.StackPushV2(handle=h, elem=x * 2.0, swap_memory=True)
+    with tf.control_dependencies([p2]):
+        a = tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)
+    with tf.control_dependencies([a]):
+        b = tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)
+    with tf.control_dependencies([b]):
+        c = tf.raw_ops.StackCloseV2(handle=h)
+    with tf.control_dependencies([c]):
+        out = tf.identity(a - b)
+    return {"fetches": [a, b, out, p1]}
+
+
+def _stack_pop_empty(tf, inp):
+    h = tf.raw_ops.StackV2(max_size=-1, elem_type=tf.float32)
+    return {"fetches": [tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)]}
+
+
+def _stack_overflow(tf, inp):
+    h = tf.raw_ops.StackV2(max_size=1, elem_type=tf.float32)
+    p1 = tf.raw_ops.StackPushV2(handle=h, elem=tf.constant(1.0))
+    with tf.control_dependencies([p1]):
+        p2 = tf.raw_ops.StackPushV2(handle=h, elem=tf.constant(2.0))
+    return {"fetches": [p2]}
+
+
+def _while_gradient(tf, inp):
+    x = inp(F(3, lo=-1, hi=1), "x")
+    w = inp(F(3, lo=-1, hi=1), "w")
+    n = inp(I(lo=2, hi=6), "n")
+
+    def body(i, a):
+        a = tf.cond(tf.equal(i % 2, 0), lambda: tf.sin(a) * w + a, lambda: a * a * 0.5)
+        return i + 1, a
+    _, r = tf.while_loop(lambda i, a: i < n, body, [0, x])
+    y = tf.reduce_sum(r * r)
+    return {"fetches": [y] + tf.gradients(y, [x, w])}
+
+
+def _nested_while_gradient(tf, inp):
+    x = inp(F(2, lo=-1, hi=1), "x")
+
+    def outer(i, a):
+        _, b = tf.while_loop(lambda j, b: j < i + 1, lambda j, b: (j + 1, tf.tanh(b) * 1.5), [0, a])
+        return i + 1, b + a * 0.25
+    _, r = tf.while_loop(lambda i, a: i < 3, outer, [0, x])
+    y = tf.reduce_sum(r)
+    return {"fetches": [y] + tf.gradients(y, [x])}
+
+
+def _ta_ops(tf, inp):
+    x = inp(F(4, 3), "x")
+    ta = tf.TensorArray(tf.float32, size=4, clear_after_read=False)
+    ta = ta.unstack(x)
+    r1 = ta.read(2)
+    g = ta.gather([3, 0])
+    st = ta.stack()
+    cc = ta.concat()
+    ta2 = tf.TensorArray(tf.float32, size=3, infer_shape=False).split(
+        tf.reshape(x, [12]), tf.constant([5, 3, 4], tf.int64))
+    parts = [ta2.read(i) for i in range(3)]
+    ta3 = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    ta3 = ta3.write(0, x[0]).write(3, x[1])
+    sz = ta3.size()
+    with tf.control_dependencies([r1, g, st, cc]):
+        close = ta.close()
+    return {"fetches": [r1, g, st, cc, sz] + parts, "targets": [close]}
+
+
+def _ta_gradient(tf, inp):
+    x = inp(F(5, 2), "x")
+    ta = tf.TensorArray(tf.float32, size=5).unstack(x)
+
+    def body(i, acc, out):
+        v = ta.read(i)
+        acc = acc * 0.5 + tf.sin(v)
+        return i + 1, acc, out.write(i, acc * acc)
+    _, acc, out = tf.while_loop(lambda i, a, o: i < 5, body,
+                                [0, tf.zeros([2]), tf.TensorArray(tf.float32, size=5)])
+    y = tf.reduce_sum(tf.reshape(out.stack(), [10])) + tf.reduce_sum(acc)
+    return {"fetches": [y] + tf.gradients(y, [x])}
+
+
+def _ta_concat_split_gradient(tf, inp):
+    x = inp(F(6), "x")
+    ta = tf.TensorArray(tf.float32, size=3, infer_shape=False, clear_after_read=False).split(
+        x, tf.constant([1, 2, 3], tf.int64))
+    y = tf.reduce_sum(tf.reshape(ta.concat(), [6]) * tf.range(6.0)) + tf.reduce_sum(
+        tf.reshape(ta.read(1), [2]) ** 2)
+    ta4 = tf.TensorArray(tf.float32, size=3).scatter([2, 0, 1], tf.reshape(x, [3, 2]))
+    y2 = tf.reduce_sum(tf.reshape(ta4.gather([1, 2]), [4]) * 3.0)
+    return {"fetches": [y, y2] + tf.gradients(y + y2, [x])}
+
+
+def _ta_double_write(tf, inp):
+    ta = tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(0, 2.0)
+    return {"fetches": [ta.stack()]}
+
+
+def _ta_read_twice(tf, inp):
+    ta = tf.TensorArray(tf.float32, size=1).write(0, [1.0, 2.0])
+    a = ta.read(0)
+    with tf.control_dependencies([a]):
+        b = ta.read(0)
+    return {"fetches": [b]}
+
+
+def _ta_out_of_range(tf, inp):
+    ta = tf.TensorArray(tf.float32, size=2).write(5, 1.0)
+    return {"fetches": [ta.flow]}
+
+
+custom("StackV2", "raw_push_pop_close", _stack_raw)
+custom("StackV2", "pop_empty", _stack_pop_empty, error=True)
+custom("StackPushV2", "raw_push_pop_close", _stack_raw)
+custom("StackPushV2", "overflow", _stack_overflow, error=True)
+custom("StackPopV2", "raw_push_pop_close", _stack_raw)
+custom("StackPopV2", "while_cond_gradient", _while_gradient)
+custom("StackPopV2", "nested_while_gradient", _nested_while_gradient)
+custom("StackCloseV2", "raw_push_pop_close", _stack_raw)
+for _op in ("TensorArrayV3", "TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayScatterV3",
+            "TensorArrayConcatV3", "TensorArraySplitV3", "TensorArraySizeV3",
+            "TensorArrayCloseV3", "TensorArrayWriteV3"):
+    custom(_op, "ops", _ta_ops)
+custom("TensorArrayGradV3", "while_gradient", _ta_gradient)
+custom("TensorArrayGradV3", "concat_split_scatter_gather_gradient", _ta_concat_split_gradient)
+custom("TensorArrayWriteV3", "double_write", _ta_double_write, error=True)
+custom("TensorArrayWriteV3", "out_of_range", _ta_out_of_range, error=True)
+custom("TensorArrayReadV3", "read_twice", _ta_read_twice, error=True)
+
+
 def _placeholder_cases(tf, inp):
     x = tf.raw_ops.Placeholder(dtype=tf.float32, shape=[2, None], name="x")
     return {"fetches": [x], "extra_feeds": {x: np.arange(6, dtype=np.float32).reshape(2, 3)}}

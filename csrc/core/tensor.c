@@ -225,6 +225,39 @@ tfc_tensor *tfc_tensor_adopt(tfc_dtype dtype, int rank, const int64_t *dims, voi
   return t;
 }
 
+/* Release marker for handle buffers: identifies tensors made by tfc_tensor_handle. */
+static const char k_handle_tag[] = "tfc-handle";
+
+/* A scalar RESOURCE tensor whose buffer stands for obj: data and owner are
+ * obj, size is 0; release(obj, obj) runs with the last buffer reference. */
+tfc_tensor *tfc_tensor_handle(void *obj, tfc_release_fn release, tfc_status *st) {
+  tfc_tensor *t = new_header(TFC_DTYPE_RESOURCE, 0, NULL, 1, st);
+  if (!t) return NULL;
+  tfc_buffer *b = tfc_malloc(sizeof *b);
+  if (!b) {
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM when allocating a resource handle");
+    tfc_free(t);
+    return NULL;
+  }
+  atomic_init(&b->refcount, 1);
+  b->data = obj;
+  b->size = 0;
+  b->dtype = TFC_DTYPE_RESOURCE;
+  b->nstrings = (size_t)(uintptr_t)k_handle_tag; /* tag; never used as a count for RESOURCE */
+  b->release = release ? release : noop_release;
+  b->owner = obj;
+  t->buf = b;
+  t->data = obj;
+  return t;
+}
+
+/* The object of a handle tensor, NULL for anything else. */
+void *tfc_tensor_handle_object(const tfc_tensor *t) {
+  if (!t || t->dtype != TFC_DTYPE_RESOURCE || !t->buf) return NULL;
+  if (t->buf->nstrings != (size_t)(uintptr_t)k_handle_tag) return NULL;
+  return t->buf->owner;
+}
+
 /* A new header with another shape of the same element count sharing t's buffer. */
 tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tfc_status *st) {
   int64_t n;

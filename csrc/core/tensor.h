@@ -67,6 +67,15 @@ tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tf
 /* Deep copy (STRING elements duplicated). */
 tfc_tensor *tfc_tensor_copy(const tfc_tensor *t, tfc_status *st);
 
+/* A scalar RESOURCE tensor standing for `obj` (a handle: stacks, tensor
+ * arrays). release(obj, obj) runs when the last reference to the handle
+ * drops; copies of the tensor share the handle. NULL + st on OOM (release is
+ * then NOT called). */
+tfc_tensor *tfc_tensor_handle(void *obj, tfc_release_fn release, tfc_status *st);
+/* The object behind a handle made by tfc_tensor_handle, or NULL when t is not
+ * such a handle (another dtype, or a RESOURCE tensor from elsewhere). */
+void *tfc_tensor_handle_object(const tfc_tensor *t);
+
 /* Adds a reference; returns t. NULL-safe. */
 tfc_tensor *tfc_tensor_ref(tfc_tensor *t);
 /* Drops a reference, freeing header and (when last) buffer. NULL-safe. */

@@ -1,6 +1,6 @@
 """Gradients through tf.cond (v1 Switch/Merge), nested conds and tf.case,
 checked by finite differences (tfc.test.compute_gradient_error) and against
-the analytic values; training through a cond; the LookupError for loops."""
+the analytic values; training through a cond (loops: test_while_grad.py)."""
 import numpy as np
 import pytest
 
@@ -82,15 +82,6 @@ def test_training_through_a_cond():
       for _ in range(200):
         sess.run(train, {p: False})
       assert abs(sess.run(w) + 1.0) < 1e-4
-
-
-def test_while_loop_gradient_is_a_lookup_error():
-  g = tf.Graph()
-  with g.as_default():
-    x = tf.placeholder(tf.float32, [])
-    r = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [0, x])
-    with pytest.raises(LookupError, match="while_loop"):
-      tf.gradients(r[1], x)
 
 
 def test_cond_gradient_equals_tensorflows():

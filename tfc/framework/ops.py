@@ -324,12 +324,16 @@ class _ControlDependenciesController(object):
     self._control_inputs_val = control_inputs
     self._seen_nodes = set()
     self._old_stack = None
+    self._old_cf_context = None
 
   def __enter__(self):
     g = self._graph
     if self._new_stack:
       self._old_stack = g._control_dependencies_stack
       g._control_dependencies_stack = []
+      # control_dependencies(None) also leaves any tf.cond/tf.while_loop context
+      self._old_cf_context = g._get_control_flow_context()
+      g._set_control_flow_context(None)
     g._control_dependencies_stack.append(self)
 
   def __exit__(self, unused_type, unused_value, unused_traceback):
@@ -340,6 +344,7 @@ class _ControlDependenciesController(object):
       g._control_dependencies_stack.remove(self)
     if self._new_stack:
       g._control_dependencies_stack = self._old_stack
+      g._set_control_flow_context(self._old_cf_context)
 
   @property
   def control_inputs(self):

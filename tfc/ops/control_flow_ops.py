@@ -489,6 +489,24 @@ def _shape_less_than_or_equal(shape1, shape2):
   return True
 
 
+def _is_tensor_array(x):
+  from tfc.ops import tensor_array_ops as _ta
+  return isinstance(x, _ta.TensorArray)
+
+
+def _ta_to_flow(x):
+  """A loop variable as a tensor: a TensorArray stands for its flow."""
+  if _is_tensor_array(x):
+    return x.flow
+  return _ops.convert_to_tensor(x)
+
+
+def _flows_to_tas(originals, tensors):
+  """tensors with those at TensorArray positions of `originals` turned back
+  into TensorArrays (same handle, the given flow)."""
+  return [o._with_flow(t) if _is_tensor_array(o) else t for o, t in zip(originals, tensors)]
+
+
 def _is_loop_constant_enter(op):
   return op.type in ("Enter", "RefEnter") and op.get_attr("is_constant")
 
@@ -499,9 +517,10 @@ class WhileContext(ControlFlowContext):
   loop constants."""
 
   def __init__(self, maximum_iterations=None, parallel_iterations=10, back_prop=True,
-               swap_memory=False, name="while_context"):
+               swap_memory=False, name="while_context", grad_state=None):
     super(WhileContext, self).__init__()
     self._name = self._graph.unique_name(name)
+    self._grad_state = grad_state
     self._maximum_iterations = maximum_iterations
     self._parallel_iterations = parallel_iterations
     self._back_prop = back_prop
@@ -515,6 +534,11 @@ class WhileContext(ControlFlowContext):
   @property
   def maximum_iterations(self):
     return self._maximum_iterations
+
+  @property
+  def grad_state(self):
+    """The _GradLoopState of a gradient loop (None for a forward loop)."""
+    return self._grad_state
 
   @property
   def parallel_iterations(self):
@@ -554,10 +578,27 @@ class WhileContext(ControlFlowContext):
   def AddValue(self, val):
     """The tensor standing for `val` inside the loop: `val` itself when it
     belongs to the loop, else a constant Enter of it (made once)."""
-    if val.name in self._values:
+    if val.name in self._values or val.op._get_control_flow_context() is self:
       actual = self._external_values.get(val.name)
       return val if actual is None else actual
     self._values.add(val.name)
+    # In a gradient loop, a value of the forward loop stands for its history:
+    # the gradient state saves it on a stack and pops it here.
+    grad_ctxt = self._graph._get_control_flow_context()
+    if grad_ctxt is not None:
+      grad_ctxt = grad_ctxt.GetWhileContext()
+      if grad_ctxt is not None and grad_ctxt.grad_state is not None:
+        forward_ctxt = val.op._get_control_flow_context()
+        if forward_ctxt is not None:
+          forward_ctxt = forward_ctxt.GetWhileContext()
+        if val.op.type in ("Exit", "RefExit") and forward_ctxt is not None:
+          forward_ctxt = forward_ctxt.outer_context
+          if forward_ctxt is not None:
+            forward_ctxt = forward_ctxt.GetWhileContext()
+        if forward_ctxt is grad_ctxt.grad_state.forward_context:
+          real_val = grad_ctxt.grad_state.GetRealValue(val)
+          self._external_values[val.name] = real_val
+          return real_val
     result = val
     if self._outer_context is not None:
       result = self._outer_context.AddValue(val)
@@ -611,7 +652,8 @@ class WhileContext(ControlFlowContext):
       self._graph.prevent_fetching(op)
 
   def _build_loop(self, pred, body, loop_vars, shape_invariants):
-    flat_vars = [_ops.convert_to_tensor(x) for x in _nest.flatten(loop_vars)]
+    flat_orig = _nest.flatten(loop_vars)
+    flat_vars = [_ta_to_flow(x) for x in flat_orig]
     self._values = set(x.name for x in flat_vars)
     real_vars = flat_vars
     if self._outer_context is not None:
@@ -633,7 +675,9 @@ class WhileContext(ControlFlowContext):
           var.op._add_control_inputs([control_pivot.op])
     if shape_invariants is not None:
       flat_shapes = _nest.flatten(shape_invariants)
-      for inp, var, shape in zip(real_vars, enter_vars, flat_shapes):
+      for inp, var, shape, orig in zip(real_vars, enter_vars, flat_shapes, flat_orig):
+        if _is_tensor_array(orig):
+          continue
         shape = _tensor_shape.as_shape(shape)
         if not _shape_less_than_or_equal(inp.get_shape(), shape):
           raise ValueError(
@@ -646,18 +690,18 @@ class WhileContext(ControlFlowContext):
     self._loop_enters = enter_vars
     merge_vars = [merge([x, x])[0] for x in enter_vars]
     self._pivot_for_pred = merge_vars[0]
-    packed = _nest.pack_sequence_as(loop_vars, merge_vars)
+    packed = _nest.pack_sequence_as(loop_vars, _flows_to_tas(flat_orig, merge_vars))
     c = _ops.convert_to_tensor(pred(*packed))
     self._pivot = loop_cond(c, name="LoopCond")
     switch_vars = [_switch_ref_or_tensor(x, self._pivot) for x in merge_vars]
     vars_for_body = [_identity(x[1]) for x in switch_vars]
     self._pivot_for_body = vars_for_body[0]
-    packed_body = _nest.pack_sequence_as(loop_vars, vars_for_body)
+    packed_body = _nest.pack_sequence_as(loop_vars, _flows_to_tas(flat_orig, vars_for_body))
     body_result = body(*packed_body)
     if not _nest.is_sequence(body_result):
       body_result = [body_result]
     _nest.assert_same_structure(list(packed_body), list(body_result))
-    result = [_ops.convert_to_tensor(x) for x in _nest.flatten(body_result)]
+    result = [_ta_to_flow(x) for x in _nest.flatten(body_result)]
     if len(merge_vars) != len(result):
       raise ValueError("Number of inputs and outputs of body must match loop_vars: %d, %d"
                        % (len(merge_vars), len(result)))
@@ -677,17 +721,126 @@ class WhileContext(ControlFlowContext):
     self.ExitResult(exit_vars)
     return body_result, exit_vars
 
+  def AddForwardLoopCounter(self, outer_grad_state):
+    """Adds a counter of this loop's iterations (`f_count`); returns (the
+    total count at exit, the counter's next value)."""
+    from tfc.framework import constant_op as _constant_op
+    from tfc.ops import math_ops as _math_ops
+    n = _constant_op.constant(0, name="f_count")
+    if outer_grad_state is not None:
+      # order the pushes of the i-th run of this inner loop before the (i+1)-th's
+      outer_add_op = outer_grad_state.forward_index.op.inputs[0].op
+      n.op._add_control_inputs([outer_add_op])
+    self.Enter()
+    self.AddName(n.name)
+    enter_n = _enter(n, self._name, is_constant=False,
+                     parallel_iterations=self._parallel_iterations, name="f_count")
+    self._loop_enters.append(enter_n)
+    merge_n = merge([enter_n, enter_n])[0]
+    switch_n = switch(merge_n, self._pivot)
+    index = _math_ops.add(switch_n[1], 1)
+    next_n = _next_iteration(index)
+    merge_n.op._update_input(1, next_n)
+    total_iterations = exit(switch_n[0], name="f_count")
+    self._loop_exits.append(total_iterations)
+    self.ExitResult([total_iterations])
+    self.Exit()
+    return total_iterations, next_n
+
+  def AddBackpropLoopCounter(self, count, outer_grad_state):
+    """Makes this (gradient) loop run `count` iterations (`b_count`);
+    returns the counter's next value."""
+    from tfc.framework import constant_op as _constant_op
+    from tfc.ops import math_ops as _math_ops
+    one = _constant_op.constant(1, name="b_count")
+    self.Enter()
+    self.AddName(count.name)
+    enter_count = _enter(count, self._name, is_constant=False,
+                         parallel_iterations=self._parallel_iterations, name="b_count")
+    self._loop_enters.append(enter_count)
+    merge_count = merge([enter_count, enter_count])[0]
+    self._pivot_for_pred = merge_count
+    pred = _math_ops.greater_equal(merge_count, one)
+    self._pivot = loop_cond(pred, name="b_count")
+    switch_count = switch(merge_count, self._pivot)
+    index = _math_ops.subtract(switch_count[1], one)
+    self._pivot_for_body = index
+    next_count = _next_iteration(index)
+    merge_count.op._update_input(1, next_count)
+    final_zero = exit(switch_count[0], name="b_count")
+    self._loop_exits.append(final_zero)
+    if outer_grad_state is not None:
+      # order the pops of the i-th run of this inner loop before the (i+1)-th's
+      outer_grad_state.grad_sync._add_control_inputs([final_zero.op])
+    self.ExitResult([final_zero])
+    self.Exit()
+    return next_count
+
+  def AddBackpropAccumulator(self, op, grad):
+    """Sums `grad` (the gradient of loop invariant `op`, an Enter) over the
+    iterations of this gradient loop (`b_acc`); returns the sum at exit.
+    Called with this context entered; leaves it entered."""
+    from tfc.framework import constant_op as _constant_op
+    from tfc.ops import array_ops as _array_ops
+    from tfc.ops import math_ops as _math_ops
+    self.Exit()
+    shape = grad.get_shape()
+    if shape.is_fully_defined():
+      if self.outer_context is not None:
+        self.outer_context.Enter()
+      acc = _constant_op.constant(0, grad.dtype.base_dtype, shape=shape.dims, name="b_acc")
+      if self.outer_context is not None:
+        self.outer_context.Exit()
+    else:
+      value = op.inputs[0]
+      if (isinstance(self.outer_context, WhileContext)
+          and self.outer_context.grad_state is not None):
+        forward_ctxt = self.grad_state.forward_context
+        forward_ctxt.outer_context.Enter()
+        zeros_shape = _array_ops.shape_internal(value, optimize=False)
+        forward_ctxt.outer_context.Exit()
+        outer_grad_state = self.grad_state.outer_grad_state
+        history_zeros_shape = outer_grad_state.AddForwardAccumulator(zeros_shape)
+        self.outer_context.Enter()
+        real_shape = outer_grad_state.AddBackpropAccumulatedValue(history_zeros_shape,
+                                                                  zeros_shape)
+        acc = _array_ops.zeros(real_shape, grad.dtype.base_dtype)
+        self.outer_context.Exit()
+      else:
+        if self.outer_context is not None:
+          self.outer_context.Enter()
+        zeros_shape = _array_ops.shape_internal(value, optimize=False)
+        acc = _array_ops.zeros(zeros_shape, grad.dtype.base_dtype)
+        if self.outer_context is not None:
+          self.outer_context.Exit()
+    self.Enter()
+    self.AddName(acc.name)
+    enter_acc = _enter(acc, self._name, is_constant=False,
+                       parallel_iterations=self._parallel_iterations, name="b_acc")
+    self._loop_enters.append(enter_acc)
+    merge_acc = merge([enter_acc, enter_acc], name="b_acc")[0]
+    switch_acc_false, switch_acc_true = switch(merge_acc, self._pivot)
+    add_acc = _math_ops.add(switch_acc_true, grad)
+    next_acc = _next_iteration(add_acc)
+    merge_acc.op._update_input(1, next_acc)
+    result_acc = exit(switch_acc_false, name="b_acc")
+    self._loop_exits.append(result_acc)
+    self.ExitResult([result_acc])
+    return result_acc
+
   def BuildLoop(self, pred, body, loop_vars, shape_invariants, return_same_structure=False):
     """Builds the loop; returns the Exit tensors in loop_vars' structure."""
     loop_vars = _nest.pack_sequence_as(
-        loop_vars, [_ops.convert_to_tensor(x) for x in _nest.flatten(loop_vars)])
+        loop_vars, [x if _is_tensor_array(x) else _ops.convert_to_tensor(x)
+                    for x in _nest.flatten(loop_vars)])
     try:
       self.Enter()
       original_body_result, exit_vars = self._build_loop(pred, body, loop_vars,
                                                          shape_invariants)
     finally:
       self.Exit()
-    packed = _nest.pack_sequence_as(original_body_result, exit_vars)
+    packed = _nest.pack_sequence_as(
+        original_body_result, _flows_to_tas(_nest.flatten(original_body_result), exit_vars))
     if return_same_structure:
       return packed
     return packed[0] if len(exit_vars) == 1 else packed

@@ -181,7 +181,51 @@ def _gated_tuple(grads, live):
     return [_cf.with_dependencies([gate], g) if g is not None else None for g in grads]
 
 
+def _set_grad(grads, t, grad):
+  """Adds a gradient contribution for tensor t (a loop Switch's aggregated
+  output gradient is a tensor, replaced instead)."""
+  op = t.op
+  per_op = grads.get(op)
+  if not per_op:
+    per_op = [[] for _ in range(len(op.outputs))]
+    grads[op] = per_op
+  t_grads = per_op[t.value_index]
+  if isinstance(t_grads, list):
+    t_grads.append(grad)
+  else:
+    per_op[t.value_index] = grad
+
+
+def _has_any_not_none_grads(grads, op):
+  per_op = grads.get(op)
+  if not per_op:
+    return False
+  for g in per_op:
+    if isinstance(g, _Tensor) or (isinstance(g, list) and any(x is not None for x in g)):
+      return True
+  return False
+
+
+def _aggregated_grads(grads, op, loop_state):
+  """The summed gradient of each output of op (None when it has none). The
+  per-op list in `grads` is updated in place, as a loop Switch is visited twice."""
+  per_op = grads.get(op)
+  if per_op is None:
+    per_op = [[] for _ in range(len(op.outputs))]
+    grads[op] = per_op
+  for i, out_grad in enumerate(per_op):
+    if loop_state is not None and isinstance(out_grad, _Tensor):
+      continue
+    if out_grad:
+      present = [g for g in out_grad if g is not None]
+      per_op[i] = _aggregate(present) if present else None
+    else:
+      per_op[i] = None
+  return per_op
+
+
 def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, gate):
+  from tfc.ops import control_flow_state as _cfs
   to_ops = [y.op for y in ys]
   from_ops = [x.op for x in xs]
   stop_gradient_ops = [t.op for t in stop_tensors]
@@ -198,6 +242,7 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
         if c not in reached:
           reached.add(c)
           stack.append(c)
+  reachable_to_ops = set(op for op in to_ops if op in reached)
 
   # Backward sweep from ys: ops both reachable from xs and reaching ys.
   between = set()
@@ -216,6 +261,9 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
           visited.add(iop)
           stack.append(iop)
 
+  # While loops between ys and xs get a gradient loop (all their exits join in).
+  loop_state = _cfs.MaybeCreateControlFlowState(between_list, between, colocate)
+
   # Pending counts: consumers inside `between` that still owe a gradient.
   pending = collections.defaultdict(int)
   for op in between_list:
@@ -231,34 +279,30 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
 
   # grads[op] = list (per output) of lists of gradient contributions.
   grads = {}
-
-  def set_grad(t, g):
-    op = t.op
-    per_op = grads.get(op)
-    if per_op is None:
-      per_op = [[] for _ in range(len(op.outputs))]
-      grads[op] = per_op
-    per_op[t.value_index].append(g)
-
   for y, gy in zip(ys, grad_ys):
-    set_grad(y, gy)
+    _set_grad(grads, y, gy)
 
   queue = collections.deque()
-  queued = set()
+  to_ops_set = set()
   for op in to_ops:
-    if pending.get(op, 0) == 0 and op not in queued and op in between:
-      queued.add(op)
+    if pending[op] == 0 and op not in to_ops_set and op in reachable_to_ops:
+      to_ops_set.add(op)
       queue.append(op)
+
+  if loop_state is not None:
+    for y in loop_state.ProcessUnusedLoopExits(pending, to_ops_set):
+      if _is_trainable(y):
+        _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+        queue.append(y.op)
 
   while queue:
     op = queue.popleft()
     with _maybe_colocate(op, colocate):
-      per_op = grads.get(op)
-      if per_op:
-        out_grads = [_aggregate(lst) for lst in per_op]
-        grads[op] = [[g] if g is not None else [] for g in out_grads]
-      else:
-        out_grads = [None] * len(op.outputs)
+      if loop_state is not None:
+        loop_state.EnterGradWhileContext(op, before=True)
+      out_grads = list(_aggregated_grads(grads, op, loop_state))
+      if loop_state is not None:
+        loop_state.ExitGradWhileContext(op, before=True)
       has_out_grads = any(g is not None for g in out_grads)
       grad_fn = None
       if has_out_grads and op not in stop_ops:
@@ -267,11 +311,16 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
         except LookupError:
           raise LookupError("No gradient defined for operation '%s' (op type: %s)"
                             % (op.name, op.type))
+      if loop_state is not None:
+        loop_state.EnterGradWhileContext(op, before=False)
       inputs = op.inputs
       if grad_fn is not None and has_out_grads:
         for i, g in enumerate(out_grads):
           if g is None and _is_trainable(op.outputs[i]):
-            out_grads[i] = _zeros_like_output(op.outputs[i])
+            if loop_state is not None:
+              out_grads[i] = loop_state.ZerosLike(op, i)
+            else:
+              out_grads[i] = _zeros_like_output(op.outputs[i])
         with graph.name_scope(op.name + "_grad"):
           in_grads = grad_fn(op, *out_grads)
           if isinstance(in_grads, tuple):
@@ -287,7 +336,8 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
         in_grads = [None] * len(inputs)
       for t_in, g in zip(inputs, in_grads):
         if g is not None:
-          if isinstance(g, _Tensor) and t_in._shape is not None:
+          if isinstance(g, _Tensor) and t_in._shape is not None \
+              and t_in._dtype_enum % 100 != _dtypes.resource.as_datatype_enum:
             try:
               g._set_shape(t_in._shape)
             except ValueError:
@@ -295,21 +345,53 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
                                "gradient.  Forward operation: %s.  Input index: %d. Original "
                                "input shape: %s.  Calculated input gradient shape: %s"
                                % (op.name, t_in.value_index, t_in.shape, g.shape))
-          set_grad(t_in, g)
+          _set_grad(grads, t_in, g)
+      if loop_state is not None:
+        loop_state.ExitGradWhileContext(op, before=False)
+
     # Release the consumers' hold on the inputs; enqueue the ready ones.
     for t_in in inputs:
       iop = t_in.op
-      if iop in between:
-        pending[iop] -= 1
-        if pending[iop] == 0 and iop not in queued:
-          queued.add(iop)
-          queue.append(iop)
+      pending[iop] -= 1
+      ready = pending[iop] == 0
+      if loop_state is not None and not ready:
+        ready = pending[iop] > 0 and _cfs.IsLoopSwitch(iop)
+      if not ready:
+        continue
+      if loop_state is not None and _cfs.IsLoopExit(iop):
+        # an exit without a real gradient waits until all the loop's exits are seen
+        grad_state = loop_state.GetGradState(iop, before=False)
+        grad_state.deferred_exits.append(t_in)
+        grad_state.pending_exits_count -= 1
+        if grad_state.pending_exits_count == 0:
+          has_not_none_grad = False
+          for y in grad_state.deferred_exits:
+            if _has_any_not_none_grads(grads, y.op):
+              has_not_none_grad = True
+              queue.append(y.op)
+            else:
+              grad_state.unused_exits.append(y)
+          if has_not_none_grad:
+            for y in grad_state.unused_exits:
+              if _is_trainable(y):
+                _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+              queue.append(y.op)
+          else:
+            for y in grad_state.unused_exits:
+              queue.append(y.op)
+      else:
+        queue.append(iop)
 
+  if loop_state is not None:
+    loop_state.PostProcessing()
   result = []
   for x in xs:
     per_op = grads.get(x.op)
     if not per_op:
       result.append(None)
       continue
-    result.append(_aggregate(per_op[x.value_index]))
+    g = per_op[x.value_index]
+    if isinstance(g, list):
+      g = _aggregate([v for v in g if v is not None])
+    result.append(g)
   return result

@@ -51,7 +51,9 @@ class Variable(object):
     if dtype is not None:
       dtype = _dtypes.as_dtype(dtype)
     g = _ops.get_default_graph()
-    with _ops.name_scope(name, "Variable", [] if init_from_fn else [initial_value]) as name:
+    # a variable (and its initializer) never belongs to a cond or while loop
+    with _cf._OuterContext(g, None), \
+        _ops.name_scope(name, "Variable", [] if init_from_fn else [initial_value]) as name:
       if init_from_fn:
         true_name = _ops.name_from_scope_name(name)
         with g._attr_scope({"_class": [("loc:@%s" % true_name).encode()]}):

@@ -1,0 +1,88 @@
+/*
+ * ops_data_flow.c — op definitions for stacks (StackV2, StackPushV2,
+ * StackPopV2, StackCloseV2: what while-loop gradients save forward values
+ * on) and tensor arrays (TensorArrayV3 and its Read/Write/Gather/Scatter/
+ * Concat/Split/Size/Close/Grad ops), with TF's names, attrs and shape
+ * functions (TF's data_flow_ops.cc). Kernels: kernels/stack.c,
+ * kernels/tensor_array.c.
+ */
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+/* StackPushV2: the output is the pushed element (input 1). */
+static bool push_shape(tfc_shape_ctx *ctx) {
+  ctx->out_shapes[0] = ctx->in_shapes[1];
+  return true;
+}
+
+/* TensorArrayV3 / TensorArrayGradV3: a scalar handle and a scalar flow. */
+static bool ta_create_shape(tfc_shape_ctx *ctx) {
+  if (ctx->n_inputs > 0 && ctx->def && ctx->in_types[0] == TFC_DTYPE_INT32 &&
+      !tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 0))
+    return false;
+  ctx->out_shapes[0] = tfc_shape_scalar();
+  ctx->out_shapes[1] = tfc_shape_scalar();
+  return true;
+}
+
+/* TensorArrayGatherV3: [len(indices)] + element_shape. */
+static bool ta_gather_shape(tfc_shape_ctx *ctx) {
+  const tfc_shape *idx = &ctx->in_shapes[1];
+  if (!tfc_shape_rank_is(ctx, idx, 1)) return false;
+  tfc_shape es;
+  if (!tfc_attrs_get_shape(ctx->attrs, "element_shape", &es, ctx->st)) return false;
+  if (es.rank < 0 || es.rank + 1 > TFC_MAX_RANK) return true;
+  tfc_shape out = tfc_shape_unknown_dims(es.rank + 1);
+  out.dims[0] = idx->rank == 1 ? idx->dims[0] : -1;
+  for (int i = 0; i < es.rank; i++) out.dims[i + 1] = es.dims[i];
+  ctx->out_shapes[0] = out;
+  return true;
+}
+
+/* TensorArrayConcatV3: [?] + element_shape_except0; lengths is a vector. */
+static bool ta_concat_shape(tfc_shape_ctx *ctx) {
+  tfc_shape es;
+  if (!tfc_attrs_get_shape(ctx->attrs, "element_shape_except0", &es, ctx->st)) return false;
+  if (es.rank >= 0 && es.rank + 1 <= TFC_MAX_RANK) {
+    tfc_shape out = tfc_shape_unknown_dims(es.rank + 1);
+    for (int i = 0; i < es.rank; i++) out.dims[i + 1] = es.dims[i];
+    ctx->out_shapes[0] = out;
+  }
+  ctx->out_shapes[1] = tfc_shape_unknown_dims(1);
+  return true;
+}
+
+#define TA_ATTRS                                                                               \
+  "dtype: type; element_shape: shape = <unknown>; dynamic_size: bool = false; "               \
+  "clear_after_read: bool = true; identical_element_shapes: bool = false; "                   \
+  "tensor_array_name: string = ''"
+
+static const tfc_op_spec specs[] = {
+    {"StackV2", "max_size: int32", "handle: resource", "elem_type: type; stack_name: string = ''",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"StackPushV2", "handle: resource; elem: T", "output: T", "T: type; swap_memory: bool = false",
+     TFC_OP_STATEFUL, push_shape},
+    {"StackPopV2", "handle: resource", "elem: elem_type", "elem_type: type", TFC_OP_STATEFUL, NULL},
+    {"StackCloseV2", "handle: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"TensorArrayV3", "size: int32", "handle: resource; flow: float", TA_ATTRS, TFC_OP_STATEFUL,
+     ta_create_shape},
+    {"TensorArrayGradV3", "handle: resource; flow_in: float", "grad_handle: resource; flow_out: float",
+     "source: string", TFC_OP_STATEFUL, ta_create_shape},
+    {"TensorArrayWriteV3", "handle: resource; index: int32; value: T; flow_in: float",
+     "flow_out: float", "T: type", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TensorArrayReadV3", "handle: resource; index: int32; flow_in: float", "value: dtype",
+     "dtype: type", TFC_OP_STATEFUL, NULL},
+    {"TensorArrayGatherV3", "handle: resource; indices: int32; flow_in: float", "value: dtype",
+     "dtype: type; element_shape: shape = <unknown>", TFC_OP_STATEFUL, ta_gather_shape},
+    {"TensorArrayScatterV3", "handle: resource; indices: int32; value: T; flow_in: float",
+     "flow_out: float", "T: type", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TensorArrayConcatV3", "handle: resource; flow_in: float", "value: dtype; lengths: int64",
+     "dtype: type; element_shape_except0: shape = <unknown>", TFC_OP_STATEFUL, ta_concat_shape},
+    {"TensorArraySplitV3", "handle: resource; value: T; lengths: int64; flow_in: float",
+     "flow_out: float", "T: type", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TensorArraySizeV3", "handle: resource; flow_in: float", "size: int32", "", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"TensorArrayCloseV3", "handle: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+};
+
+const tfc_op_table tfc_ops_data_flow = {specs, (int)(sizeof specs / sizeof specs[0])};
