@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Writes tests/fixtures/rnn/: recurrent models built and run by real
+TensorFlow (v1 graphs, v1 control flow, TF 1.15's cells and tf.nn.dynamic_rnn),
+with their weights, inputs, outputs and gradients, for tests/python/test_dynamic_rnn.py.
+
+  .venv-tf/bin/python tools/make_rnn_fixtures.py
+
+Files (NumPy .npz): "var:<variable name>" the weights TF used, "feed:<name>"
+the inputs, "out:<name>" TF's results, "grad:<variable name>" and
+"grad:<input name>" TF's gradients of the loss.
+
+  lstm_lm.npz        embedding -> 2-layer MultiRNNCell(LSTMCell(16, peepholes),
+                     LSTMCell(16, num_proj=12, cell_clip=3)) dynamic_rnn -> softmax
+                     over a 23-word vocabulary; loss = mean cross entropy of the next word
+  gru_classifier.npz GRUCell(10) dynamic_rnn with sequence_length (batch-major),
+                     final state -> dense(4) logits; loss = softmax cross entropy
+  bidir.npz          bidirectional_dynamic_rnn of BasicLSTMCell(6) / GRUCell(5),
+                     time-major, without sequence_length
+"""
+import os
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+import tensorflow.compat.v1 as tf  # noqa: E402
+from tensorflow.python.keras.layers.legacy_rnn import rnn_cell_impl as rc  # noqa: E402
+from tensorflow.python.ops import rnn  # noqa: E402
+
+tf.disable_v2_behavior()
+tf.disable_control_flow_v2()
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "rnn")
+RNG = np.random.RandomState(1234)
+
+
+def run(build, feeds_np, path):
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(1)
+        placeholders, outs, loss = build()
+        variables = tf.global_variables()
+        grads = tf.gradients(loss, variables + [placeholders[k] for k in placeholders
+                                                if placeholders[k].dtype == tf.float32])
+        grads = [tf.convert_to_tensor(gr) if isinstance(gr, tf.IndexedSlices) else gr
+                 for gr in grads]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            data = {}
+            for v in variables:
+                val = RNG.uniform(-0.4, 0.4, v.shape.as_list()).astype(np.float32)
+                sess.run(v.assign(val))
+                data["var:" + v.op.name] = val
+            feed = {placeholders[k]: feeds_np[k] for k in placeholders}
+            for k in feeds_np:
+                data["feed:" + k] = feeds_np[k]
+            res = sess.run([outs, loss, grads], feed)
+    for k, v in res[0].items():
+        data["out:" + k] = v
+    data["out:loss"] = res[1]
+    names = [v.op.name for v in variables] + [k for k in placeholders
+                                               if placeholders[k].dtype == tf.float32]
+    for n, gv in zip(names, res[2]):
+        data["grad:" + n] = gv
+    np.savez(path, **data)
+    print(path, sorted(data))
+
+
+def dense(x, units, name):
+    """x @ kernel + bias over the last axis (variables name/kernel, name/bias, as tf.layers.dense)."""
+    with tf.variable_scope(name):
+        depth = x.shape[-1].value
+        kernel = tf.get_variable("kernel", [depth, units])
+        bias = tf.get_variable("bias", [units])
+    flat = tf.reshape(x, [-1, depth])
+    out = tf.matmul(flat, kernel) + bias
+    return tf.reshape(out, tf.concat([tf.shape(x)[:-1], [units]], 0))
+
+
+def lstm_lm():
+    tokens = tf.placeholder(tf.int32, [4, 9], name="tokens")
+    emb = tf.get_variable("embedding", [23, 8])
+    x = tf.nn.embedding_lookup(emb, tokens[:, :-1])
+    cell = rc.MultiRNNCell([rc.LSTMCell(16, use_peepholes=True),
+                            rc.LSTMCell(16, num_proj=12, cell_clip=3.0)])
+    outputs, state = rnn.dynamic_rnn(cell, x, dtype=tf.float32)
+    logits = dense(outputs, 23, "softmax")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tokens[:, 1:], logits=logits))
+    outs = {"logits": logits, "c0": state[0].c, "h0": state[0].h, "c1": state[1].c,
+            "h1": state[1].h}
+    return {"tokens": tokens}, outs, loss
+
+
+def gru_classifier():
+    x = tf.placeholder(tf.float32, [5, 7, 3], name="x")
+    lengths = tf.placeholder(tf.int32, [5], name="lengths")
+    labels = tf.placeholder(tf.int32, [5], name="labels")
+    outputs, state = rnn.dynamic_rnn(rc.GRUCell(10), x, sequence_length=lengths,
+                                     dtype=tf.float32)
+    logits = dense(state, 4, "classifier")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels,
+                                                                         logits=logits))
+    return ({"x": x, "lengths": lengths, "labels": labels},
+            {"outputs": outputs, "state": state, "logits": logits}, loss)
+
+
+def bidir():
+    x = tf.placeholder(tf.float32, [6, 3, 4], name="x")
+    (of, ob), (sf, sb) = rnn.bidirectional_dynamic_rnn(rc.BasicLSTMCell(6), rc.GRUCell(5), x,
+                                                       dtype=tf.float32, time_major=True)
+    loss = tf.reduce_sum(of * of) + tf.reduce_sum(tf.sin(ob)) + tf.reduce_sum(sf.h) \
+        + tf.reduce_sum(sb)
+    return {"x": x}, {"of": of, "ob": ob, "sf_c": sf.c, "sf_h": sf.h, "sb": sb}, loss
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    run(lstm_lm, {"tokens": RNG.randint(0, 23, size=(4, 9)).astype(np.int32)},
+        os.path.join(OUT, "lstm_lm.npz"))
+    run(gru_classifier, {"x": RNG.randn(5, 7, 3).astype(np.float32),
+                         "lengths": np.array([7, 3, 5, 1, 6], np.int32),
+                         "labels": np.array([0, 3, 1, 2, 3], np.int32)},
+        os.path.join(OUT, "gru_classifier.npz"))
+    run(bidir, {"x": RNG.randn(6, 3, 4).astype(np.float32)}, os.path.join(OUT, "bidir.npz"))
+
+
+if __name__ == "__main__":
+    main()
