@@ -16,6 +16,10 @@ the inputs, "out:<name>" TF's results, "grad:<variable name>" and
                      final state -> dense(4) logits; loss = softmax cross entropy
   bidir.npz          bidirectional_dynamic_rnn of BasicLSTMCell(6) / GRUCell(5),
                      time-major, without sequence_length
+  while_cond.meta    a MetaGraphDef (no gradient ops) of y = sum(loop(x)): a while
+                     loop holding a cond and a nested while loop, plus a top-level
+                     cond, with TF's while_context/cond_context collections;
+  while_cond.npz     its feed x, TF's y and TF's dy/dx computed after importing it
 """
 import os
 
@@ -112,8 +116,37 @@ def bidir():
     return {"x": x}, {"of": of, "ob": ob, "sf_c": sf.c, "sf_h": sf.h, "sb": sb}, loss
 
 
+def while_cond_meta_graph():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+
+        def body(i, a):
+            a = tf.cond(a[0] > 0.0, lambda: a * 1.5, lambda: tf.sin(a) - 1.0)
+            _, a = tf.while_loop(lambda j, b: j < i + 1, lambda j, b: (j + 1, tf.tanh(b) + b * 0.5),
+                                 [0, a])
+            return i + 1, a
+        _, r = tf.while_loop(lambda i, a: i < 3, body, [0, x])
+        r = tf.cond(tf.reduce_sum(r) > 0.0, lambda: r * r, lambda: -r)
+        tf.reduce_sum(r, name="y")
+        meta = tf.train.export_meta_graph()
+    with open(os.path.join(OUT, "while_cond.meta"), "wb") as f:
+        f.write(meta.SerializeToString())
+    xv = np.array([0.4, -0.3, 0.9], np.float32)
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.train.import_meta_graph(meta)
+        x2, y2 = g2.get_tensor_by_name("x:0"), g2.get_tensor_by_name("y:0")
+        gx, = tf.gradients(y2, x2)
+        with tf.Session() as sess:
+            yv, gv = sess.run([y2, gx], {x2: xv})
+    np.savez(os.path.join(OUT, "while_cond.npz"), x=xv, y=yv, dy_dx=gv)
+    print("while_cond.meta collections:", sorted(meta.collection_def))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    while_cond_meta_graph()
     run(lstm_lm, {"tokens": RNG.randint(0, 23, size=(4, 9)).astype(np.int32)},
         os.path.join(OUT, "lstm_lm.npz"))
     run(gru_classifier, {"x": RNG.randn(5, 7, 3).astype(np.float32),

@@ -237,3 +237,56 @@ def test_stack_kernels_errors():
       with pytest.raises(tf.errors.InvalidArgumentError, match="is empty") as e:
         sess.run(pop2)
       assert "pop2" in str(e.value)
+
+
+def test_meta_graph_from_tensorflow_with_loop_contexts_differentiates():
+  """TF's while_context/cond_context collections restore the contexts, so
+  tf.gradients works on the imported loops and gives TF's values."""
+  import pathlib
+  fix = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "rnn"
+  data = np.load(fix / "while_cond.npz")
+  g = tf.Graph()
+  with g.as_default():
+    tf.train.import_meta_graph(str(fix / "while_cond.meta"))
+    whiles = tf.get_collection("while_context")
+    conds = tf.get_collection("cond_context")
+    assert len(whiles) == 1 and len(conds) == 2
+    assert whiles[0].name == "while/while_context"
+    assert g.get_operation_by_name("while/cond/Merge")._get_control_flow_context() is not None
+    x, y = g.get_tensor_by_name("x:0"), g.get_tensor_by_name("y:0")
+    gx, = tf.gradients(y, x)
+    with tf.Session() as sess:
+      yv, gv = sess.run([y, gx], {x: data["x"]})
+  np.testing.assert_allclose(yv, data["y"], rtol=1e-5)
+  np.testing.assert_allclose(gv, data["dy_dx"], rtol=1e-5)
+
+
+def test_meta_graph_round_trip_of_contexts():
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float64, [2], name="x")
+
+    def body(i, a):
+      a = tf.cond(a[0] > 0.0, lambda: a * 2.0, lambda: a - 1.0)
+      _, a = tf.while_loop(lambda j, b: j < 2, lambda j, b: (j + 1, tf.sin(b) + b), [0, a])
+      return i + 1, a
+    _, r = tf.while_loop(lambda i, a: i < 3, body, [0, x], maximum_iterations=5)
+    tf.reduce_sum(r, name="y")
+    mg = tf.train.export_meta_graph()
+  from tfc import protos
+  wd = protos.WhileContextDef.FromString(mg.collection_def["while_context"].bytes_list.value[0])
+  assert wd.context_name == "while/while_context"
+  assert wd.pivot_name == "while/LoopCond:0" and wd.maximum_iterations_name
+  kinds = sorted(n.WhichOneof("ctxt") for n in wd.nested_contexts)
+  assert kinds == ["cond_ctxt", "cond_ctxt", "while_ctxt"]  # the cond's branches, the inner loop
+  g2 = tf.Graph()
+  with g2.as_default():
+    tf.train.import_meta_graph(mg, import_scope="imp")
+    x2, y2 = g2.get_tensor_by_name("imp/x:0"), g2.get_tensor_by_name("imp/y:0")
+    assert tf.get_collection("while_context")[0].name == "imp/while/while_context"
+    gx, = tf.gradients(y2, x2)
+    with tf.Session() as sess:
+      for xv in ([0.3, 0.5], [-0.2, 0.4]):
+        theo, num = tf.test.compute_gradient(x2, [2], y2, [], x_init_value=np.array(xv),
+                                             delta=1e-6)
+        np.testing.assert_allclose(theo, num, rtol=1e-6, atol=1e-8)

@@ -88,6 +88,28 @@ for _key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES,
                           from_proto=_variable_from_proto)
 
 
+def _context_to_proto(ctx, export_scope=None):
+  return ctx.to_proto(export_scope=export_scope)
+
+
+def _while_context_from_proto(context_def, import_scope=None):
+  from tfc.ops import control_flow_ops as _cf  # pylint: disable=g-import-not-at-top
+  return _cf.WhileContext.from_proto(context_def, import_scope=import_scope)
+
+
+def _cond_context_from_proto(context_def, import_scope=None):
+  from tfc.ops import control_flow_ops as _cf  # pylint: disable=g-import-not-at-top
+  return _cf.CondContext.from_proto(context_def, import_scope=import_scope)
+
+
+# Loops and conditionals as TF writes them: serialized WhileContextDef /
+# CondContextDef (outermost contexts; nested ones inside them).
+register_proto_function("while_context", proto_type=_protos.WhileContextDef,
+                        to_proto=_context_to_proto, from_proto=_while_context_from_proto)
+register_proto_function("cond_context", proto_type=_protos.CondContextDef,
+                        to_proto=_context_to_proto, from_proto=_cond_context_from_proto)
+
+
 def _saver_class():
   """tf.train.Saver when tfc provides one, else None."""
   from tfc import train  # pylint: disable=g-import-not-at-top
@@ -724,6 +746,15 @@ def import_scoped_meta_graph_with_return_elements(
         node.device = ""
       input_graph_def = cleared
     scope = graph.unique_name(import_scope or "", mark_as_used=False)
+    if scope and any(n.op in ("Enter", "RefEnter") for n in input_graph_def.node):
+      # the imported loops' frames take the scope, as their restored contexts' names do
+      renamed = _protos.GraphDef()
+      renamed.CopyFrom(input_graph_def)
+      for node in renamed.node:
+        if node.op in ("Enter", "RefEnter") and "frame_name" in node.attr:
+          frame = node.attr["frame_name"].s.decode()
+          node.attr["frame_name"].s = _ops.prepend_name_scope(frame, scope).encode()
+      input_graph_def = renamed
     returns = _importer.import_graph_def(
         input_graph_def, name=(import_scope or scope), input_map=input_map,
         producer_op_list=producer_op_list, return_elements=return_elements)

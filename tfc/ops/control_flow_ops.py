@@ -216,6 +216,43 @@ class ControlFlowContext(object):
     self._context_stack = []
     self._values = set()
     self._external_values = {}
+    self._nested_contexts = []
+    if self._outer_context is not None:
+      self._outer_context._nested_contexts.append(self)
+
+  def _to_values_def(self, export_scope=None):
+    """A ValuesDef of this context's tensors (names relative to export_scope)."""
+    from tfc import protos as _protos
+    values_def = _protos.ValuesDef()
+    values_def.values.extend([_ops.strip_name_scope(v, export_scope) for v in sorted(self._values)])
+    for k, v in self._external_values.items():
+      values_def.external_values[_ops.strip_name_scope(k, export_scope)] = \
+          _ops.strip_name_scope(v.name, export_scope)
+    return values_def
+
+  def _init_values_from_proto(self, values_def, import_scope=None):
+    """Restores _values/_external_values and marks the context's ops as built in it."""
+    g = self._graph
+    self._values = set(_ops.prepend_name_scope(v, import_scope) for v in values_def.values)
+    self._external_values = {}
+    for k, v in values_def.external_values.items():
+      self._external_values[_ops.prepend_name_scope(k, import_scope)] = g.as_graph_element(
+          _ops.prepend_name_scope(v, import_scope))
+    op_names = set(v.split(":")[0] for v in self._values - set(self._external_values))
+    for name in sorted(op_names):
+      g.as_graph_element(name)._set_control_flow_context(self)
+
+  def _nested_to_proto(self, nested_contexts, export_scope):
+    for nested in self._nested_contexts:
+      d = nested_contexts.add()
+      if isinstance(nested, WhileContext):
+        p = nested.to_proto(export_scope)
+        if p is not None:
+          d.while_ctxt.CopyFrom(p)
+      else:
+        p = nested.to_proto(export_scope)
+        if p is not None:
+          d.cond_ctxt.CopyFrom(p)
 
   @property
   def outer_context(self):
@@ -302,6 +339,37 @@ class CondContext(ControlFlowContext):
     self._external_values[pred.name] = pred
     self._values.add(pivot.name)
     pivot.op._set_control_flow_context(self)
+
+  def to_proto(self, export_scope=None):
+    """A CondContextDef of this context (None when outside export_scope)."""
+    from tfc import protos as _protos
+    if export_scope is not None and not self.name.startswith(export_scope):
+      return None
+    d = _protos.CondContextDef()
+    d.context_name = _ops.strip_name_scope(self.name, export_scope)
+    d.pred_name = _ops.strip_name_scope(self._pred.name, export_scope)
+    d.pivot_name = _ops.strip_name_scope(self._pivot.name, export_scope)
+    d.branch = self._branch
+    d.values_def.MergeFrom(self._to_values_def(export_scope))
+    self._nested_to_proto(d.nested_contexts, export_scope)
+    return d
+
+  @staticmethod
+  def from_proto(context_def, import_scope=None):
+    """A CondContext restored from a CondContextDef over the imported graph."""
+    ret = CondContext.__new__(CondContext)
+    ControlFlowContext.__init__(ret)
+    g = ret._graph
+    ret._name = _ops.prepend_name_scope(context_def.context_name, import_scope)
+    ret._pred = g.as_graph_element(_ops.prepend_name_scope(context_def.pred_name, import_scope))
+    ret._pivot = g.as_graph_element(_ops.prepend_name_scope(context_def.pivot_name, import_scope))
+    ret._branch = context_def.branch
+    ret._init_values_from_proto(context_def.values_def, import_scope)
+    ret.Enter()
+    for nested in context_def.nested_contexts:
+      _from_control_flow_context_def(nested, import_scope)
+    ret.Exit()
+    return ret
 
   @property
   def pred(self):
@@ -539,6 +607,55 @@ class WhileContext(ControlFlowContext):
   def grad_state(self):
     """The _GradLoopState of a gradient loop (None for a forward loop)."""
     return self._grad_state
+
+  def to_proto(self, export_scope=None):
+    """A WhileContextDef of this loop (None when outside export_scope)."""
+    from tfc import protos as _protos
+    if export_scope is not None and not self.name.startswith(export_scope):
+      return None
+    strip = lambda n: _ops.strip_name_scope(n, export_scope)
+    d = _protos.WhileContextDef()
+    d.context_name = strip(self.name)
+    d.parallel_iterations = self._parallel_iterations
+    if self._maximum_iterations is not None:
+      d.maximum_iterations_name = strip(self._maximum_iterations.name)
+    d.back_prop = self._back_prop
+    d.swap_memory = self._swap_memory
+    d.pivot_for_pred_name = strip(self._pivot_for_pred.name)
+    d.pivot_for_body_name = strip(self._pivot_for_body.name)
+    d.pivot_name = strip(self._pivot.name)
+    d.loop_exit_names.extend([strip(t.name) for t in self._loop_exits])
+    d.loop_enter_names.extend([strip(t.name) for t in self._loop_enters])
+    d.values_def.MergeFrom(self._to_values_def(export_scope))
+    self._nested_to_proto(d.nested_contexts, export_scope)
+    return d
+
+  @staticmethod
+  def from_proto(context_def, import_scope=None):
+    """A WhileContext restored from a WhileContextDef over the imported graph
+    (so that tf.gradients can differentiate the imported loop)."""
+    ret = WhileContext.__new__(WhileContext)
+    ControlFlowContext.__init__(ret)
+    g = ret._graph
+    elem = lambda n: g.as_graph_element(_ops.prepend_name_scope(n, import_scope))
+    ret._name = _ops.prepend_name_scope(context_def.context_name, import_scope)
+    ret._grad_state = None
+    ret._maximum_iterations = (elem(context_def.maximum_iterations_name)
+                               if context_def.maximum_iterations_name else None)
+    ret._parallel_iterations = context_def.parallel_iterations
+    ret._back_prop = context_def.back_prop
+    ret._swap_memory = context_def.swap_memory
+    ret._pivot_for_pred = elem(context_def.pivot_for_pred_name)
+    ret._pivot_for_body = elem(context_def.pivot_for_body_name)
+    ret._pivot = elem(context_def.pivot_name)
+    ret._loop_exits = [elem(n) for n in context_def.loop_exit_names]
+    ret._loop_enters = [elem(n) for n in context_def.loop_enter_names]
+    ret._init_values_from_proto(context_def.values_def, import_scope)
+    ret.Enter()
+    for nested in context_def.nested_contexts:
+      _from_control_flow_context_def(nested, import_scope)
+    ret.Exit()
+    return ret
 
   @property
   def parallel_iterations(self):
@@ -990,3 +1107,13 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
                                                              msg="Input error: exclusive=True")]):
         return fn()
     return fn()
+
+
+def _from_control_flow_context_def(context_def, import_scope=None):
+  """The CondContext or WhileContext a ControlFlowContextDef describes."""
+  if context_def.HasField("cond_ctxt"):
+    return CondContext.from_proto(context_def.cond_ctxt, import_scope=import_scope)
+  if context_def.HasField("while_ctxt"):
+    return WhileContext.from_proto(context_def.while_ctxt, import_scope=import_scope)
+  raise NotImplementedError("Unknown ControlFlowContextDef field: %s"
+                            % context_def.WhichOneof("ctxt"))
