@@ -129,3 +129,23 @@ def test_gradient_through_loop_with_tensor_arrays():
                                 [0, tf.zeros([2], tf.float64), tf.TensorArray(tf.float64, size=4)])
     return tf.reduce_sum(out.stack()) + tf.reduce_sum(acc)
   _fd(build, np.array([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6], [0.9, -0.8]]))
+
+
+def test_map_fn_scan_fold_build_tensor_arrays():
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float32, [None, 2])
+    m = tf.map_fn(lambda e: (e * 2.0, tf.reduce_sum(e)), x, dtype=(tf.float32, tf.float32))
+    s = tf.scan(lambda a, e: a + e, x, reverse=True)
+    f = tf.foldr(lambda a, e: a * 2.0 + e, x)
+    types = [op.type for op in g.get_operations()]
+    assert types.count("TensorArrayV3") >= 4 and "TensorArrayScatterV3" in types
+    xv = np.array([[1, 2], [3, 4], [5, 6]], np.float32)
+    with tf.Session() as sess:
+      mv, sv, fv = sess.run([m, s, f], {x: xv})
+      np.testing.assert_array_equal(mv[0], xv * 2)
+      np.testing.assert_array_equal(mv[1], xv.sum(1))
+      np.testing.assert_array_equal(sv, np.cumsum(xv[::-1], 0)[::-1])
+      np.testing.assert_array_equal(fv, (xv[2] * 2 + xv[1]) * 2 + xv[0])
+      e = sess.run(tf.map_fn(lambda e: e * 2.0, tf.zeros([0, 3])))
+      assert e.shape == (0, 3)
