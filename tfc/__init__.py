@@ -84,7 +84,7 @@ from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, l
                               unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix,
                               rint, real, imag, angle, segment_sum, segment_mean, bincount)
 from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
-                               broadcast_static_shape)
+                               broadcast_static_shape, reverse_sequence)
 from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
 from tfc.ops.random_ops import random_crop  # noqa: F401
 from tfc.ops.array_ops import (space_to_batch_nd, batch_to_space_nd, space_to_batch,  # noqa: F401

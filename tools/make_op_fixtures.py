@@ -390,6 +390,13 @@ case("Reshape", "to_scalar", tensor=V([5.0], "float32"), shape=K([], "int32"))
 case("Reverse", tensor=F(2, 3, 4), dims=K([True, False, True], "bool"))
 case("ReverseV2", tensor=F(2, 3, 4), axis=K([1, -1], "int32"))
 case("ReverseV2", "i32_i64axis", tensor=I(5), axis=K([0], "int64"))
+case("ReverseSequence", input=F(3, 5, 2), seq_lengths=V([5, 2, 0], "int64"), seq_dim=1, batch_dim=0)
+case("ReverseSequence", "time_major_i32", input=I(4, 3, 2), seq_lengths=V([1, 4, 3], "int32"),
+     seq_dim=0, batch_dim=1)
+case("ReverseSequence", "seq_after_batch_3d", input=F(2, 3, 4), seq_lengths=V([2, 4], "int64"),
+     seq_dim=2, batch_dim=0)
+case("ReverseSequence", "too_long", error=True, input=F(2, 3), seq_lengths=V([4, 1], "int64"),
+     seq_dim=1, batch_dim=0)
 case("Shape", input=F(2, 3, 4))
 case("Shape", "i64", input=F(5), out_type="int64")
 case("ShapeN", input=[F(2, 3), F(4), F(1, 1, 2)])

@@ -16,6 +16,8 @@ the inputs, "out:<name>" TF's results, "grad:<variable name>" and
                      final state -> dense(4) logits; loss = softmax cross entropy
   bidir.npz          bidirectional_dynamic_rnn of BasicLSTMCell(6) / GRUCell(5),
                      time-major, without sequence_length
+  bidir_seqlen.npz   bidirectional_dynamic_rnn of LSTMCell(5) / GRUCell(4), batch-major,
+                     with sequence_length (ReverseSequence)
   while_cond.meta    a MetaGraphDef (no gradient ops) of y = sum(loop(x)): a while
                      loop holding a cond and a nested while loop, plus a top-level
                      cond, with TF's while_context/cond_context collections;
@@ -116,6 +118,17 @@ def bidir():
     return {"x": x}, {"of": of, "ob": ob, "sf_c": sf.c, "sf_h": sf.h, "sb": sb}, loss
 
 
+def bidir_seqlen():
+    x = tf.placeholder(tf.float32, [4, 6, 3], name="x")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    (of, ob), (sf, sb) = rnn.bidirectional_dynamic_rnn(rc.LSTMCell(5), rc.GRUCell(4), x,
+                                                       sequence_length=lengths, dtype=tf.float32)
+    loss = tf.reduce_sum(of * of) + tf.reduce_sum(tf.sin(ob)) + tf.reduce_sum(sf.c) \
+        + tf.reduce_sum(sb * sb)
+    return ({"x": x, "lengths": lengths},
+            {"of": of, "ob": ob, "sf_c": sf.c, "sf_h": sf.h, "sb": sb}, loss)
+
+
 def while_cond_meta_graph():
     g = tf.Graph()
     with g.as_default():
@@ -154,6 +167,9 @@ def main():
                          "labels": np.array([0, 3, 1, 2, 3], np.int32)},
         os.path.join(OUT, "gru_classifier.npz"))
     run(bidir, {"x": RNG.randn(6, 3, 4).astype(np.float32)}, os.path.join(OUT, "bidir.npz"))
+    run(bidir_seqlen, {"x": RNG.randn(4, 6, 3).astype(np.float32),
+                       "lengths": np.array([6, 2, 0, 4], np.int32)},
+        os.path.join(OUT, "bidir_seqlen.npz"))
 
 
 if __name__ == "__main__":

@@ -87,6 +87,9 @@ static const tfc_op_spec k_specs[] = {
     {"Reverse", "tensor: T; dims: bool", "output: T", "T: " REVERSE_TYPES, 0, tfc_shape_fn_reverse},
     {"ReverseV2", "tensor: T; axis: Tidx", "output: T",
      "Tidx: {int32, int64} = int32; T: " REVERSE_TYPES, 0, tfc_shape_fn_reverse_v2},
+    {"ReverseSequence", "input: T; seq_lengths: Tlen", "output: T",
+     "seq_dim: int; batch_dim: int = 0; T: type; Tlen: {int32, int64} = int64", 0,
+     tfc_shape_fn_unchanged},
 
     /* tiling and padding */
     {"Tile", "input: T; multiples: Tmultiples", "output: T",

@@ -43,6 +43,7 @@ static const tfc_kernel_def k_defs[] = {
     K("StridedSliceGrad", arr_strided_slice_grad_compute),
     K("Reverse", arr_reverse_compute),
     K("ReverseV2", arr_reverse_v2_compute),
+    K("ReverseSequence", arr_reverse_sequence_compute),
     K("Tile", arr_tile_compute),
     K("Pad", arr_pad_compute),
     K("PadV2", arr_pad_v2_compute),

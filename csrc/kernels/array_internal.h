@@ -120,6 +120,7 @@ void arr_one_hot_compute(tfc_kernel_ctx *ctx);
 /* array_reverse.c: Reverse, ReverseV2. */
 void arr_reverse_compute(tfc_kernel_ctx *ctx);
 void arr_reverse_v2_compute(tfc_kernel_ctx *ctx);
+void arr_reverse_sequence_compute(tfc_kernel_ctx *ctx);
 
 /* array_where.c: Where, Unique. */
 void arr_where_compute(tfc_kernel_ctx *ctx);

@@ -135,3 +135,36 @@ def test_errors():
       sess.run(tf.global_variables_initializer())
       with pytest.raises(tf.errors.InvalidArgumentError, match="Expected shape for Tensor"):
         sess.run(out, {lengths: [1, 2, 3]})
+
+
+def test_bidirectional_with_sequence_length_matches_tensorflow():
+  def build():
+    x = tf.placeholder(tf.float32, [4, 6, 3], name="x")
+    lengths = tf.placeholder(tf.int32, [4], name="lengths")
+    (of, ob), (sf, sb) = tf.nn.bidirectional_dynamic_rnn(rc.LSTMCell(5), rc.GRUCell(4), x,
+                                                         sequence_length=lengths,
+                                                         dtype=tf.float32)
+    assert "ReverseSequence" in {op.type for op in tf.get_default_graph().get_operations()}
+    loss = tf.reduce_sum(of * of) + tf.reduce_sum(tf.sin(ob)) + tf.reduce_sum(sf.c) \
+        + tf.reduce_sum(sb * sb)
+    return ({"x": x, "lengths": lengths},
+            {"of": of, "ob": ob, "sf_c": sf.c, "sf_h": sf.h, "sb": sb}, loss)
+  _check(np.load(FIX / "bidir_seqlen.npz"), build)
+
+
+def test_static_bidirectional_with_sequence_length_equals_dynamic():
+  data = np.load(FIX / "bidir_seqlen.npz")
+  with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [4, 6, 3])
+    lengths = tf.placeholder(tf.int32, [4])
+    outs, sf, sb = tf.nn.static_bidirectional_rnn(rc.LSTMCell(5), rc.GRUCell(4), tf.unstack(x, axis=1),
+                                                  sequence_length=lengths, dtype=tf.float32)
+    with tf.Session() as sess:
+      for v in tf.global_variables():
+        v.load(data["var:" + v.op.name], sess)
+      ov, sfv, sbv = sess.run([tf.stack(outs, 1), sf, sb],
+                              {x: data["feed:x"], lengths: data["feed:lengths"]})
+  np.testing.assert_allclose(ov, np.concatenate([data["out:of"], data["out:ob"]], 2), rtol=1e-5,
+                             atol=1e-6)
+  np.testing.assert_allclose(sfv.c, data["out:sf_c"], rtol=1e-5, atol=1e-6)
+  np.testing.assert_allclose(sbv, data["out:sb"], rtol=1e-5, atol=1e-6)

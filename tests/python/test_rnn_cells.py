@@ -252,9 +252,6 @@ def test_errors():
       tf.nn.static_rnn(object(), x, dtype=tf.float32)
     with pytest.raises(ValueError, match="must be between 0 and 1"):
       rc.DropoutWrapper(rc.GRUCell(2), output_keep_prob=1.5)
-    with pytest.raises(NotImplementedError, match="ReverseSequence"):
-      tf.nn.static_bidirectional_rnn(rc.GRUCell(2), rc.GRUCell(2), x, dtype=tf.float32,
-                                     sequence_length=[1, 1])
     with pytest.raises(ValueError, match="must be accessible via shape inference"):
       tf.nn.static_rnn(rc.GRUCell(2), [tf.placeholder(tf.float32, [2, None])],
                        dtype=tf.float32)

@@ -232,6 +232,13 @@ def _reverse_v2_grad(op, grad):
   return [_out("ReverseV2", [grad, op.inputs[1]]), None]
 
 
+@RegisterGradient("ReverseSequence")
+def _reverse_sequence_grad(op, grad):
+  return [_apply_op("ReverseSequence", None, [grad, op.inputs[1]],
+                    {"seq_dim": op.get_attr("seq_dim"),
+                     "batch_dim": op.get_attr("batch_dim")}).outputs[0], None]
+
+
 @RegisterGradient("Reverse")
 def _reverse_grad(op, grad):
   return [_out("Reverse", [grad, op.inputs[1]]), None]

@@ -524,6 +524,23 @@ def where(condition, x=None, y=None, name=None):
   raise ValueError("x and y must both be non-None or both be None.")
 
 
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # pylint: disable=redefined-builtin
+                     seq_dim=None, batch_dim=None):
+  """Reverses the first seq_lengths[b] slices along seq_axis of each batch
+  entry b (along batch_axis); the rest is unchanged (TF 1.15
+  `tf.reverse_sequence`)."""
+  if seq_axis is not None and seq_dim is not None:
+    raise ValueError("Cannot specify both 'seq_axis' and 'seq_dim'")
+  if batch_axis is not None and batch_dim is not None:
+    raise ValueError("Cannot specify both 'batch_axis' and 'batch_dim'")
+  seq_axis = seq_dim if seq_axis is None else seq_axis
+  batch_axis = batch_dim if batch_axis is None else batch_axis
+  if seq_axis is None:
+    raise ValueError("seq_axis (seq_dim) is required")
+  return _apply_op("ReverseSequence", name, [input, seq_lengths],
+                   {"seq_dim": int(seq_axis), "batch_dim": int(batch_axis or 0)}).outputs[0]
+
+
 def reverse(tensor, axis, name=None):
   return _apply_op("ReverseV2", name, [tensor, axis]).outputs[0]
 

@@ -89,6 +89,23 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
     return outputs, state
 
 
+def _reverse_seq(input_seq, lengths):
+  """The list of time steps reversed; with lengths, each batch row reversed
+  within its own length (ReverseSequence over the stacked steps)."""
+  if lengths is None:
+    return list(reversed(input_seq))
+  flat_input_seq = tuple(_nest.flatten(input_) for input_ in input_seq)
+  flat_results = [[] for _ in range(len(input_seq))]
+  for sequence in zip(*flat_input_seq):
+    s_joined = _array_ops.stack(sequence)
+    s_reversed = _array_ops.reverse_sequence(s_joined, lengths, 0, 1)
+    for r, flat_result, orig in zip(_array_ops.unstack(s_reversed), flat_results, sequence):
+      r.set_shape(orig.get_shape())
+      flat_result.append(r)
+  return [_nest.pack_sequence_as(input_, flat_result)
+          for input_, flat_result in zip(input_seq, flat_results)]
+
+
 def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
                              initial_state_bw=None, dtype=None, sequence_length=None,
                              scope=None):
@@ -96,8 +113,7 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
   `scope`, default "bidirectional_rnn"); the outputs are their per-step concatenation.
 
   Returns (outputs, output_state_fw, output_state_bw). With sequence_length the
-  backward pass must reverse each row within its own length (ReverseSequence), which
-  tfc does not have yet: NotImplementedError.
+  backward pass reverses each row within its own length (ReverseSequence).
   """
   _check_cell(cell_fw)
   _check_cell(cell_bw)
@@ -105,17 +121,15 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
     raise TypeError("inputs must be a sequence")
   if not inputs:
     raise ValueError("inputs must not be empty")
-  if sequence_length is not None:
-    raise NotImplementedError("static_bidirectional_rnn with sequence_length needs "
-                              "ReverseSequence, which tfc does not have yet")
   with _vs.variable_scope(scope or "bidirectional_rnn"):
     with _vs.variable_scope("fw") as fw_scope:
       output_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
-                                       scope=fw_scope)
+                                       sequence_length, scope=fw_scope)
     with _vs.variable_scope("bw") as bw_scope:
-      reversed_out, state_bw = static_rnn(cell_bw, list(reversed(inputs)), initial_state_bw,
-                                          dtype, scope=bw_scope)
-  output_bw = list(reversed(reversed_out))
+      reversed_inputs = _reverse_seq(inputs, sequence_length)
+      tmp, state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw, dtype,
+                                 sequence_length, scope=bw_scope)
+  output_bw = _reverse_seq(tmp, sequence_length)
   outputs = [_nest.pack_sequence_as(fw, [_array_ops.concat([a, b], 1) for a, b in
                                          zip(_nest.flatten(fw), _nest.flatten(bw))])
              for fw, bw in zip(output_fw, output_bw)]
