@@ -149,3 +149,17 @@ def test_map_fn_scan_fold_build_tensor_arrays():
       np.testing.assert_array_equal(fv, (xv[2] * 2 + xv[1]) * 2 + xv[0])
       e = sess.run(tf.map_fn(lambda e: e * 2.0, tf.zeros([0, 3])))
       assert e.shape == (0, 3)
+
+
+def test_fetching_a_handle_is_a_type_error_and_closed_array_fails():
+  with tf.Graph().as_default():
+    ta = tf.TensorArray(tf.float32, size=2).write(0, 1.0)
+    close = ta.close()
+    with tf.control_dependencies([close]):
+      after = tf.identity(ta.read(0))
+    with tf.Session() as sess:
+      with pytest.raises(TypeError, match="resource"):
+        sess.run(ta.handle)
+      with pytest.raises(tf.errors.InvalidArgumentError, match="already been closed"):
+        sess.run(after)
+      assert sess.run(ta.flow) == 0.0   # the session stays usable
