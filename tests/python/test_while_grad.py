@@ -290,3 +290,39 @@ def test_meta_graph_round_trip_of_contexts():
         theo, num = tf.test.compute_gradient(x2, [2], y2, [], x_init_value=np.array(xv),
                                              delta=1e-6)
         np.testing.assert_allclose(theo, num, rtol=1e-6, atol=1e-8)
+
+
+def test_parallel_iterations_keep_pushes_and_pops_in_order():
+  """A long loop over TensorArrays with 32 iterations in flight on 2 threads:
+  the same gradient every run, equal to central differences."""
+  rs = np.random.RandomState(0)
+  xv, xsv = rs.randn(16) * 0.5, rs.randn(100, 16) * 0.5
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float64, [16])
+    xs = tf.placeholder(tf.float64, [100, 16])
+    ta = tf.TensorArray(tf.float64, size=100).unstack(xs)
+
+    def body(i, a, out):
+      a = tf.sin(a) * ta.read(i) + a * 0.5
+      return i + 1, a, out.write(i, a * a)
+    _, r, out = tf.while_loop(lambda i, a, o: i < 100, body,
+                              [0, x, tf.TensorArray(tf.float64, size=100)],
+                              parallel_iterations=32)
+    y = tf.reduce_sum(r) + tf.reduce_sum(out.stack())
+    gx, = tf.gradients(y, x)
+    cfg = tf.ConfigProto(inter_op_parallelism_threads=2, intra_op_parallelism_threads=2)
+    with tf.Session(config=cfg) as sess:
+      runs = [sess.run(gx, {x: xv, xs: xsv}) for _ in range(5)]
+  for v in runs[1:]:
+    np.testing.assert_array_equal(v, runs[0])
+
+  def f(xa):
+    tot = 0.0
+    for i in range(100):
+      xa = np.sin(xa) * xsv[i] + xa * 0.5
+      tot += np.sum(xa * xa)
+    return tot + np.sum(xa)
+  eps = 1e-6
+  num = np.array([(f(xv + eps * e) - f(xv - eps * e)) / (2 * eps) for e in np.eye(16)])
+  np.testing.assert_allclose(runs[0], num, rtol=1e-6, atol=1e-9)
