@@ -1467,7 +1467,10 @@ bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_
   versions.producer = o->producer;
   uint8_t vbytes[64];
   size_t vlen = tensorflow__version_def__pack(&versions, vbytes);
-  tfc_pb_field tail = {4, vbytes, vlen};
+  tfc_pb_field tail[2];
+  int n_tail = 0;
+  if (o->library) tail[n_tail++] = (tfc_pb_field){2, o->library, o->library_len};
+  tail[n_tail++] = (tfc_pb_field){4, vbytes, vlen};
   /* which feeds this partition reads, which fetches it holds */
   int nf = sg->n_feeds, nx = sg->n_fetches;
   char **feed_node = tfc_pb_arena_calloc(&a, (size_t)nf + 1, sizeof(char *));
@@ -1567,7 +1570,7 @@ bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_
   }
   if (ok) {
     gd.n_node = w;
-    ok = tfc_pb_pack(&gd.base, &tail, 1, data, len, st);
+    ok = tfc_pb_pack(&gd.base, tail, n_tail, data, len, st);
   }
   tfc_pb_arena_free(&a);
   return ok;

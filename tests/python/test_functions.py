@@ -443,3 +443,103 @@ def test_stateless_while_runs_and_a_stuck_loop_times_out():
         sess.run("loop:0", {"lim:0": 2 ** 31 - 1}, options=opts)
       assert e.value.op is not None and e.value.op.name == "loop"
       assert sess.run("loop:0", {"lim:0": 3}) == 3
+
+
+TF_PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                         ".venv-tf", "bin", "python")
+TF_RUNNER = r"""
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import numpy as np
+import tensorflow as tf
+v1 = tf.compat.v1
+path, fetches, feed = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+g = tf.Graph()
+with g.as_default():
+  v1.import_graph_def(v1.GraphDef.FromString(open(path, "rb").read()), name="")
+  with v1.Session() as s:
+    out = s.run(fetches, {k: np.asarray(v, np.float32) for k, v in feed.items()})
+print(json.dumps([np.asarray(o).tolist() for o in out]))
+"""
+
+
+def test_tensorflow_runs_tfc_function_libraries(tmp_path):
+  """Defun graphs written by tfc (nested calls, a captured tensor, a traced
+  gradient function) import into TensorFlow and give tfc's values."""
+  if not os.path.exists(TF_PYTHON):
+    if os.environ.get("TFC_COMPAT_REQUIRED") == "1":
+      pytest.fail("no TensorFlow venv at %s" % TF_PYTHON)
+    pytest.skip("no TensorFlow venv (.venv-tf)")
+  import json
+  import subprocess
+  g = tf.Graph()
+  with g.as_default():
+    @function.Defun(tf.float32, tf.float32)
+    def axpy(a, b):
+      return a * 3.0 + b
+
+    @function.Defun(tf.float32)
+    def twice(a):
+      return axpy(a, a), tf.reduce_sum(a * a)
+
+    x = tf.placeholder(tf.float32, [None], name="x")
+    c = tf.constant(2.0)
+
+    @function.Defun(tf.float32)
+    def cap(a):
+      return a * c
+
+    u, w = twice(x)
+    tf.identity(u, name="u")
+    tf.identity(w, name="w")
+    tf.identity(cap(x), name="z")
+    tf.identity(tf.gradients(u, x)[0], name="dx")
+    fetches = ["u:0", "w:0", "z:0", "dx:0"]
+    with tf.Session() as sess:
+      mine = sess.run(fetches, {x: [1.0, 2.0]})
+    path = str(tmp_path / "tfc_functions.pb")
+    with open(path, "wb") as f:
+      f.write(g.as_graph_def().SerializeToString())
+  env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+  proc = subprocess.run([TF_PYTHON, "-c", TF_RUNNER, path, json.dumps(fetches),
+                         json.dumps({"x:0": [1.0, 2.0]})], capture_output=True, text=True,
+                        timeout=600, env=env)
+  assert proc.returncode == 0, proc.stderr[-3000:]
+  theirs = json.loads(proc.stdout.strip().splitlines()[-1])
+  for a, b in zip(mine, theirs):
+    np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_functions_run_on_grpc_workers():
+  """A graph with functions (a Defun pinned to another task, a TF 2.x
+  StatelessWhile) runs through a grpc:// session: each partition carries the
+  library and its worker instantiates the functions."""
+  import socket
+  socks = [socket.socket() for _ in range(2)]
+  for s in socks:
+    s.bind(("localhost", 0))
+  ports = [s.getsockname()[1] for s in socks]
+  for s in socks:
+    s.close()
+  cluster = tf.train.ClusterSpec({"local": ["localhost:%d" % p for p in ports]})
+  s0 = tf.train.Server(cluster, job_name="local", task_index=0)
+  s1 = tf.train.Server(cluster, job_name="local", task_index=1)
+  try:
+    g = tf.Graph()
+    with g.as_default():
+      @function.Defun(tf.float32)
+      def poly(a):
+        return a * a + 1.0
+
+      with tf.device("/job:local/task:1"):
+        x = tf.constant([1.0, 2.0])
+        y = poly(x)
+      with tf.device("/job:local/task:0"):
+        z = poly(y) * 2.0
+      tf.import_graph_def(_while_graph(10), name="w")
+    with tf.Session(s0.target, graph=g) as sess:
+      np.testing.assert_allclose(sess.run(z), [10.0, 52.0])
+      assert sess.run("w/loop:0", {"w/lim:0": 25}) == 25
+  finally:
+    s0.stop()
+    s1.stop()
