@@ -38,6 +38,10 @@ typedef struct builder {
   tfc_hashmap args;       /* arg name -> farg* */
   tfc_hashmap nodes;      /* body node name -> NodeDef* (after attr substitution) */
   tfc_graph *g;
+  /* set to get the body as GraphDef bytes instead of importing it */
+  void **gd_out;
+  size_t *gd_len;
+  char ***ret_names;      /* the results as GraphDef tensor names (tfc_malloc'd) */
 } builder;
 
 /* Sets INVALID_ARGUMENT naming the function. */
@@ -331,6 +335,25 @@ static bool build(builder *b, Tensorflow__FunctionDef *fd, tfc_func_lib *lib, tf
   void *bytes = NULL;
   size_t len = 0;
   if (!tfc_pb_pack(&gd.base, NULL, 0, &bytes, &len, b->st)) return false;
+  if (b->gd_out) {
+    char **names = tfc_calloc((size_t)n_out + 1, sizeof(char *));
+    for (int i = 0; names && i < n_out; i++)
+      if (!(names[i] = tfc_strdup(ret_elems[n_in + i]))) {
+        for (int k = 0; k < i; k++) tfc_free(names[k]);
+        tfc_free(names);
+        names = NULL;
+      }
+    if (!names) {
+      tfc_free(bytes);
+      return boom(b);
+    }
+    *b->gd_out = bytes;
+    *b->gd_len = len;
+    *b->ret_names = names;
+    out->n_args = n_in;
+    out->n_rets = n_out;
+    return true;
+  }
   tfc_import_options o = {.internal_names = true,
                           .n_return_elements = n_ret_elems,
                           .return_elements = ret_elems};
@@ -402,9 +425,9 @@ static bool build(builder *b, Tensorflow__FunctionDef *fd, tfc_func_lib *lib, tf
   return true;
 }
 
-/* Instantiates function `name` (see function_lib.h). */
-bool tfc_fbody_build(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs, tfc_fbody *out,
-                     tfc_status *st) {
+/* Shared by tfc_fbody_build and tfc_fbody_graph_def. */
+static bool body_common(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs, tfc_fbody *out,
+                        void **gd_out, size_t *gd_len, char ***ret_names, tfc_status *st) {
   memset(out, 0, sizeof *out);
   const void *data;
   size_t len;
@@ -419,6 +442,9 @@ bool tfc_fbody_build(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs
   b.fname = name;
   b.attrs = attrs;
   b.st = st;
+  b.gd_out = gd_out;
+  b.gd_len = gd_len;
+  b.ret_names = ret_names;
   tfc_pb_arena_init(&b.arena);
   tfc_hashmap_init(&b.args);
   tfc_hashmap_init(&b.nodes);
@@ -429,16 +455,33 @@ bool tfc_fbody_build(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs
     b.g->library = tfc_func_lib_ref(lib);
     ok = build(&b, fd, lib, out);
   }
-  if (ok) {
+  if (ok && !gd_out) {
     out->g = b.g;
   } else {
-    tfc_fbody_clear(out);
+    if (!ok) tfc_fbody_clear(out);
     tfc_graph_unref(b.g);
   }
   tfc_hashmap_destroy(&b.args);
   tfc_hashmap_destroy(&b.nodes);
   tfc_pb_arena_free(&b.arena);
   protobuf_c_message_free_unpacked(&fd->base, &tfc_pb_allocator);
+  return ok;
+}
+
+/* Instantiates function `name` (see function_lib.h). */
+bool tfc_fbody_build(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs, tfc_fbody *out,
+                     tfc_status *st) {
+  return body_common(lib, name, attrs, out, NULL, NULL, NULL, st);
+}
+
+/* The body of `name` as a GraphDef (see function_lib.h). */
+bool tfc_fbody_graph_def(tfc_func_lib *lib, const char *name, void **gd, size_t *len, int *n_rets,
+                         char ***ret_names, tfc_status *st) {
+  tfc_fbody fb;
+  *gd = NULL;
+  *ret_names = NULL;
+  bool ok = body_common(lib, name, NULL, &fb, gd, len, ret_names, st);
+  *n_rets = ok ? fb.n_rets : 0;
   return ok;
 }
 

@@ -87,6 +87,13 @@ typedef struct tfc_fbody {
  * not bind (the message names the function and the node). */
 bool tfc_fbody_build(tfc_func_lib *lib, const char *name, const tfc_attrs *attrs, tfc_fbody *out,
                      tfc_status *st);
+/* The body of function `name` (no attrs) as a serialized GraphDef, as
+ * tfc_fbody_build would import it: argument k of the signature is the
+ * Placeholder named after the argument ("x", or "x/_k" in a list argument);
+ * *ret_names (tfc_malloc'd array of *n_rets tfc_malloc'd strings) names the
+ * results as GraphDef tensors ("add:0"). Errors as tfc_fbody_build. */
+bool tfc_fbody_graph_def(tfc_func_lib *lib, const char *name, void **gd, size_t *len, int *n_rets,
+                         char ***ret_names, tfc_status *st);
 /* Frees what a body owns and zeroes it. NULL-safe. */
 void tfc_fbody_clear(tfc_fbody *b);
 

@@ -11,6 +11,9 @@
  *   _function_gradient(name) -> str | None     the GradientDef's gradient function
  *   _function_from_graph(name, arg_ops, ret_tensors, ret_names) -> bytes
  *       this graph written as a FunctionDef (arg_ops: Placeholder Operations)
+ *   _function_body(name) -> (GraphDef bytes, [result tensor names])
+ *       the body as instantiation sees it (arguments are Placeholders named
+ *       after them), for building gradients of imported functions
  */
 #include "python/py_internal.h"
 
@@ -152,5 +155,33 @@ done:
   Py_XDECREF(a);
   Py_XDECREF(r);
   Py_XDECREF(rn);
+  return result;
+}
+
+/* Graph._function_body(name) -> (GraphDef bytes, [result tensor names]). */
+PyObject *tfc_py_graph_function_body(GraphObject *self, PyObject *arg) {
+  const char *name = PyUnicode_AsUTF8(arg);
+  if (!name) return NULL;
+  void *gd = NULL;
+  size_t len = 0;
+  int n = 0;
+  char **rets = NULL;
+  tfc_status st;
+  tfc_status_clear(&st);
+  if (!tfc_fbody_graph_def(self->g->library, name, &gd, &len, &n, &rets, &st))
+    return tfc_py_raise_build_status(&st);
+  PyObject *names = PyList_New(n);
+  for (int i = 0; names && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(rets[i]);
+    if (!s) {
+      Py_CLEAR(names);
+      break;
+    }
+    PyList_SET_ITEM(names, i, s);
+  }
+  PyObject *result = names ? Py_BuildValue("(y#N)", (const char *)gd, (Py_ssize_t)len, names) : NULL;
+  for (int i = 0; i < n; i++) tfc_free(rets[i]);
+  tfc_free(rets);
+  tfc_free(gd);
   return result;
 }

@@ -583,6 +583,8 @@ static PyMethodDef graph_methods[] = {
      "_function_gradient(name) -> the gradient function's name or None."},
     {"_function_from_graph", (PyCFunction)tfc_py_graph_function_from_graph, METH_VARARGS,
      "_function_from_graph(name, arg_ops, ret_tensors, ret_names) -> FunctionDef bytes."},
+    {"_function_body", (PyCFunction)tfc_py_graph_function_body, METH_O,
+     "_function_body(name) -> (GraphDef bytes of the body, [result tensor names])."},
     {"_num_ops", (PyCFunction)graph_num_ops, METH_NOARGS, "Number of operations."},
     {"_op_at", (PyCFunction)graph_op_at, METH_O, "Operation with node id i."},
     {"_ops", (PyCFunction)graph_ops, METH_NOARGS, "List of all operations in creation order."},

@@ -142,6 +142,7 @@ PyObject *tfc_py_graph_function_def(struct GraphObject *self, PyObject *arg);
 PyObject *tfc_py_graph_function_signature(struct GraphObject *self, PyObject *arg);
 PyObject *tfc_py_graph_function_gradient(struct GraphObject *self, PyObject *arg);
 PyObject *tfc_py_graph_function_from_graph(struct GraphObject *self, PyObject *args);
+PyObject *tfc_py_graph_function_body(struct GraphObject *self, PyObject *arg);
 
 /* -------------------------------------------------------------- py_graph.c */
 

@@ -543,3 +543,33 @@ def test_functions_run_on_grpc_workers():
   finally:
     s0.stop()
     s1.stop()
+
+
+@pytest.mark.parametrize("pb,fetch,feed_k", [("defun.pb", "y:0", None), ("defun.pb", "u:0", None),
+                                             ("tf2_graph.pb", "mid_p:0", 1),
+                                             ("tf2_graph.pb", "mid_q:0", 1)])
+def test_gradients_of_imported_function_calls(pb, fetch, feed_k):
+  """tf.gradients through calls of functions that came from TensorFlow's
+  GraphDefs (call by name, StatefulPartitionedCall of a function calling
+  another): the gradient is traced from the function's body; checked by
+  central differences."""
+  g = tf.Graph()
+  with g.as_default():
+    tf.import_graph_def(tf.GraphDef.FromString(open(os.path.join(FIX, pb), "rb").read()), name="")
+    x = g.get_tensor_by_name("x:0")
+    y = tf.reduce_sum(g.get_tensor_by_name(fetch))
+    dx, = tf.gradients(y, x)
+    xv = np.array([0.5, -1.0, 2.0], np.float32)
+    feed = {x: xv}
+    if feed_k is not None:
+      feed[g.get_tensor_by_name("k:0")] = feed_k
+    with tf.Session() as sess:
+      got = sess.run(dx, feed)
+      num = []
+      for i in range(3):
+        e = np.zeros(3, np.float32)
+        e[i] = 1e-2
+        hi = sess.run(y, {**feed, x: xv + e})
+        lo = sess.run(y, {**feed, x: xv - e})
+        num.append((hi - lo) / 2e-2)
+  np.testing.assert_allclose(got, num, rtol=2e-3, atol=2e-3)

@@ -179,11 +179,13 @@ def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph
       _op_def_library._CAPTURE[0] = None
   captured = fg.captured
   arg_ops = [a.op for a in args] + [ph.op for _, ph in captured]
-  base = name or getattr(func, "__name__", "function")
-  base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "function"
   ret_names = ["output_%d" % i for i in range(len(flat))]
-  body = fg._function_from_graph(base, arg_ops, flat, ret_names)
-  if name is None:
+  if name is not None:
+    body = fg._function_from_graph(name, arg_ops, flat, ret_names)
+  else:
+    base = getattr(func, "__name__", "function")
+    base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "function"
+    body = fg._function_from_graph(base, arg_ops, flat, ret_names)
     digest = hashlib.sha1(body).hexdigest()[:11]
     name = "%s_%s" % (base, digest)
     body = fg._function_from_graph(name, arg_ops, flat, ret_names)
@@ -361,13 +363,75 @@ class Defun(object):
     return _DefinedFunction(func, self._input_types, **kw)
 
 
+def _called_function(op):
+  """The library function a call op runs (op type, or PartitionedCall's f)."""
+  if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+    f = op.get_attr("f")
+    if isinstance(f, bytes):
+      f = f.decode()
+    return getattr(f, "name", f)
+  return op.type
+
+
+def _imported_gradient(op, fname):
+  """Gradient of a call of a function that has no Python code (it came from
+  a GraphDef): a gradient function traced from the function's body (imported
+  into the trace) with tf.gradients, called with the inputs and the output
+  gradients."""
+  g = op.graph
+  cache = getattr(g, "_tfc_imported_grads", None)
+  if cache is None:
+    cache = g._tfc_imported_grads = {}
+  n_in = len(op.inputs)
+  gdf = cache.get(fname)
+  if gdf is None:
+    body, ret_names = g._function_body(fname)
+    sig = g._function_signature(fname)
+    arg_names = [a["name"] for a in sig["inputs"]]
+    in_types = [t.dtype.base_dtype for t in op.inputs]
+    out_types = [t.dtype.base_dtype for t in op.outputs]
+    lib = [(n, g._function_def(n)) for n in g._function_names()]
+
+    def grad_body(*a):
+      from tfc import protos  # pylint: disable=g-import-not-at-top
+      from tfc.framework import importer  # pylint: disable=g-import-not-at-top
+      from tfc.ops import array_ops, gradients_impl  # pylint: disable=g-import-not-at-top
+      fg = _ops.get_default_graph()
+      have = set(fg._function_names())
+      for n, fd in lib:
+        if n not in have:
+          fg._add_function(fd)
+      xs = list(a[:n_in])
+      ys = importer.import_graph_def(
+          protos.GraphDef.FromString(body), name="body",
+          input_map={"%s:0" % nm: x for nm, x in zip(arg_names, xs)},
+          return_elements=ret_names)
+      gs = gradients_impl.gradients(ys, xs, grad_ys=list(a[n_in:]))
+      return [gr if gr is not None else array_ops.zeros_like(x) for gr, x in zip(gs, xs)]
+    gdf = _DefinedFunction(grad_body, in_types + out_types, func_name=fname + "_grad")
+    cache[fname] = gdf
+  return gdf
+
+
 def _gradient_for_call(op):
-  """The gradient function of a call of a Defun-defined function (op.type is
-  the function's name), or None: python_grad_func, else grad_func, else the
-  gradient of the traced Python function."""
+  """The gradient function of a call of a library function (op.type is the
+  function's name, or a PartitionedCall), or None: for a Defun-defined one
+  python_grad_func, else grad_func, else the gradient of the traced Python
+  function; for one imported from a GraphDef, the gradient of its body."""
   df = _registry(op.graph).get(op.type)
   if df is None:
-    return None
+    fname = _called_function(op)
+    if not fname or op.graph._function_signature(fname) is None:
+      return None
+    n_in = len(op.inputs)
+
+    def imported(op, *dys):
+      gdf = _imported_gradient(op, fname)
+      dys = [d if d is not None else _zeros(o) for d, o in zip(dys, op.outputs)]
+      outs = gdf(*(list(op.inputs) + dys))
+      outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+      return outs[:n_in]
+    return imported
   if df._python_grad_func is not None:
     return df._python_grad_func
   n_in = len(df._input_types)
