@@ -573,3 +573,25 @@ def test_gradients_of_imported_function_calls(pb, fetch, feed_k):
         lo = sess.run(y, {**feed, x: xv - e})
         num.append((hi - lo) / 2e-2)
   np.testing.assert_allclose(got, num, rtol=2e-3, atol=2e-3)
+
+
+def test_defun_inside_v1_control_flow_and_static_shapes():
+  """Defun calls inside tf.while_loop and tf.cond bodies (version-1 control
+  flow); the call's outputs get static shapes from the body traced with the
+  call's input shapes, as TF infers them, so loop shape checks pass."""
+  g = tf.Graph()
+  with g.as_default():
+    @function.Defun(tf.float32)
+    def step(a):
+      return a * 0.5 + 1.0
+
+    x = tf.placeholder(tf.float32, [])
+    assert step(x).shape.as_list() == []
+    m = tf.placeholder(tf.float32, [4, None])
+    assert step(m).shape.as_list() == [4, None]
+    _, y = tf.while_loop(lambda i, v: i < 5, lambda i, v: (i + 1, step(v)), [tf.constant(0), x])
+    c = tf.cond(x > 0, lambda: step(x), lambda: step(-x) * 2.0)
+    dc, = tf.gradients(c, x)
+    with tf.Session() as sess:
+      assert sess.run([y, c, dc], {x: 3.0}) == [2.03125, 2.5, 0.5]
+      assert sess.run([c, dc], {x: -3.0}) == [5.0, -1.0]

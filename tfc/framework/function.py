@@ -265,6 +265,25 @@ class _DefinedFunction(object):
   def python_grad_func(self):
     return self._python_grad_func
 
+  def _output_shapes_for(self, g, inputs, t):
+    """Static output shapes of a call on `inputs` (TF infers them from the
+    body with the call's input shapes): the function traced again, once per
+    set of input shapes, in a graph that is thrown away."""
+    shapes = tuple(None if x._shape is None else tuple(x._shape) for x in inputs)
+    if all(s is None for s in shapes):
+      return t.output_shapes
+    cache = self.__dict__.setdefault("_shape_cache", {})
+    key = (id(g), shapes)
+    got = cache.get(key)
+    if got is None:
+      try:
+        got = trace(self._func, self._input_types, [x.shape for x in inputs],
+                    name=t.name, graph=g).output_shapes
+      except (ValueError, TypeError):
+        got = t.output_shapes
+      cache[key] = got
+    return got
+
   def add_to_graph(self, g):
     """Adds the function (and what it calls) to g's library."""
     t = self._trace(g)
@@ -300,7 +319,7 @@ class _DefinedFunction(object):
       for o, s in zip(outs, self._shape_func(op)):
         o.set_shape(s)
     else:
-      for o, s in zip(outs, t.output_shapes):
+      for o, s in zip(outs, self._output_shapes_for(g, inputs[:len(self._input_types)], t)):
         o.set_shape(s)
     if not outs:
       return op
