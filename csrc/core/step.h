@@ -13,6 +13,8 @@
 
 #include "core/resource.h"
 
+struct tfc_flib;
+
 typedef struct tfc_step {
   int64_t step_id;
   tfc_resource_mgr *resources;          /* variables of the session */
@@ -21,6 +23,7 @@ typedef struct tfc_step {
   void *log_ctx;
   atomic_int cancelled;                 /* set when the step is aborted */
   void *runtime;                        /* opaque: executor/rendezvous state */
+  struct tfc_flib *flib;                /* the graph's functions (core/function.h); may be NULL */
 } tfc_step;
 
 #endif
