@@ -36,6 +36,8 @@ _CHECKPOINT_NAMES = {
     "load_variable": "checkpoint_utils",
     "Coordinator": "coordinator",
     "LooperThread": "coordinator",
+    "SessionManager": "session_manager",
+    "Supervisor": "supervisor",
 }
 # tf.train.summary_iterator lives with the events-file writer
 _SUMMARY_NAMES = ("summary_iterator",)
