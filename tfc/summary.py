@@ -267,6 +267,30 @@ class FileWriter(object):
     self.close()
 
 
+class FileWriterCache(object):
+  """One FileWriter per logdir, shared by the hooks writing there (created with the
+  default graph, so its first events hold the graph)."""
+
+  _cache = {}
+  _lock = _threading.RLock()
+
+  @staticmethod
+  def clear():
+    """Closes and forgets every cached writer."""
+    with FileWriterCache._lock:
+      for writer in FileWriterCache._cache.values():
+        writer.close()
+      FileWriterCache._cache = {}
+
+  @staticmethod
+  def get(logdir):
+    """The FileWriter of `logdir` (made on first use)."""
+    with FileWriterCache._lock:
+      if logdir not in FileWriterCache._cache:
+        FileWriterCache._cache[logdir] = FileWriter(logdir, graph=_ops.get_default_graph())
+      return FileWriterCache._cache[logdir]
+
+
 def _make_logdir(logdir):
   """mkdir -p logdir; FailedPreconditionError naming the part of the path that
   is a file, PermissionDeniedError, ... as TF's file system reports them."""
