@@ -18,6 +18,7 @@ import os as _os
 import re as _re
 import socket as _socket
 import struct as _struct
+import threading as _threading
 import time as _time
 
 from tfc import _tfc
@@ -147,6 +148,7 @@ class FileWriter(object):
     self._suffix = filename_suffix or ""
     self._seen_summary_tags = set()
     self._closed = True
+    self._lock = _threading.RLock()
     self.reopen()
     if graph is not None or graph_def is not None:
       self.add_graph(graph, graph_def=graph_def)
@@ -155,13 +157,22 @@ class FileWriter(object):
 
   def reopen(self):
     """Starts a new events file after close() (no-op while open)."""
-    if not self._closed:
-      return
-    _os.makedirs(self._logdir, exist_ok=True)
+    with self._lock:
+      if not self._closed:
+        return
+      self._open()
+
+  def _open(self):
+    """Creates logdir and a new events file (tfc.errors on an unusable logdir)."""
+    _make_logdir(self._logdir)
     now = _time.time()
     self._path = _os.path.join(self._logdir, "events.out.tfevents.%010d.%s%s" % (
         int(now), _socket.gethostname(), self._suffix))
-    self._file = open(self._path, "ab")
+    try:
+      self._file = open(self._path, "ab")
+    except OSError as e:
+      from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
+      _gfile._raise(e, self._path)  # pylint: disable=protected-access
     self._pending = []
     self._last_write = now
     self._closed = False
@@ -171,12 +182,14 @@ class FileWriter(object):
     return self._logdir
 
   def _write_event(self, event, now=False):
-    if self._closed:
-      raise RuntimeError("the FileWriter is closed")
-    self._pending.append(_frame(event.SerializeToString()))
-    if now or len(self._pending) >= self._max_queue or \
-        _time.time() - self._last_write >= self._flush_secs:
-      self.flush()
+    record = _frame(event.SerializeToString())
+    with self._lock:
+      if self._closed:
+        return  # TF drops events written after close()
+      self._pending.append(record)
+      if now or len(self._pending) >= self._max_queue or \
+          _time.time() - self._last_write >= self._flush_secs:
+        self.flush()
 
   def add_event(self, event):
     """Writes an Event as it is."""
@@ -229,27 +242,71 @@ class FileWriter(object):
 
   def flush(self):
     """Writes the pending events to disk."""
-    if self._closed:
-      return
-    if self._pending:
-      self._file.write(b"".join(self._pending))
-      self._pending = []
-    self._file.flush()
-    self._last_write = _time.time()
+    with self._lock:
+      if self._closed:
+        return
+      if self._pending:
+        self._file.write(b"".join(self._pending))
+        self._pending = []
+      self._file.flush()
+      self._last_write = _time.time()
 
   def close(self):
     """Flushes and closes the file; reopen() starts a new one."""
-    if self._closed:
-      return
-    self.flush()
-    self._file.close()
-    self._closed = True
+    with self._lock:
+      if self._closed:
+        return
+      self.flush()
+      self._file.close()
+      self._closed = True
 
   def __enter__(self):
     return self
 
   def __exit__(self, *args):
     self.close()
+
+
+class FileWriterCache(object):
+  """One FileWriter per logdir, shared by the hooks writing there (created with the
+  default graph, so its first events hold the graph)."""
+
+  _cache = {}
+  _lock = _threading.RLock()
+
+  @staticmethod
+  def clear():
+    """Closes and forgets every cached writer."""
+    with FileWriterCache._lock:
+      for writer in FileWriterCache._cache.values():
+        writer.close()
+      FileWriterCache._cache = {}
+
+  @staticmethod
+  def get(logdir):
+    """The FileWriter of `logdir` (made on first use)."""
+    with FileWriterCache._lock:
+      if logdir not in FileWriterCache._cache:
+        FileWriterCache._cache[logdir] = FileWriter(logdir, graph=_ops.get_default_graph())
+      return FileWriterCache._cache[logdir]
+
+
+def _make_logdir(logdir):
+  """mkdir -p logdir; FailedPreconditionError naming the part of the path that
+  is a file, PermissionDeniedError, ... as TF's file system reports them."""
+  import errno as _errno  # pylint: disable=g-import-not-at-top
+  try:
+    _os.makedirs(logdir, exist_ok=True)
+  except OSError as e:
+    if e.errno in (_errno.ENOTDIR, _errno.EEXIST):
+      part = logdir
+      while part and not _os.path.exists(part):
+        part = _os.path.dirname(part)
+      if part and not _os.path.isdir(part):
+        raise _errors.FailedPreconditionError(None, None, "%s is not a directory" % part) \
+            from None
+    from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
+    _gfile._raise(e, logdir)  # pylint: disable=protected-access
 
 
 def _meta_graph_of(graph):

@@ -380,7 +380,10 @@ typedef struct stats_sink {
 } stats_sink;
 
 /* tfc_step_args.node_stats: appends one NodeExecStats. */
-static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_t end_ns) {
+static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_t end_ns, int n_outputs,
+                        tfc_tensor *const *outputs) {
+  (void)n_outputs;
+  (void)outputs;
   stats_sink *k = arg;
   tfc_wbuf n;
   tfc_wbuf_init(&n);

@@ -714,11 +714,46 @@ typedef struct remote_run {
   PyObject *run_metadata;  /* RunMetadata or NULL (borrowed) */
 } remote_run;
 
+/* Per-run tracing of a local run: what RunOptions asks for and where it goes. */
+typedef struct local_trace {
+  tfc_run_trace tr;
+  PyObject *run_metadata;  /* RunMetadata or NULL (borrowed) */
+} local_trace;
+
+/* Reads RunOptions.trace_level (FULL_TRACE = 3 and the lower levels trace)
+ * and output_partition_graphs into lt; only when both options and
+ * run_metadata were given. -1 with an exception on a bad attribute. */
+static int read_trace_options(const remote_run *rr, local_trace *lt) {
+  lt->tr.step_stats = false;
+  lt->tr.partition_graphs = false;
+  lt->run_metadata = rr->run_metadata;
+  if (!rr->options || !rr->run_metadata) return 0;
+  PyObject *v = PyObject_GetAttrString(rr->options, "trace_level");
+  if (!v) {
+    PyErr_Clear();
+  } else {
+    long level = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (level == -1 && PyErr_Occurred()) return -1;
+    lt->tr.step_stats = level > 0;
+  }
+  v = PyObject_GetAttrString(rr->options, "output_partition_graphs");
+  if (!v) {
+    PyErr_Clear();
+  } else {
+    int b = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (b < 0) return -1;
+    lt->tr.partition_graphs = b != 0;
+  }
+  return 0;
+}
+
 static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const remote_run *rr, tfc_tensor **out);
 
 /* Runs plan (or the remote session) with fs's converted feeds and builds the result for fx. */
 static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx,
-                         const remote_run *rr, int64_t timeout_ms) {
+                         const remote_run *rr, int64_t timeout_ms, const local_trace *lt) {
   int nx = fx->fetches.n;
   tfc_tensor *out_inl[NINL];
   PyObject *vals_inl[NINL];
@@ -741,12 +776,31 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     bool ok;
     tfc_session *s = self->s;
     tfc_tensor *const *feeds = (tfc_tensor *const *)fs->tensors.p;
-    Py_BEGIN_ALLOW_THREADS
-    ok = tfc_session_run_timeout(s, plan, feeds, out, timeout_ms, &st);
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-      raise_run_status(self, &st);
-      goto done;
+    if (lt && lt->run_metadata && (lt->tr.step_stats || lt->tr.partition_graphs)) {
+      tfc_strbuf md;
+      tfc_strbuf_init(&md);
+      const tfc_run_trace *tr = &lt->tr;
+      Py_BEGIN_ALLOW_THREADS
+      ok = tfc_session_run_traced(s, plan, feeds, out, timeout_ms, tr, &md, &st);
+      Py_END_ALLOW_THREADS
+      if (ok) {
+        PyObject *r = PyObject_CallMethod(lt->run_metadata, "MergeFromString", "y#",
+                                          md.data ? md.data : "", (Py_ssize_t)md.len);
+        ok = r != NULL;
+        Py_XDECREF(r);
+      } else {
+        raise_run_status(self, &st);
+      }
+      tfc_strbuf_free(&md);
+      if (!ok) goto done;
+    } else {
+      Py_BEGIN_ALLOW_THREADS
+      ok = tfc_session_run_timeout(s, plan, feeds, out, timeout_ms, &st);
+      Py_END_ALLOW_THREADS
+      if (!ok) {
+        raise_run_status(self, &st);
+        goto done;
+      }
     }
   }
   for (int i = 0; i < nx; i++) {
@@ -936,7 +990,7 @@ static PyObject *session_run_remote(SessionObject *self, PyObject *fetches, PyOb
   PyObject *result = NULL;
   if (collect_feeds(self, feed_dict, &fs) < 0 || convert_feeds(self, &fs) < 0) goto done;
   if (collect_fetches(self, fetches, &fx, &fs) < 0) goto done;
-  result = execute(self, NULL, &fs, &fx, (fx.fetches.n || fx.targets.n) ? rr : NULL, 0);
+  result = execute(self, NULL, &fs, &fx, (fx.fetches.n || fx.targets.n) ? rr : NULL, 0, NULL);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -974,7 +1028,9 @@ static PyObject *session_run(SessionObject *self, PyObject *const *args, Py_ssiz
     }
     if (!(plan = get_plan(self, &fs, &fx))) goto done;
   }
-  result = execute(self, plan, &fs, &fx, NULL, timeout_ms);
+  local_trace lt;
+  if (read_trace_options(&rr, &lt) < 0) goto done;
+  result = execute(self, plan, &fs, &fx, NULL, timeout_ms, &lt);
 done:
   feed_spec_free(&fs);
   fetch_spec_free(&fx);
@@ -1028,7 +1084,17 @@ static PyObject *callable_vectorcall(CallableObject *self, PyObject *const *args
     VEC_AT(&fs.vals, PyObject *, i) = Py_NewRef(args[i]);
   }
   if (convert_feeds(sess, &fs) < 0) goto done;
-  result = execute(sess, self->plan, &fs, &self->fx, NULL, 0);
+  remote_run rr = {NULL, NULL};
+  for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
+    PyObject *v = args[nargs + k] == Py_None ? NULL : args[nargs + k];
+    if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "options") == 0)
+      rr.options = v;
+    else
+      rr.run_metadata = v;
+  }
+  local_trace lt;
+  if (read_trace_options(&rr, &lt) < 0) goto done;
+  result = execute(sess, self->plan, &fs, &self->fx, NULL, 0, &lt);
 done:
   feed_spec_free(&fs);
   Py_DECREF(self);

@@ -415,7 +415,7 @@ static void async_done(tfc_kernel_ctx *ctx, void *arg) {
   run_step *s = an->step;
   if (__builtin_expect(s->args->node_stats != NULL, 0))
     s->args->node_stats(s->args->node_stats_ctx, s->parts[an->part].x->nodes[an->node].sn, an->start_ns,
-                        trace_now_ns());
+                        trace_now_ns(), ctx->n_outputs, ctx->outputs);
   if (an->st.code != TFC_CODE_OK) step_fail(s, &an->st, ctx->node_name);
   store_outputs(s, an->part, an->node, ctx);
   for (int k = 0; k < an->n_temps; k++) tfc_tensor_unref(an->temps[k]);
@@ -550,7 +550,7 @@ static void process(run_step *s, int p, int i) {
   if (__builtin_expect(s->args->node_stats != NULL, 0)) {
     int64_t t0 = trace_now_ns();
     xn->kdef->compute(ctx);
-    s->args->node_stats(s->args->node_stats_ctx, sn, t0, trace_now_ns());
+    s->args->node_stats(s->args->node_stats_ctx, sn, t0, trace_now_ns(), ctx->n_outputs, ctx->outputs);
   } else {
     xn->kdef->compute(ctx);
   }

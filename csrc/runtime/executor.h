@@ -59,10 +59,12 @@ typedef struct tfc_step_args {
   tfc_tensor *const *feeds;       /* sg->n_feeds borrowed values */
   tfc_tensor **fetch_out;         /* sg->n_fetches outputs (new references) */
   tfc_rendezvous *rendezvous;     /* required when there are _Send/_Recv nodes */
-  /* Step tracing (RunOptions FULL_TRACE on a worker): when set, called once
-   * per executed node with its start and end (CLOCK_REALTIME nanoseconds),
+  /* Step tracing (RunOptions FULL_TRACE): when set, called once per executed
+   * node with its start and end (CLOCK_REALTIME nanoseconds) and the outputs
+   * it produced (n_outputs entries, NULL where an output is a ref or unset),
    * from whichever thread ran it. NULL: no clock is read. */
-  void (*node_stats)(void *ctx, const tfc_snode *node, int64_t start_ns, int64_t end_ns);
+  void (*node_stats)(void *ctx, const tfc_snode *node, int64_t start_ns, int64_t end_ns,
+                     int n_outputs, tfc_tensor *const *outputs);
   void *node_stats_ctx;
   /* Cancellation of steps with control flow (a loop may never end): the step
    * stops with CANCELLED when *cancel becomes non-zero (may be NULL), and with

@@ -1221,7 +1221,7 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     xn->kdef->compute(ctx);
     clock_gettime(CLOCK_REALTIME, &t1);
     s->args->node_stats(s->args->node_stats_ctx, sn, (int64_t)t0.tv_sec * 1000000000ll + t0.tv_nsec,
-                        (int64_t)t1.tv_sec * 1000000000ll + t1.tv_nsec);
+                        (int64_t)t1.tv_sec * 1000000000ll + t1.tv_nsec, ctx->n_outputs, ctx->outputs);
   } else if (ok) {
     xn->kdef->compute(ctx);
   }

@@ -19,9 +19,11 @@
 #include "base/alloc.h"
 #include "base/block_cache.h"
 #include "base/hashmap.h"
+#include "graph/graphdef.h"
 #include "graph/subgraph.h"
 #include "runtime/executor.h"
 #include "runtime/function.h"
+#include "runtime/step_stats.h"
 #include "runtime/remap.h"
 
 struct tfc_plan {
@@ -33,6 +35,9 @@ struct tfc_plan {
   tfc_dtype *feed_types;
   tfc_shape *feed_shapes;
   const char **feed_names;
+  tfc_endpoint *feed_eps;      /* the plan's feeds and fetches (for partition graphs) */
+  tfc_endpoint *fetch_eps;
+  int n_fetch_eps;
 };
 
 struct tfc_session {
@@ -89,6 +94,8 @@ static void plan_free(tfc_plan *p) {
   tfc_free(p->feed_types);
   tfc_free(p->feed_shapes);
   tfc_free((void *)p->feed_names);
+  tfc_free(p->feed_eps);
+  tfc_free(p->fetch_eps);
   tfc_subgraph_free(&p->sg);
   tfc_free(p);
 }
@@ -259,7 +266,12 @@ static tfc_plan *build_plan(tfc_session *s, int n_feeds, const tfc_endpoint *fee
   p->feed_types = tfc_malloc(sizeof(tfc_dtype) * (size_t)(n_feeds ? n_feeds : 1));
   p->feed_shapes = tfc_malloc(sizeof(tfc_shape) * (size_t)(n_feeds ? n_feeds : 1));
   p->feed_names = tfc_malloc(sizeof(char *) * (size_t)(n_feeds ? n_feeds : 1));
-  if (!p->feed_types || !p->feed_shapes || !p->feed_names) goto oom;
+  p->feed_eps = tfc_malloc(sizeof(tfc_endpoint) * (size_t)(n_feeds ? n_feeds : 1));
+  p->fetch_eps = tfc_malloc(sizeof(tfc_endpoint) * (size_t)(n_fetches ? n_fetches : 1));
+  if (!p->feed_types || !p->feed_shapes || !p->feed_names || !p->feed_eps || !p->fetch_eps) goto oom;
+  if (n_feeds) memcpy(p->feed_eps, feeds, sizeof(tfc_endpoint) * (size_t)n_feeds);
+  if (n_fetches) memcpy(p->fetch_eps, fetches, sizeof(tfc_endpoint) * (size_t)n_fetches);
+  p->n_fetch_eps = n_fetches;
   for (int i = 0; i < n_feeds; i++) {
     tfc_node *n = tfc_graph_node(g, feeds[i].node);
     p->feed_types[i] = tfc_dtype_base(n->out_types[feeds[i].index]);
@@ -347,9 +359,56 @@ bool tfc_session_run(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values
   return tfc_session_run_timeout(s, p, feed_values, fetch_values, 0, st);
 }
 
-/* Runs a plan with a time limit (see session.h). */
-bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
-                             tfc_tensor **fetch_values, int64_t timeout_ms, tfc_status *st) {
+/* "name:k" of each endpoint, tfc_malloc'd (NULL on OOM). */
+static char **endpoint_names(tfc_graph *g, int n, const tfc_endpoint *eps) {
+  char **names = tfc_calloc((size_t)(n ? n : 1), sizeof(char *));
+  if (!names) return NULL;
+  for (int i = 0; i < n; i++) {
+    tfc_node *node = tfc_graph_node(g, eps[i].node);
+    size_t len = strlen(node->name) + 16;
+    if (!(names[i] = tfc_malloc(len))) {
+      for (int j = 0; j < i; j++) tfc_free(names[j]);
+      tfc_free(names);
+      return NULL;
+    }
+    snprintf(names[i], len, "%s:%d", node->name, eps[i].index);
+  }
+  return names;
+}
+
+/* Appends RunMetadata.partition_graphs (field 3): the GraphDef of every partition. */
+static bool add_partition_graphs(tfc_session *s, tfc_plan *p, tfc_strbuf *md, tfc_status *st) {
+  char **feed_names = endpoint_names(s->g, p->n_feeds, p->feed_eps);
+  char **fetch_names = endpoint_names(s->g, p->n_fetch_eps, p->fetch_eps);
+  bool ok = feed_names && fetch_names;
+  if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  for (int k = 0; ok && k < p->sg.n_parts; k++) {
+    tfc_partition_export_options eo = {
+        .device_name = s->dev_names[p->sg.parts[k].device],
+        .client_device = s->dev_names[0],
+        .feed_names = (const char *const *)feed_names,
+        .fetch_names = (const char *const *)fetch_names,
+        .suffix = "",
+        .producer = s->g->producer,
+    };
+    void *data = NULL;
+    size_t len = 0;
+    ok = tfc_partition_export(&p->sg, k, &eo, &data, &len, st);
+    if (ok && !tfc_pb_put_bytes(md, 3, data, len))
+      ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    tfc_free(data);
+  }
+  for (int i = 0; feed_names && i < p->n_feeds; i++) tfc_free(feed_names[i]);
+  for (int i = 0; fetch_names && i < p->n_fetch_eps; i++) tfc_free(fetch_names[i]);
+  tfc_free(feed_names);
+  tfc_free(fetch_names);
+  return ok;
+}
+
+/* Runs a plan with a time limit, traced when tr asks for it (see session.h). */
+bool tfc_session_run_traced(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
+                            tfc_tensor **fetch_values, int64_t timeout_ms, const tfc_run_trace *tr,
+                            tfc_strbuf *metadata, tfc_status *st) {
   if (atomic_load(&fork_generation) != s->fork_gen)
     return tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION,
                           "This Session was created in another process (before fork()); create a new "
@@ -374,10 +433,15 @@ bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *fee
       .flib = s->flib,
   };
   tfc_rendezvous *rdv = NULL;
+  tfc_step_trace *trace = NULL;
   bool ok = true;
   if (p->needs_rendezvous) {
     rdv = tfc_local_rendezvous_new();
     if (!rdv) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a rendezvous");
+  }
+  if (ok && tr && tr->step_stats && metadata) {
+    trace = tfc_step_trace_new(s->g, &p->sg, s->n_devices, (const char *const *)s->dev_names);
+    if (!trace) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   }
   if (ok) {
     tfc_step_args args = {
@@ -389,6 +453,10 @@ bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *fee
         .rendezvous = rdv,
         .cancel = &s->cancel,
     };
+    if (trace) {
+      args.node_stats = tfc_step_trace_record;
+      args.node_stats_ctx = trace;
+    }
     if (timeout_ms > 0) {
       struct timespec ts;
       clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -396,11 +464,37 @@ bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *fee
     }
     ok = tfc_run_step(&args, &env, st);
   }
+  if (ok && trace) {
+    /* RunMetadata.step_stats (field 1) */
+    tfc_strbuf ss;
+    tfc_strbuf_init(&ss);
+    if (!tfc_step_trace_encode(trace, &ss) || !tfc_pb_put_bytes(metadata, 1, ss.data, ss.len))
+      ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory encoding step stats");
+    tfc_strbuf_free(&ss);
+  }
+  if (ok && tr && tr->partition_graphs && metadata) {
+    pthread_mutex_lock(&s->g->mu);
+    ok = add_partition_graphs(s, p, metadata, st);
+    pthread_mutex_unlock(&s->g->mu);
+  }
+  if (!ok) {
+    for (int i = 0; i < p->sg.n_fetches; i++) {
+      tfc_tensor_unref(fetch_values[i]);
+      fetch_values[i] = NULL;
+    }
+  }
+  tfc_step_trace_free(trace);
   if (rdv) rdv->ops->free(rdv);
   pthread_mutex_lock(&s->mu);
   if (--s->running == 0) pthread_cond_broadcast(&s->idle);
   pthread_mutex_unlock(&s->mu);
   return ok;
+}
+
+/* Runs a plan with a time limit (see session.h). */
+bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
+                             tfc_tensor **fetch_values, int64_t timeout_ms, tfc_status *st) {
+  return tfc_session_run_traced(s, p, feed_values, fetch_values, timeout_ms, NULL, NULL, st);
 }
 
 /* Feed facts of a plan. */

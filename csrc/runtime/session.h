@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/status.h"
+#include "base/strbuf.h"
 #include "core/tensor.h"
 #include "graph/graph.h"
 
@@ -58,6 +59,19 @@ bool tfc_session_run(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values
  * running while the session is closed fails with CANCELLED. */
 bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
                              tfc_tensor **fetch_values, int64_t timeout_ms, tfc_status *st);
+/* What a traced run records into RunMetadata. */
+typedef struct tfc_run_trace {
+  bool step_stats;        /* RunOptions.trace_level FULL_TRACE: RunMetadata.step_stats */
+  bool partition_graphs;  /* RunOptions.output_partition_graphs: RunMetadata.partition_graphs */
+} tfc_run_trace;
+/* tfc_session_run_timeout that also appends a serialized RunMetadata to
+ * *metadata as tr asks (step_stats: one DeviceStepStats per device that ran
+ * a partition; partition_graphs: each partition's GraphDef). tr == NULL or
+ * metadata == NULL: an untraced run, no clock read per node. On failure
+ * nothing is fetched; metadata may hold a partial message. */
+bool tfc_session_run_traced(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed_values,
+                            tfc_tensor **fetch_values, int64_t timeout_ms, const tfc_run_trace *tr,
+                            tfc_strbuf *metadata, tfc_status *st);
 /* Expected dtype and static shape of feed i of plan p (for converting feeds). */
 tfc_dtype tfc_plan_feed_dtype(const tfc_plan *p, int i);
 const tfc_shape *tfc_plan_feed_shape(const tfc_plan *p, int i);

@@ -170,6 +170,55 @@ TFC_TEST(session_two_devices_send_recv) {
   tfc_graph_unref(g);
 }
 
+/* True when the n bytes of needle occur in the n_hay bytes of hay. */
+static bool contains(const char *hay, size_t n_hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= n_hay; i++)
+    if (memcmp(hay + i, needle, n) == 0) return true;
+  return false;
+}
+
+TFC_TEST(session_traced_run_metadata) {
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_graph *g = tfc_graph_new();
+  int a = add_const(g, "a", 1.5f, "/cpu:0", &st);
+  int b = add_const(g, "b", 2.0f, "/cpu:1", &st);
+  int c = add_binary(g, "AddV2", "c", a, b, "/cpu:1", &st);
+  CHECK_STATUS_OK(&st);
+  tfc_session_options opts = {.inter_op_threads = 2, .intra_op_threads = 1, .n_cpu_devices = 2};
+  tfc_session *s = tfc_session_new(g, &opts, &st);
+  CHECK(s != NULL);
+  tfc_endpoint fetches[1] = {{c, 0}};
+  tfc_plan *p = tfc_session_plan(s, 0, NULL, 1, fetches, 0, NULL, &st);
+  CHECK_STATUS_OK(&st);
+  tfc_run_trace tr = {.step_stats = true, .partition_graphs = true};
+  tfc_strbuf md;
+  tfc_strbuf_init(&md);
+  tfc_tensor *out = NULL;
+  CHECK(tfc_session_run_traced(s, p, NULL, &out, 0, &tr, &md, &st));
+  CHECK_STATUS_OK(&st);
+  CHECK_NEAR(*(float *)out->data, 3.5, 0);
+  tfc_tensor_unref(out);
+  /* RunMetadata: step_stats (field 1) first, with both devices and TF's labels */
+  CHECK(md.len > 0 && (uint8_t)md.data[0] == 0x0a);
+  CHECK(contains(md.data, md.len, "/job:localhost/replica:0/task:0/device:CPU:0"));
+  CHECK(contains(md.data, md.len, "/job:localhost/replica:0/task:0/device:CPU:1"));
+  CHECK(contains(md.data, md.len, "c = AddV2("));
+  CHECK(contains(md.data, md.len, "a = Const()"));
+  CHECK(contains(md.data, md.len, "_Send") && contains(md.data, md.len, "_Recv"));
+  tfc_strbuf_free(&md);
+  /* untraced: nothing appended */
+  tfc_strbuf_init(&md);
+  tfc_run_trace none = {0};
+  CHECK(tfc_session_run_traced(s, p, NULL, &out, 0, &none, &md, &st));
+  tfc_tensor_unref(out);
+  CHECK(md.len == 0);
+  tfc_strbuf_free(&md);
+  tfc_session_free(s);
+  tfc_graph_unref(g);
+}
+
 TFC_TEST(session_soft_placement_and_errors) {
   tfc_status st;
   tfc_status_clear(&st);

@@ -467,7 +467,8 @@ class Graph(_tfc.Graph):
       raise RuntimeError("Graph is finalized and cannot be modified.")
 
   def _unsafe_unfinalize(self):
-    raise NotImplementedError("tfc graphs cannot be unfinalized")
+    """Makes a finalized graph writable again (MonitoredSession.close uses it)."""
+    _tfc.Graph._unsafe_unfinalize(self)
 
   def as_default(self):
     return _default_graph_stack.get_controller(self)

@@ -36,6 +36,31 @@ _CHECKPOINT_NAMES = {
     "load_variable": "checkpoint_utils",
     "Coordinator": "coordinator",
     "LooperThread": "coordinator",
+    "SessionManager": "session_manager",
+    "Supervisor": "supervisor",
+    "MonitoredTrainingSession": "monitored_session",
+    "MonitoredSession": "monitored_session",
+    "SingularMonitoredSession": "monitored_session",
+    "Scaffold": "monitored_session",
+    "SessionCreator": "monitored_session",
+    "ChiefSessionCreator": "monitored_session",
+    "WorkerSessionCreator": "monitored_session",
+    "SessionRunHook": "session_run_hook",
+    "SessionRunArgs": "session_run_hook",
+    "SessionRunContext": "session_run_hook",
+    "SessionRunValues": "session_run_hook",
+    "StopAtStepHook": "basic_session_run_hooks",
+    "CheckpointSaverHook": "basic_session_run_hooks",
+    "CheckpointSaverListener": "basic_session_run_hooks",
+    "SummarySaverHook": "basic_session_run_hooks",
+    "LoggingTensorHook": "basic_session_run_hooks",
+    "NanTensorHook": "basic_session_run_hooks",
+    "NanLossDuringTrainingError": "basic_session_run_hooks",
+    "StepCounterHook": "basic_session_run_hooks",
+    "FinalOpsHook": "basic_session_run_hooks",
+    "FeedFnHook": "basic_session_run_hooks",
+    "GlobalStepWaiterHook": "basic_session_run_hooks",
+    "SecondOrStepTimer": "basic_session_run_hooks",
 }
 # tf.train.summary_iterator lives with the events-file writer
 _SUMMARY_NAMES = ("summary_iterator",)
@@ -47,6 +72,11 @@ _EXAMPLE_PROTOS = ("Example", "SequenceExample", "Features", "Feature", "Feature
 
 
 def __getattr__(name):
+  if name == "SummaryWriterCache":
+    from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
+    value = _summary.FileWriterCache
+    globals()[name] = value
+    return value
   if name in _SUMMARY_NAMES:
     from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
     value = getattr(_summary, name)
@@ -73,4 +103,4 @@ def __getattr__(name):
 
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
-                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | set(_EXAMPLE_PROTOS))
+                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | {"SummaryWriterCache"} | set(_EXAMPLE_PROTOS))

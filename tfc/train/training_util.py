@@ -65,3 +65,51 @@ def get_or_create_global_step(graph=None):
   if global_step_tensor is None:
     global_step_tensor = create_global_step(graph)
   return global_step_tensor
+
+
+def _get_global_step_read(graph=None):
+  """The cached read of the global step (collection GLOBAL_STEP_READ_KEY), or None."""
+  graph = graph or _ops.get_default_graph()
+  reads = graph.get_collection(GLOBAL_STEP_READ_KEY)
+  if len(reads) > 1:
+    raise RuntimeError("There are multiple items in collection {}. There should be only "
+                       "one.".format(GLOBAL_STEP_READ_KEY))
+  return reads[0] if reads else None
+
+
+def _get_or_create_global_step_read(graph=None):
+  """A tensor with the global step's value (its initial value while the variable is
+  uninitialized), made once per graph under `global_step/`; None without a global step."""
+  graph = graph or _ops.get_default_graph()
+  read = _get_global_step_read(graph)
+  if read is not None:
+    return read
+  gs = get_global_step(graph)
+  if gs is None:
+    return None
+  from tfc.ops import control_flow_ops as _cf  # pylint: disable=g-import-not-at-top
+  with graph.as_default() as g, g.name_scope(None):
+    with g.name_scope(gs.op.name + "/"):
+      if isinstance(gs, _variables.Variable):
+        value = _cf.cond(_variables.is_variable_initialized(gs), gs.read_value,
+                         lambda: gs.initial_value)
+      else:
+        value = gs
+      read = value + 0
+      _ops.add_to_collection(GLOBAL_STEP_READ_KEY, read)
+  return _get_global_step_read(graph)
+
+
+def _increment_global_step(increment, graph=None):
+  """assign_add(global_step, increment) after the cached read of the global step."""
+  graph = graph or _ops.get_default_graph()
+  gs = get_global_step(graph)
+  if gs is None:
+    raise ValueError("Global step tensor should be created by "
+                     "tf.train.get_or_create_global_step before calling increment.")
+  read = _get_or_create_global_step_read(graph)
+  from tfc.ops import state_ops as _state_ops  # pylint: disable=g-import-not-at-top
+  with graph.as_default() as g, g.name_scope(None):
+    with g.name_scope(gs.op.name + "/"):
+      with _ops.control_dependencies([read]):
+        return _state_ops.assign_add(gs, increment)
