@@ -215,6 +215,7 @@ _LAZY.update((_name, ("tfc.ops.io_ops", _name)) for _name in (
     "ReaderBase", "TFRecordReader", "WholeFileReader", "TextLineReader", "FixedLengthRecordReader",
     "IdentityReader"))
 _LAZY["queue"] = ("tfc.queue", None)
+_LAZY["data"] = ("tfc.data", None)
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
