@@ -70,6 +70,9 @@ static const tfc_op_spec specs[] = {
      * (TF's OneShotIterator builds the dataset with a function instead) */
     {"_OneShotIterator", "dataset: variant", "handle: resource",
      "container: string = ''; shared_name: string = ''; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    /* Dataset.from_generator: elements from the Python generator registered
+     * under `token` in this process */
+    {"_PyGeneratorDataset", "", DS_OUT, "token: int; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
 };
 
 const tfc_op_table tfc_ops_dataset = {specs, (int)(sizeof specs / sizeof specs[0])};

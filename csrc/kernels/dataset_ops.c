@@ -205,6 +205,19 @@ static void prefetch_ds_compute(tfc_kernel_ctx *ctx) {
   if (in) output_dataset(ctx, tfc_ds_prefetch(in, in_i64(ctx, 1), ctx->st));
 }
 
+static void generator_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = attr_types(ctx, "output_types", t);
+  int ns = attr_shapes(ctx, "output_shapes", sh);
+  const tfc_attr_value *tok = tfc_attrs_find(ctx->attrs, "token");
+  if (nt <= 0 || ns != nt || !tok || tok->kind != TFC_ATTR_I) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "bad generator dataset attrs");
+    return;
+  }
+  output_dataset(ctx, tfc_ds_generator(tok->v.i, nt, t, sh, ctx->st));
+}
+
 /* ---- iterators ---- */
 
 typedef struct iter_res {
@@ -490,6 +503,7 @@ static const tfc_kernel_def defs[] = {
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
     {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},
+    {"_PyGeneratorDataset", "CPU", NULL, NULL, NULL, generator_ds_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_dataset = {defs, (int)(sizeof defs / sizeof defs[0])};

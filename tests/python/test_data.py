@@ -176,3 +176,38 @@ def test_closing_a_session_with_a_prefetching_iterator_does_not_hang():
     s = tf.Session()
     assert s.run(nxt) == 0
     s.close()
+
+
+def test_from_generator_values_errors_and_prefetch_thread():
+  def gen():
+    for i in range(5):
+      yield i, [float(i)] * 2
+
+  def bad():
+    yield 1
+    raise ValueError("boom from the generator")
+
+  def wrong_shape():
+    yield [1, 2, 3]
+
+  with tf.Graph().as_default():
+    ds = tf.data.Dataset.from_generator(gen, (tf.int64, tf.float32), ([], [2]))
+    assert ds.output_shapes[1].as_list() == [2]
+    x, y = ds.batch(2).prefetch(2).make_one_shot_iterator().get_next()
+    b = tf.data.Dataset.from_generator(bad, tf.int32).make_one_shot_iterator().get_next()
+    w = tf.data.Dataset.from_generator(wrong_shape, tf.int32, [2]).make_one_shot_iterator().get_next()
+    args = tf.data.Dataset.from_generator(lambda n: range(n), tf.int64, args=(3,))
+    a = args.make_initializable_iterator()
+    an = a.get_next()
+    with tf.Session() as s:
+      got = _drain(s, [x, y])
+      assert [v[0].tolist() for v in got] == [[0, 1], [2, 3], [4]]
+      assert got[2][1].tolist() == [[4.0, 4.0]]
+      assert s.run(b) == 1
+      with pytest.raises(tf.errors.InvalidArgumentError, match="ValueError: boom from the generator"):
+        s.run(b)
+      with pytest.raises(tf.errors.InvalidArgumentError, match="shape"):
+        s.run(w)
+      for _ in range(2):  # each initialization calls the generator again
+        s.run(a.initializer)
+        assert _drain(s, an) == [0, 1, 2]

@@ -6,7 +6,7 @@ DT_VARIANT dataset handles and DT_RESOURCE iterators.
     images, labels = ds.make_one_shot_iterator().get_next()
 
 `map`, `flat_map`, `interleave` and `filter` need graph functions and are
-not available yet; everything else of the list in docs/input_pipelines.md is.
+not available yet; everything else listed in docs/input_pipelines.md is.
 """
 from tfc.data.dataset_ops import (Dataset, TFRecordDataset, TextLineDataset,  # noqa: F401
                                   FixedLengthRecordDataset, Iterator, make_one_shot_iterator,

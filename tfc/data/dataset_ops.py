@@ -154,7 +154,24 @@ class Dataset(object):
 
   @staticmethod
   def from_generator(generator, output_types, output_shapes=None, args=None):
-    raise NotImplementedError("Dataset.from_generator is not available in tfc yet")
+    """Elements from a Python generator: generator(*args) must return an
+    iterable of elements of the given structure. The iterator calls it
+    (taking the GIL only for the call); an exception it raises is re-raised
+    by get_next as InvalidArgumentError("<Type>: <message>")."""
+    if not callable(generator):
+      raise TypeError("`generator` must be callable.")
+    output_types = _map(_dtypes.as_dtype, output_types)
+    if output_shapes is None:
+      output_shapes = _map(lambda _: _tensor_shape.unknown_shape(), output_types)
+    else:
+      output_shapes = _pack(output_types, [_tensor_shape.as_shape(s)
+                                           for s in _flatten_up_to(output_types, output_shapes)])
+    token = _register_generator(generator, tuple(args) if args is not None else (),
+                                output_types, output_shapes)
+    attrs = {"token": token, "output_types": _flat(output_types),
+             "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
+    v = _apply_op("_PyGeneratorDataset", "GeneratorDataset", [], attrs).outputs[0]
+    return Dataset(v, output_types, output_shapes)
 
   @staticmethod
   def list_files(file_pattern, shuffle=None, seed=None):
@@ -300,6 +317,44 @@ def _flatten_up_to(structure, value):
       raise ValueError("The structure %r and the value %r do not match" % (structure, value))
     return [x for s, v in zip(structure, value) for x in _flatten_up_to(s, v)]
   return [value]
+
+
+_GENERATORS = {}
+_GENERATOR_LOCK = __import__("threading").Lock()
+
+
+def _register_generator(generator, args, types, shapes):
+  with _GENERATOR_LOCK:
+    token = len(_GENERATORS) + 1
+    _GENERATORS[token] = (generator, args, types, shapes)
+  return token
+
+
+def _generator_open(token):
+  """Called from C (py_generator.c): an iterator of flat element tuples,
+  each component converted to its declared dtype and checked against its
+  declared shape."""
+  generator, args, types, shapes = _GENERATORS[token]
+  flat_types = [t.as_numpy_dtype if t != _dtypes.string else object for t in _flat(types)]
+  flat_shapes = _flat(shapes)
+  source = iter(generator(*args))
+
+  def elements():
+    for value in source:
+      try:
+        flat = _flatten_up_to(types, value)
+      except (TypeError, ValueError, KeyError):
+        raise TypeError("`generator` yielded an element that did not match the expected structure. "
+                        "The expected structure was %s, but the yielded element was %s." % (types, value))
+      out = []
+      for v, dt, shape in zip(flat, flat_types, flat_shapes):
+        a = _np.asarray(v, dtype=dt)
+        if not shape.is_compatible_with(a.shape):
+          raise ValueError("`generator` yielded an element of shape %s where an element of shape %s "
+                           "was expected." % (a.shape, shape))
+        out.append(a)
+      yield tuple(out)
+  return elements()
 
 
 def _most_specific_compatible(a, b):
