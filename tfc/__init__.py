@@ -209,6 +209,14 @@ _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
     "SparseTensor", "SparseTensorValue"))
 _LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")
+# Queues and readers.
+_LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
+    "QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue"))
+_LAZY.update((_name, ("tfc.ops.io_ops", _name)) for _name in (
+    "ReaderBase", "TFRecordReader", "WholeFileReader", "TextLineReader", "FixedLengthRecordReader",
+    "IdentityReader"))
+_LAZY["queue"] = ("tfc.queue", None)
+_LAZY["data"] = ("tfc.data", None)
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",

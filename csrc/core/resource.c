@@ -34,6 +34,7 @@ tfc_resource_mgr *tfc_resource_mgr_new(void) {
     return NULL;
   }
   tfc_hashmap_init(&m->vars);
+  tfc_hashmap_init(&m->objects);
   return m;
 }
 
@@ -47,6 +48,14 @@ static void drop_all_locked(tfc_resource_mgr *m) {
   }
   tfc_hashmap_destroy(&m->vars);
   tfc_hashmap_init(&m->vars);
+  for (size_t i = 0; i < m->objects.cap; i++) {
+    const char *key;
+    size_t len;
+    void *val;
+    if (tfc_hashmap_slot(&m->objects, i, &key, &len, &val)) tfc_object_unref(val);
+  }
+  tfc_hashmap_destroy(&m->objects);
+  tfc_hashmap_init(&m->objects);
 }
 
 /* Frees the manager; variables still referenced elsewhere live on. NULL-safe. */
@@ -176,8 +185,65 @@ int tfc_resource_mgr_clear_container(tfc_resource_mgr *m, const char *container)
       dropped++;
     }
   }
+  for (;;) {
+    const char *hit = NULL;
+    size_t hit_len = 0;
+    for (size_t i = 0; i < m->objects.cap && hit == NULL; i++) {
+      const char *key;
+      size_t len;
+      void *val;
+      if (tfc_hashmap_slot(&m->objects, i, &key, &len, &val) && len > lc &&
+          memcmp(key, container, lc) == 0 && key[lc] == '\0') {
+        hit = key;
+        hit_len = len;
+      }
+    }
+    if (hit == NULL) break;
+    char *copy = tfc_malloc(hit_len);
+    if (copy == NULL) break;
+    memcpy(copy, hit, hit_len);
+    tfc_object *o = tfc_hashmap_remove(&m->objects, copy, hit_len);
+    tfc_free(copy);
+    tfc_object_unref(o);
+  }
   pthread_mutex_unlock(&m->mu);
   return dropped;
+}
+
+/* Finds or creates the object (container, name); see resource.h. */
+tfc_object *tfc_resource_object(tfc_resource_mgr *m, const char *container, const char *name,
+                                const tfc_object_type *type, tfc_object_create_fn create, void *arg,
+                                tfc_status *st) {
+  size_t len;
+  char *key = make_key(container, name, &len);
+  if (key == NULL) {
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating resource %s", name);
+    return NULL;
+  }
+  pthread_mutex_lock(&m->mu);
+  tfc_object *o = tfc_hashmap_get(&m->objects, key, len, NULL);
+  if (o != NULL) {
+    if (o->type != type) {
+      tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Resource %s/%s is a %s, not a %s",
+                     container && container[0] ? container : TFC_RESOURCE_DEFAULT_CONTAINER, name,
+                     o->type->name, type->name);
+      o = NULL;
+    } else {
+      tfc_object_ref(o);
+    }
+  } else {
+    o = create(arg, st);
+    if (o != NULL && tfc_hashmap_put(&m->objects, key, len, o) != 0) {
+      tfc_object_unref(o);
+      o = NULL;
+      tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating resource %s", name);
+    } else if (o != NULL) {
+      tfc_object_ref(o); /* one for the map, one for the caller */
+    }
+  }
+  pthread_mutex_unlock(&m->mu);
+  tfc_free(key);
+  return o;
 }
 
 /* Number of variables in the manager. */

@@ -16,6 +16,7 @@
 
 #include "base/hashmap.h"
 #include "base/status.h"
+#include "core/object.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 
@@ -31,6 +32,7 @@ typedef struct tfc_var {
 typedef struct tfc_resource_mgr {
   pthread_mutex_t mu;
   tfc_hashmap vars;     /* "container\0name" -> tfc_var* ("" = "localhost") */
+  tfc_hashmap objects;  /* "container\0name" -> tfc_object* (queues, readers, ...) */
 } tfc_resource_mgr;
 
 /* New empty manager; NULL on OOM. */
@@ -51,6 +53,16 @@ void tfc_var_unref(tfc_var *v);
 tfc_tensor *tfc_var_read(tfc_var *v);
 /* Replaces the value with t (takes the caller's reference). */
 void tfc_var_set(tfc_var *v, tfc_tensor *t);
+
+/* Creates a new object (one reference) for tfc_resource_object; NULL + st on failure. */
+typedef tfc_object *(*tfc_object_create_fn)(void *arg, tfc_status *st);
+/* A new reference to the object (container, name) of `type`, made with
+ * create(arg) when absent (under the manager's lock: create must not call
+ * back into the manager). NULL + st when create fails or an object of
+ * another type has that name (INVALID_ARGUMENT). */
+tfc_object *tfc_resource_object(tfc_resource_mgr *m, const char *container, const char *name,
+                                const tfc_object_type *type, tfc_object_create_fn create, void *arg,
+                                tfc_status *st);
 
 /* The container used when a node's `container` attr is empty (TF's default). */
 #define TFC_RESOURCE_DEFAULT_CONTAINER "localhost"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/cancel.h"
 #include "core/resource.h"
 
 struct tfc_flib;
@@ -24,6 +25,10 @@ typedef struct tfc_step {
   atomic_int cancelled;                 /* set when the step is aborted */
   void *runtime;                        /* opaque: executor/rendezvous state */
   struct tfc_flib *flib;                /* the graph's functions (core/function.h); may be NULL */
+  /* Fired when the step is aborted (a node failed, the deadline passed, the
+   * session closed): kernels that wait on something outside the step
+   * register here (core/cancel.h). NULL in steps that cannot be aborted. */
+  tfc_cancel *cancel_reg;
 } tfc_step;
 
 #endif

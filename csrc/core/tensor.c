@@ -10,6 +10,8 @@
  */
 #include "core/tensor.h"
 
+#include "core/object.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,6 +85,9 @@ static void buffer_unref(tfc_buffer *b) {
   if (b->dtype == TFC_DTYPE_STRING) {
     tfc_string *s = b->data;
     for (size_t i = 0; i < b->nstrings; i++) tfc_free(s[i].data);
+  } else if (tfc_dtype_holds_objects(b->dtype)) {
+    tfc_object **o = b->data;
+    for (size_t i = 0; i < b->nstrings; i++) tfc_object_unref(o[i]);
   }
   tfc_aligned_free(b);
 }
@@ -119,6 +124,39 @@ tfc_tensor *tfc_tensor_new(tfc_dtype dtype, int rank, const int64_t *dims, tfc_s
   b->release = NULL;
   b->owner = NULL;
   if (dtype == TFC_DTYPE_STRING) memset(b->data, 0, bytes);
+  t->buf = b;
+  t->data = b->data;
+  return t;
+}
+
+/* A RESOURCE/VARIANT tensor of NULL object pointers (see core/object.h);
+ * the buffer's nstrings counts the objects it drops when freed. */
+tfc_tensor *tfc_tensor_new_objects(tfc_dtype dtype, int rank, const int64_t *dims, tfc_status *st) {
+  dtype = tfc_dtype_base(dtype);
+  if (!tfc_dtype_holds_objects(dtype)) {
+    tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Cannot make an object tensor of type %s",
+                   tfc_dtype_name(dtype));
+    return NULL;
+  }
+  int64_t n;
+  if (!check_dims(TFC_DTYPE_INT64, rank, dims, &n, st)) return NULL;
+  tfc_tensor *t = new_header(dtype, rank, dims, n, st);
+  if (!t || n == 0) return t;
+  size_t bytes = (size_t)n * sizeof(tfc_object *);
+  tfc_buffer *b = tfc_aligned_alloc(BUF_HEADER + bytes);
+  if (!b) {
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM when allocating a %s tensor", tfc_dtype_name(dtype));
+    tfc_free(t);
+    return NULL;
+  }
+  atomic_init(&b->refcount, 1);
+  b->data = (char *)b + BUF_HEADER;
+  b->size = bytes;
+  b->dtype = dtype;
+  b->nstrings = (size_t)n;
+  b->release = NULL;
+  b->owner = NULL;
+  memset(b->data, 0, bytes);
   t->buf = b;
   t->data = b->data;
   return t;

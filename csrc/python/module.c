@@ -305,6 +305,8 @@ PyObject *tfc_py_mod_masked_crc32c(PyObject *module, PyObject *arg);
 PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 /* Defined in py_record.c: adds the RecordReader and RecordWriter types. */
 int tfc_py_record_add_types(PyObject *m);
+/* Defined in py_generator.c: the hooks behind Dataset.from_generator. */
+void tfc_py_generator_install(void);
 
 static PyMethodDef module_methods[] = {
     {"tensor_to_proto", (PyCFunction)(void (*)(void))tfc_py_mod_tensor_to_proto,
@@ -369,6 +371,7 @@ static int module_exec(PyObject *m) {
   if (!server_type) return -1;
   Py_DECREF(server_type);
   if (tfc_py_record_add_types(m) < 0) return -1;
+  tfc_py_generator_install();
   ms->op_cls = (PyTypeObject *)Py_NewRef(ms->operation_type);
   ms->tensor_cls = (PyTypeObject *)Py_NewRef(ms->tensor_type);
 #define INTERN(field, text) \

@@ -269,6 +269,7 @@ typedef struct run_step {
   int helpers;                 /* pool workers inside drain() (under mu) */
   bool failed;
   tfc_status status;
+  tfc_cancel cancel;           /* kernels waiting outside the step register here */
 } run_step;
 
 typedef struct async_node {
@@ -315,7 +316,25 @@ static void step_fail(run_step *s, const tfc_status *st, const char *node) {
   if (first) {
     atomic_store(&s->base.cancelled, 1);
     if (s->args->rendezvous) s->args->rendezvous->ops->abort(s->args->rendezvous, &s->status);
+    tfc_cancel_fire(&s->cancel, &s->status);
   }
+}
+
+/* Fails the step with CANCELLED (session closed) or DEADLINE_EXCEEDED when
+ * either happened; called by the step's owner while it waits. */
+static void check_external_cancel(run_step *s) {
+  const tfc_step_args *a = s->args;
+  tfc_status e;
+  tfc_status_clear(&e);
+  if (a->cancel && atomic_load(a->cancel)) {
+    tfc_status_set(&e, TFC_CODE_CANCELLED, "Session has been closed or the step was cancelled.");
+  } else if (a->deadline_ns > 0) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec > a->deadline_ns)
+      tfc_status_set(&e, TFC_CODE_DEADLINE_EXCEEDED, "Timed out waiting for notification");
+  }
+  if (e.code != TFC_CODE_OK) step_fail(s, &e, NULL);
 }
 
 static void drain(run_step *s);
@@ -589,6 +608,8 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   s.base.log_ctx = env->log_ctx;
   s.base.runtime = (void *)a;
   s.base.flib = env->flib;
+  tfc_cancel_init(&s.cancel);
+  s.base.cancel_reg = &s.cancel;
   int total = 0, total_slots = 0;
   for (int p = 0; p < a->n_execs; p++) {
     total += a->execs[p]->n;
@@ -602,7 +623,10 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   size_t sz_slots = ALIGN16(sizeof(slot) * (size_t)(total_slots + 1));
 #undef ALIGN16
   char *block = tfc_calloc(1, sz_parts + sz_queue + sz_pend + sz_slots);
-  if (!block) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory starting a step");
+  if (!block) {
+    tfc_cancel_destroy(&s.cancel);
+    return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory starting a step");
+  }
   s.parts = (xstate *)block;
   s.queue = (item *)(block + sz_parts);
   atomic_int *pend = (atomic_int *)(block + sz_parts + sz_queue);
@@ -639,7 +663,26 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   for (;;) {
     drain(&s);
     pthread_mutex_lock(&s.mu);
-    while (s.head == s.tail && (s.outstanding > 0 || s.helpers > 0)) pthread_cond_wait(&s.cv, &s.mu);
+    while (s.head == s.tail && (s.outstanding > 0 || s.helpers > 0)) {
+      if (a->deadline_ns > 0 || a->cancel) {
+        /* wake up now and then to notice a deadline or a close while a kernel waits */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+          ts.tv_sec++;
+          ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s.cv, &s.mu, &ts);
+        if (!s.failed) {
+          pthread_mutex_unlock(&s.mu);
+          check_external_cancel(&s);
+          pthread_mutex_lock(&s.mu);
+        }
+      } else {
+        pthread_cond_wait(&s.cv, &s.mu);
+      }
+    }
     bool done = s.head == s.tail && s.outstanding == 0 && s.helpers == 0;
     pthread_mutex_unlock(&s.mu);
     if (done) break;
@@ -695,6 +738,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
     snprintf(tmp_container, sizeof tmp_container, "_tmp_step_%lld", (long long)s.base.step_id);
     tfc_resource_mgr_clear_container(env->resources, tmp_container);
   }
+  tfc_cancel_destroy(&s.cancel);
   pthread_cond_destroy(&s.cv);
   pthread_mutex_destroy(&s.mu);
   tfc_free(block);

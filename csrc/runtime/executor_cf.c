@@ -455,6 +455,7 @@ typedef struct cf_step {
   bool oom;
   bool abort_pending;         /* failed: the rendezvous still needs aborting */
   tfc_status status;
+  tfc_cancel cancel;          /* kernels waiting outside the step register here */
   unsigned ticks;             /* nodes run, for reading the clock now and then */
   rframe **roots;             /* the root frame of every partition */
   rframe *all;                /* every live frame (for cleanup) */
@@ -500,6 +501,7 @@ static void abort_if_failed(cf_step *s) {
   s->abort_pending = false;
   pthread_mutex_unlock(&s->mu);
   if (go && s->args->rendezvous) s->args->rendezvous->ops->abort(s->args->rendezvous, &s->status);
+  if (go) tfc_cancel_fire(&s->cancel, &s->status);
 }
 
 /* Fails the step with RESOURCE_EXHAUSTED (caller holds s->mu). */
@@ -1269,6 +1271,8 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   s.base.log_ctx = env->log_ctx;
   s.base.runtime = (void *)a;
   s.base.flib = env->flib;
+  tfc_cancel_init(&s.cancel);
+  s.base.cancel_reg = &s.cancel;
   s.helpers_possible = env->inter_pool && tfc_threadpool_size(env->inter_pool) > 1;
   int nf = sg->n_fetches;
   s.roots = tfc_calloc((size_t)a->n_execs + 1, sizeof(rframe *));
@@ -1396,6 +1400,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   tfc_free(s.fetch_t);
   tfc_free(s.fetch_v);
   tfc_free(s.fetch_has);
+  tfc_cancel_destroy(&s.cancel);
   pthread_cond_destroy(&s.cv);
   pthread_mutex_destroy(&s.mu);
   return ok;

@@ -61,6 +61,22 @@ _CHECKPOINT_NAMES = {
     "FeedFnHook": "basic_session_run_hooks",
     "GlobalStepWaiterHook": "basic_session_run_hooks",
     "SecondOrStepTimer": "basic_session_run_hooks",
+    "QueueRunner": "queue_runner_impl",
+    "add_queue_runner": "queue_runner_impl",
+    "start_queue_runners": "queue_runner_impl",
+    "limit_epochs": "input",
+    "input_producer": "input",
+    "string_input_producer": "input",
+    "range_input_producer": "input",
+    "slice_input_producer": "input",
+    "batch": "input",
+    "maybe_batch": "input",
+    "batch_join": "input",
+    "maybe_batch_join": "input",
+    "shuffle_batch": "input",
+    "maybe_shuffle_batch": "input",
+    "shuffle_batch_join": "input",
+    "maybe_shuffle_batch_join": "input",
 }
 # tf.train.summary_iterator lives with the events-file writer
 _SUMMARY_NAMES = ("summary_iterator",)
@@ -77,6 +93,10 @@ def __getattr__(name):
     value = _summary.FileWriterCache
     globals()[name] = value
     return value
+  if name == "queue_runner":
+    from tfc.train import queue_runner  # pylint: disable=g-import-not-at-top
+    globals()[name] = queue_runner
+    return queue_runner
   if name in _SUMMARY_NAMES:
     from tfc import summary as _summary  # pylint: disable=g-import-not-at-top
     value = getattr(_summary, name)
@@ -104,3 +124,5 @@ def __getattr__(name):
 def __dir__():
   return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph"} |
                 set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | {"SummaryWriterCache"} | set(_EXAMPLE_PROTOS))
+  return sorted(set(globals()) | {"export_meta_graph", "import_meta_graph", "queue_runner"} |
+                set(_CHECKPOINT_NAMES) | set(_SUMMARY_NAMES) | set(_EXAMPLE_PROTOS))

@@ -1,0 +1,78 @@
+/*
+ * ops_dataset.c — op definitions for tf.data (TF's dataset_ops.cc,
+ * experimental and iterator ops): dataset constructors produce a scalar
+ * DT_VARIANT handle, iterators are DT_RESOURCE handles.
+ */
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+/* Iterator ops' component outputs take the output_shapes attr. */
+static bool get_next_shape(tfc_shape_ctx *ctx) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, "output_shapes");
+  if (!v || v->kind != TFC_ATTR_LIST || v->v.list.kind != TFC_ATTR_SHAPE) return true;
+  for (int i = 0; i < ctx->n_outputs && i < v->v.list.n; i++) ctx->out_shapes[i] = v->v.list.v.shape[i];
+  return true;
+}
+
+#define DS_ATTRS "output_types: list(type) >= 1; output_shapes: list(shape) >= 1"
+#define DS_OUT "handle: variant"
+
+static const tfc_op_spec specs[] = {
+    {"TensorDataset", "components: Toutput_types", DS_OUT,
+     "Toutput_types: list(type) >= 1; output_shapes: list(shape) >= 1", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TensorSliceDataset", "components: Toutput_types", DS_OUT,
+     "Toutput_types: list(type) >= 1; output_shapes: list(shape) >= 1", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"RangeDataset", "start: int64; stop: int64; step: int64", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"ZipDataset", "input_datasets: N * variant", DS_OUT, DS_ATTRS "; N: int >= 1", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"ConcatenateDataset", "input_dataset: variant; another_dataset: variant", DS_OUT, DS_ATTRS,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TFRecordDataset", "filenames: string; compression_type: string; buffer_size: int64", DS_OUT, "",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"TextLineDataset", "filenames: string; compression_type: string; buffer_size: int64", DS_OUT, "",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"FixedLengthRecordDatasetV2",
+     "filenames: string; header_bytes: int64; record_bytes: int64; footer_bytes: int64; buffer_size: int64; "
+     "compression_type: string",
+     DS_OUT, "", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"BatchDatasetV2", "input_dataset: variant; batch_size: int64; drop_remainder: bool", DS_OUT,
+     "parallel_copy: bool = false; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"PaddedBatchDatasetV2",
+     "input_dataset: variant; batch_size: int64; padded_shapes: N * int64; padding_values: Toutput_types; "
+     "drop_remainder: bool",
+     DS_OUT,
+     "parallel_copy: bool = false; Toutput_types: list(type) >= 1; output_shapes: list(shape) >= 1; N: int >= 1",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ShuffleDataset", "input_dataset: variant; buffer_size: int64; seed: int64; seed2: int64", DS_OUT,
+     "reshuffle_each_iteration: bool = true; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"RepeatDataset", "input_dataset: variant; count: int64", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"TakeDataset", "input_dataset: variant; count: int64", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"SkipDataset", "input_dataset: variant; count: int64", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"CacheDataset", "input_dataset: variant; filename: string", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"PrefetchDataset", "input_dataset: variant; buffer_size: int64", DS_OUT,
+     DS_ATTRS "; slack_period: int = 0; legacy_autotune: bool = true", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"IteratorV2", "", "handle: resource", "shared_name: string; container: string; " DS_ATTRS, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"MakeIterator", "dataset: variant; iterator: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"IteratorGetNext", "iterator: resource", "components: output_types", DS_ATTRS, TFC_OP_STATEFUL,
+     get_next_shape},
+    {"IteratorToStringHandle", "resource_handle: resource", "string_handle: string", "", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"IteratorFromStringHandleV2", "string_handle: string", "resource_handle: resource",
+     "output_types: list(type) >= 0 = []; output_shapes: list(shape) >= 0 = []", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    /* tfc's one-shot iterator: made from its dataset input on the first run
+     * (TF's OneShotIterator builds the dataset with a function instead) */
+    {"_OneShotIterator", "dataset: variant", "handle: resource",
+     "container: string = ''; shared_name: string = ''; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    /* Dataset.from_generator: elements from the Python generator registered
+     * under `token` in this process */
+    {"_PyGeneratorDataset", "", DS_OUT, "token: int; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+};
+
+const tfc_op_table tfc_ops_dataset = {specs, (int)(sizeof specs / sizeof specs[0])};

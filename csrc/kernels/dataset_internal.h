@@ -1,0 +1,42 @@
+/*
+ * dataset_internal.h — helpers shared by the dataset files
+ * (dataset.c, dataset_source.c, dataset_transform.c, dataset_ops.c).
+ */
+#ifndef TFC_KERNELS_DATASET_INTERNAL_H
+#define TFC_KERNELS_DATASET_INTERNAL_H
+
+#include "kernels/dataset.h"
+#include "kernels/kernel.h"
+
+/* A copy of row i of t (shape t.dims[1:]); NULL + st. */
+tfc_tensor *tfc_ds_row(const tfc_tensor *t, int64_t i, tfc_status *st);
+/* Stacks component c of count elements (elems[i*n + c]) into [count] +
+ * shape. Without pad_dims every element must have the same shape; with
+ * pad_dims (pad_rank entries, -1 = the largest in the batch) elements are
+ * padded with pad_value (a scalar; NULL: zeros / empty strings). NULL + st. */
+tfc_tensor *tfc_ds_stack(tfc_tensor *const *elems, int64_t count, int n, int c, const int64_t *pad_dims,
+                         int pad_rank, const tfc_tensor *pad_value, tfc_status *st);
+
+/* Dataset constructors: each takes its inputs (borrowed; datasets and
+ * tensors it keeps are referenced) and returns a new dataset or NULL + st. */
+tfc_dataset *tfc_ds_tensors(tfc_tensor *const *comps, int n, bool slices, const tfc_shape *shapes,
+                            tfc_status *st);
+tfc_dataset *tfc_ds_range(int64_t start, int64_t stop, int64_t step, tfc_dtype dtype, tfc_status *st);
+typedef enum tfc_ds_file_kind { TFC_DS_TFRECORD, TFC_DS_TEXT_LINE, TFC_DS_FIXED_LENGTH } tfc_ds_file_kind;
+tfc_dataset *tfc_ds_files(tfc_ds_file_kind kind, const tfc_tensor *filenames, const char *compression,
+                          int64_t header, int64_t record, int64_t footer, tfc_status *st);
+tfc_dataset *tfc_ds_zip(tfc_dataset *const *inputs, int k, tfc_status *st);
+tfc_dataset *tfc_ds_concatenate(tfc_dataset *a, tfc_dataset *b, tfc_status *st);
+tfc_dataset *tfc_ds_batch(tfc_dataset *in, int64_t batch, bool drop_remainder, const int64_t *const *pad_dims,
+                          const int *pad_ranks, tfc_tensor *const *pad_values, const tfc_shape *out_shapes,
+                          tfc_status *st);
+tfc_dataset *tfc_ds_shuffle(tfc_dataset *in, int64_t buffer, int64_t seed, int64_t seed2, bool reshuffle,
+                            tfc_status *st);
+typedef enum tfc_ds_count_kind { TFC_DS_REPEAT, TFC_DS_TAKE, TFC_DS_SKIP } tfc_ds_count_kind;
+tfc_dataset *tfc_ds_count(tfc_ds_count_kind kind, tfc_dataset *in, int64_t count, tfc_status *st);
+tfc_dataset *tfc_ds_cache(tfc_dataset *in, tfc_status *st);
+tfc_dataset *tfc_ds_generator(int64_t token, int n, const tfc_dtype *types, const tfc_shape *shapes,
+                              tfc_status *st);
+tfc_dataset *tfc_ds_prefetch(tfc_dataset *in, int64_t buffer, tfc_status *st);
+
+#endif

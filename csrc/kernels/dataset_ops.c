@@ -1,0 +1,509 @@
+/*
+ * dataset_ops.c — kernels of the tf.data ops: dataset constructors (a
+ * scalar variant tensor holding the dataset), the iterator resource
+ * (IteratorV2, MakeIterator, IteratorGetNext, string handles) and tfc's
+ * _OneShotIterator; the family's kernel table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "kernels/data_flow_internal.h"
+#include "kernels/dataset_internal.h"
+#include "kernels/kernel_tables.h"
+
+#define MAXC 64
+
+/* Reads scalar int input i. */
+static int64_t in_i64(tfc_kernel_ctx *ctx, int i) { return tfc_tensor_get_int64(ctx->inputs[i], 0); }
+
+/* Copies list attr `name` of types/shapes into out (n entries); returns n or -1. */
+static int attr_types(tfc_kernel_ctx *ctx, const char *name, tfc_dtype *out) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
+  if (!v || v->kind != TFC_ATTR_LIST) return 0;
+  if (v->v.list.n > MAXC) return -1;
+  for (int i = 0; i < v->v.list.n; i++) out[i] = v->v.list.v.type[i];
+  return v->v.list.n;
+}
+
+static int attr_shapes(tfc_kernel_ctx *ctx, const char *name, tfc_shape *out) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
+  if (!v || v->kind != TFC_ATTR_LIST || v->v.list.kind != TFC_ATTR_SHAPE) return 0;
+  if (v->v.list.n > MAXC) return -1;
+  for (int i = 0; i < v->v.list.n; i++) out[i] = v->v.list.v.shape[i];
+  return v->v.list.n;
+}
+
+/* Outputs ds (taking the caller's reference) as a scalar variant. */
+static void output_dataset(tfc_kernel_ctx *ctx, tfc_dataset *ds) {
+  if (!ds) return;
+  /* the op's declared shapes are the more specific ones (Python computed them) */
+  tfc_shape shapes[MAXC];
+  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  for (int i = 0; i < ns && i < ds->n; i++) {
+    tfc_shape merged;
+    if (tfc_shape_merge(&ds->shapes[i], &shapes[i], &merged)) ds->shapes[i] = merged;
+  }
+  tfc_tensor *t = tfc_tensor_object_scalar(TFC_DTYPE_VARIANT, &ds->base, ctx->st);
+  tfc_object_unref(&ds->base);
+  if (t) tfc_kernel_set_output(ctx, 0, t);
+}
+
+/* The dataset of input i. */
+static tfc_dataset *in_ds(tfc_kernel_ctx *ctx, int i) { return tfc_dataset_from_tensor(ctx->inputs[i], ctx->st); }
+
+static void tensor_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_shape shapes[MAXC];
+  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  bool slices = strcmp(ctx->op_type, "TensorSliceDataset") == 0;
+  if (ns != ctx->n_inputs) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "output_shapes must have one shape per component");
+    return;
+  }
+  output_dataset(ctx, tfc_ds_tensors(ctx->inputs, ctx->n_inputs, slices, shapes, ctx->st));
+}
+
+static void range_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dtype t[MAXC];
+  int nt = attr_types(ctx, "output_types", t);
+  output_dataset(ctx, tfc_ds_range(in_i64(ctx, 0), in_i64(ctx, 1), in_i64(ctx, 2), nt > 0 ? t[0] : TFC_DTYPE_INT64,
+                                   ctx->st));
+}
+
+/* A NUL-terminated copy of scalar string input i (caller frees). */
+static char *in_str(tfc_kernel_ctx *ctx, int i) {
+  const tfc_tensor *t = ctx->inputs[i];
+  const tfc_string *s = t->dtype == TFC_DTYPE_STRING && t->nelems == 1 ? t->data : NULL;
+  char *out = tfc_malloc(s ? s->len + 1 : 1);
+  if (!out) return NULL;
+  if (s && s->len) memcpy(out, s->data, s->len);
+  out[s ? s->len : 0] = '\0';
+  return out;
+}
+
+static void file_ds_compute(tfc_kernel_ctx *ctx) {
+  const char *op = ctx->op_type;
+  tfc_ds_file_kind kind = strcmp(op, "TFRecordDataset") == 0    ? TFC_DS_TFRECORD
+                          : strcmp(op, "TextLineDataset") == 0 ? TFC_DS_TEXT_LINE
+                                                               : TFC_DS_FIXED_LENGTH;
+  char *comp = in_str(ctx, kind == TFC_DS_FIXED_LENGTH ? 5 : 1);
+  if (!comp) {
+    tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  int64_t h = 0, r = 0, f = 0;
+  if (kind == TFC_DS_FIXED_LENGTH) {
+    h = in_i64(ctx, 1);
+    r = in_i64(ctx, 2);
+    f = in_i64(ctx, 3);
+  }
+  output_dataset(ctx, tfc_ds_files(kind, ctx->inputs[0], comp, h, r, f, ctx->st));
+  tfc_free(comp);
+}
+
+static void zip_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *ins[MAXC];
+  if (ctx->n_inputs > MAXC) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "too many datasets");
+    return;
+  }
+  for (int i = 0; i < ctx->n_inputs; i++)
+    if (!(ins[i] = in_ds(ctx, i))) return;
+  output_dataset(ctx, tfc_ds_zip(ins, ctx->n_inputs, ctx->st));
+}
+
+static void concat_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *a = in_ds(ctx, 0), *b = a ? in_ds(ctx, 1) : NULL;
+  if (b) output_dataset(ctx, tfc_ds_concatenate(a, b, ctx->st));
+}
+
+static void batch_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  tfc_shape shapes[MAXC];
+  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  const tfc_shape *sh = ns == in->n ? shapes : NULL;
+  tfc_shape batched[MAXC];
+  if (!sh) {
+    for (int c = 0; c < in->n && c < MAXC; c++) {
+      batched[c] = tfc_shape_unknown();
+      if (in->shapes[c].rank >= 0 && in->shapes[c].rank < TFC_MAX_RANK) {
+        batched[c].rank = in->shapes[c].rank + 1;
+        batched[c].dims[0] = -1;
+        for (int d = 0; d < in->shapes[c].rank; d++) batched[c].dims[d + 1] = in->shapes[c].dims[d];
+      }
+    }
+    sh = batched;
+  }
+  if (strcmp(ctx->op_type, "PaddedBatchDatasetV2") == 0) {
+    int n = in->n;
+    if (ctx->n_inputs != 3 + 2 * n) {
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "padded_shapes and padding_values need one entry per component");
+      return;
+    }
+    int64_t dims[MAXC][TFC_MAX_RANK];
+    const int64_t *pd[MAXC];
+    int ranks[MAXC];
+    tfc_tensor *pv[MAXC];
+    for (int c = 0; c < n; c++) {
+      const tfc_tensor *p = ctx->inputs[2 + c];
+      if (p->rank != 1 || p->nelems > TFC_MAX_RANK) {
+        tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "padded_shapes[%d] must be a vector", c);
+        return;
+      }
+      ranks[c] = (int)p->nelems;
+      for (int d = 0; d < ranks[c]; d++) dims[c][d] = tfc_tensor_get_int64(p, d);
+      pd[c] = dims[c];
+      pv[c] = ctx->inputs[2 + n + c];
+      if (pv[c]->nelems != 1 || pv[c]->dtype != in->types[c]) {
+        tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "padding_values[%d] must be a scalar of the component's type",
+                        c);
+        return;
+      }
+    }
+    bool drop = tfc_tensor_get_int64(ctx->inputs[2 + 2 * n], 0) != 0;
+    output_dataset(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, pd, ranks, pv, sh, ctx->st));
+    return;
+  }
+  bool drop = tfc_tensor_get_int64(ctx->inputs[2], 0) != 0;
+  output_dataset(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, NULL, NULL, NULL, sh, ctx->st));
+}
+
+static void shuffle_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  bool reshuffle = true;
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, "reshuffle_each_iteration");
+  if (v && v->kind == TFC_ATTR_B) reshuffle = v->v.b;
+  output_dataset(ctx, tfc_ds_shuffle(in, in_i64(ctx, 1), in_i64(ctx, 2), in_i64(ctx, 3), reshuffle, ctx->st));
+}
+
+static void count_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const char *op = ctx->op_type;
+  tfc_ds_count_kind k = strcmp(op, "RepeatDataset") == 0 ? TFC_DS_REPEAT
+                        : strcmp(op, "TakeDataset") == 0 ? TFC_DS_TAKE
+                                                         : TFC_DS_SKIP;
+  output_dataset(ctx, tfc_ds_count(k, in, in_i64(ctx, 1), ctx->st));
+}
+
+static void cache_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const tfc_tensor *f = ctx->inputs[1];
+  const tfc_string *s = f->dtype == TFC_DTYPE_STRING && f->nelems == 1 ? f->data : NULL;
+  if (s && s->len) {
+    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "CacheDataset to a file is not implemented in tfc (use cache())");
+    return;
+  }
+  output_dataset(ctx, tfc_ds_cache(in, ctx->st));
+}
+
+static void prefetch_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (in) output_dataset(ctx, tfc_ds_prefetch(in, in_i64(ctx, 1), ctx->st));
+}
+
+static void generator_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = attr_types(ctx, "output_types", t);
+  int ns = attr_shapes(ctx, "output_shapes", sh);
+  const tfc_attr_value *tok = tfc_attrs_find(ctx->attrs, "token");
+  if (nt <= 0 || ns != nt || !tok || tok->kind != TFC_ATTR_I) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "bad generator dataset attrs");
+    return;
+  }
+  output_dataset(ctx, tfc_ds_generator(tok->v.i, nt, t, sh, ctx->st));
+}
+
+/* ---- iterators ---- */
+
+typedef struct iter_res {
+  tfc_object base;
+  pthread_mutex_t mu;
+  tfc_iter *it;
+  bool made;              /* an iterator was made at least once (one-shot) */
+  int n;
+  tfc_dtype types[MAXC];
+  tfc_shape shapes[MAXC];
+  char *container, *name;
+} iter_res;
+
+static void iter_res_destroy(tfc_object *o) {
+  iter_res *r = (iter_res *)o;
+  tfc_iter_free(r->it);
+  pthread_mutex_destroy(&r->mu);
+  tfc_free(r->container);
+  tfc_free(r->name);
+  tfc_free(r);
+}
+
+static const tfc_object_type k_iter_type = {"Iterator", iter_res_destroy};
+
+typedef struct iter_args {
+  tfc_kernel_ctx *ctx;
+  const char *container, *name;
+} iter_args;
+
+static tfc_object *create_iter(void *arg, tfc_status *st) {
+  iter_args *a = arg;
+  iter_res *r = tfc_calloc(1, sizeof *r);
+  if (r) {
+    r->container = tfc_strdup(a->container);
+    r->name = tfc_strdup(a->name);
+  }
+  if (!r || !r->container || !r->name) {
+    if (r) {
+      tfc_free(r->container);
+      tfc_free(r->name);
+    }
+    tfc_free(r);
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  tfc_object_init(&r->base, &k_iter_type);
+  pthread_mutex_init(&r->mu, NULL);
+  r->n = attr_types(a->ctx, "output_types", r->types);
+  int ns = attr_shapes(a->ctx, "output_shapes", r->shapes);
+  for (int i = ns; i < r->n; i++) r->shapes[i] = tfc_shape_unknown();
+  return &r->base;
+}
+
+typedef struct iter_op {
+  char *container, *name;
+} iter_op;
+
+/* A copy of string attr `name`. */
+static char *attr_str(const tfc_attrs *a, const char *name) {
+  const tfc_attr_value *v = tfc_attrs_find(a, name);
+  size_t len = v && v->kind == TFC_ATTR_S ? v->v.s.len : 0;
+  char *s = tfc_malloc(len + 1);
+  if (s) {
+    if (len) memcpy(s, v->v.s.data, len);
+    s[len] = '\0';
+  }
+  return s;
+}
+
+static bool iter_op_init(const tfc_kernel_init *ki, void **state) {
+  iter_op *op = tfc_calloc(1, sizeof *op);
+  if (!op) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  *state = op;
+  op->container = attr_str(ki->attrs, "container");
+  op->name = attr_str(ki->attrs, "shared_name");
+  if (op->name && !op->name[0]) {
+    tfc_free(op->name);
+    op->name = tfc_unique_resource_name(ki->node_name);
+  }
+  if (!op->container || !op->name) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  return true;
+}
+
+static void iter_op_free(void *state) {
+  iter_op *op = state;
+  if (!op) return;
+  tfc_free(op->container);
+  tfc_free(op->name);
+  tfc_free(op);
+}
+
+/* The iterator resource of this node (created on first use); new reference. */
+static iter_res *node_iter(tfc_kernel_ctx *ctx) {
+  iter_op *op = ctx->state;
+  iter_args a = {ctx, op->container, op->name};
+  return (iter_res *)tfc_resource_object(ctx->step->resources, op->container, op->name, &k_iter_type, create_iter, &a,
+                                         ctx->st);
+}
+
+/* Outputs a handle to r (taking the caller's reference). */
+static void output_iter(tfc_kernel_ctx *ctx, iter_res *r) {
+  tfc_tensor *h = tfc_tensor_object_scalar(TFC_DTYPE_RESOURCE, &r->base, ctx->st);
+  tfc_object_unref(&r->base);
+  if (h) tfc_kernel_set_output(ctx, 0, h);
+}
+
+static void iterator_v2_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = node_iter(ctx);
+  if (r) output_iter(ctx, r);
+}
+
+/* The iterator resource of input i (borrowed). */
+static iter_res *in_iter(tfc_kernel_ctx *ctx, int i) {
+  tfc_object *o = tfc_tensor_object_at(ctx->inputs[i], 0);
+  if (!o || o->type != &k_iter_type) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Input is not an iterator handle");
+    return NULL;
+  }
+  return (iter_res *)o;
+}
+
+/* Checks a dataset against an iterator's structure. */
+static bool compatible(tfc_kernel_ctx *ctx, const iter_res *r, const tfc_dataset *ds) {
+  bool ok = r->n == ds->n;
+  for (int i = 0; ok && i < r->n; i++)
+    ok = r->types[i] == ds->types[i] && tfc_shape_compatible(&r->shapes[i], &ds->shapes[i]);
+  if (!ok)
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "The iterator's component types and shapes do not match those of the dataset (%d vs %d components)",
+                    r->n, ds->n);
+  return ok;
+}
+
+/* Replaces r's iterator with a fresh one over ds. */
+static void reset_iter(tfc_kernel_ctx *ctx, iter_res *r, tfc_dataset *ds) {
+  tfc_iter *it = tfc_dataset_iter(ds, ctx->st);
+  if (!it) return;
+  pthread_mutex_lock(&r->mu);
+  tfc_iter *old = r->it;
+  r->it = it;
+  r->made = true;
+  pthread_mutex_unlock(&r->mu);
+  tfc_iter_free(old);
+}
+
+static void make_iterator_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *ds = in_ds(ctx, 0);
+  iter_res *r = ds ? in_iter(ctx, 1) : NULL;
+  if (r && compatible(ctx, r, ds)) reset_iter(ctx, r, ds);
+}
+
+static void one_shot_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *ds = in_ds(ctx, 0);
+  if (!ds) return;
+  iter_res *r = node_iter(ctx);
+  if (!r) return;
+  pthread_mutex_lock(&r->mu);
+  bool made = r->made;
+  pthread_mutex_unlock(&r->mu);
+  if (!made && compatible(ctx, r, ds)) {
+    tfc_iter *it = tfc_dataset_iter(ds, ctx->st);
+    if (it) {
+      pthread_mutex_lock(&r->mu);
+      if (!r->made) {
+        r->it = it;
+        r->made = true;
+        it = NULL;
+      }
+      pthread_mutex_unlock(&r->mu);
+      tfc_iter_free(it);
+    }
+  }
+  output_iter(ctx, r);
+}
+
+static void get_next_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  if (ctx->n_outputs != r->n) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "get_next expects %d components but the iterator has %d",
+                    ctx->n_outputs, r->n);
+    return;
+  }
+  tfc_tensor *out[MAXC];
+  pthread_mutex_lock(&r->mu);
+  int rc;
+  if (!r->it) {
+    rc = -2;
+  } else {
+    rc = r->it->vt->next(r->it, out, ctx->st);
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (rc == -2) {
+    tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION,
+                    "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
+                    "initializer operation for this iterator before getting the next element.");
+  } else if (rc == 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_OUT_OF_RANGE, "End of sequence");
+  } else if (rc == 1) {
+    for (int c = 0; c < r->n; c++) {
+      if (out[c]->dtype != tfc_dtype_base(ctx->out_types[c])) {
+        tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Component %d has type %s, expected %s", c,
+                        tfc_dtype_name(out[c]->dtype), tfc_dtype_name(ctx->out_types[c]));
+        for (int k = c; k < r->n; k++) tfc_tensor_unref(out[k]);
+        return;
+      }
+      tfc_kernel_set_output(ctx, c, out[c]);
+    }
+  }
+}
+
+static void to_string_handle_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  char buf[1024];
+  int len = snprintf(buf, sizeof buf, "tfc-iterator\n%s\n%s", r->container, r->name);
+  if (len < 0 || len >= (int)sizeof buf) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "iterator name too long");
+    return;
+  }
+  tfc_string s = {buf, (size_t)len};
+  tfc_tensor *t = tfc_tensor_scalar(TFC_DTYPE_STRING, &s, ctx->st);
+  if (t) tfc_kernel_set_output(ctx, 0, t);
+}
+
+static tfc_object *no_create(void *arg, tfc_status *st) {
+  (void)arg;
+  tfc_status_set(st, TFC_CODE_NOT_FOUND, "No iterator with this string handle exists in the session");
+  return NULL;
+}
+
+static void from_string_handle_compute(tfc_kernel_ctx *ctx) {
+  const tfc_tensor *t = ctx->inputs[0];
+  const tfc_string *s = t->dtype == TFC_DTYPE_STRING && t->nelems == 1 ? t->data : NULL;
+  char buf[1024];
+  if (!s || s->len >= sizeof buf) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "string_handle must be a scalar string");
+    return;
+  }
+  memcpy(buf, s->data, s->len);
+  buf[s->len] = '\0';
+  char *c = strchr(buf, '\n'), *n = c ? strchr(c + 1, '\n') : NULL;
+  if (strncmp(buf, "tfc-iterator\n", 13) != 0 || !n) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Could not parse an iterator string handle");
+    return;
+  }
+  *n = '\0';
+  iter_res *r = (iter_res *)tfc_resource_object(ctx->step->resources, c + 1, n + 1, &k_iter_type, no_create, NULL,
+                                                ctx->st);
+  if (!r) return;
+  tfc_dtype types[MAXC];
+  int nt = attr_types(ctx, "output_types", types);
+  bool ok = nt == 0 || nt == r->n;
+  for (int i = 0; ok && i < nt; i++) ok = types[i] == r->types[i];
+  if (!ok) {
+    tfc_object_unref(&r->base);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "The iterator of this string handle has other component types");
+    return;
+  }
+  output_iter(ctx, r);
+}
+
+static const tfc_kernel_def defs[] = {
+    {"TensorDataset", "CPU", NULL, NULL, NULL, tensor_ds_compute, NULL, 0},
+    {"TensorSliceDataset", "CPU", NULL, NULL, NULL, tensor_ds_compute, NULL, 0},
+    {"RangeDataset", "CPU", NULL, NULL, NULL, range_ds_compute, NULL, 0},
+    {"ZipDataset", "CPU", NULL, NULL, NULL, zip_ds_compute, NULL, 0},
+    {"ConcatenateDataset", "CPU", NULL, NULL, NULL, concat_ds_compute, NULL, 0},
+    {"TFRecordDataset", "CPU", NULL, NULL, NULL, file_ds_compute, NULL, 0},
+    {"TextLineDataset", "CPU", NULL, NULL, NULL, file_ds_compute, NULL, 0},
+    {"FixedLengthRecordDatasetV2", "CPU", NULL, NULL, NULL, file_ds_compute, NULL, 0},
+    {"BatchDatasetV2", "CPU", NULL, NULL, NULL, batch_ds_compute, NULL, 0},
+    {"PaddedBatchDatasetV2", "CPU", NULL, NULL, NULL, batch_ds_compute, NULL, 0},
+    {"ShuffleDataset", "CPU", NULL, NULL, NULL, shuffle_ds_compute, NULL, 0},
+    {"RepeatDataset", "CPU", NULL, NULL, NULL, count_ds_compute, NULL, 0},
+    {"TakeDataset", "CPU", NULL, NULL, NULL, count_ds_compute, NULL, 0},
+    {"SkipDataset", "CPU", NULL, NULL, NULL, count_ds_compute, NULL, 0},
+    {"CacheDataset", "CPU", NULL, NULL, NULL, cache_ds_compute, NULL, 0},
+    {"PrefetchDataset", "CPU", NULL, NULL, NULL, prefetch_ds_compute, NULL, 0},
+    {"IteratorV2", "CPU", NULL, NULL, iter_op_init, iterator_v2_compute, iter_op_free, 0},
+    {"MakeIterator", "CPU", NULL, NULL, NULL, make_iterator_compute, NULL, 0},
+    {"IteratorGetNext", "CPU", NULL, NULL, NULL, get_next_compute, NULL, 0},
+    {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
+    {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
+    {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},
+    {"_PyGeneratorDataset", "CPU", NULL, NULL, NULL, generator_ds_compute, NULL, 0},
+};
+
+const tfc_kernel_table tfc_kernels_dataset = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -1,0 +1,506 @@
+"""tf.data.Dataset and tf.data.Iterator (TF 1.15) over tfc's C dataset ops.
+
+A Dataset is a graph tensor of dtype variant (the op that makes it) plus
+the nested structure of its elements (types and static shapes). Iterators
+are resources: `make_one_shot_iterator` makes its iterator the first time it
+runs, `make_initializable_iterator` and `Iterator.from_structure` need their
+initializer run first (FailedPreconditionError otherwise), and `get_next`
+raises OutOfRangeError at the end of the data.
+"""
+import numpy as _np
+
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework import random_seed as _random_seed
+from tfc.framework import tensor_shape as _tensor_shape
+from tfc.framework.op_def_library import _apply_op
+
+
+def _shape_attr(s):
+  s = _tensor_shape.as_shape(s)
+  return None if s.dims is None else [d if d is not None else -1 for d in s.as_list()]
+
+
+# tf.data's element structures: tuples (named too) and dicts nest; a list is
+# one value (converted to a tensor), as in TensorFlow's tf.data.
+def _flat(structure):
+  if isinstance(structure, dict):
+    return [x for k in sorted(structure) for x in _flat(structure[k])]
+  if isinstance(structure, tuple):
+    return [x for v in structure for x in _flat(v)]
+  return [structure]
+
+
+def _pack(structure, flat):
+  it = iter(flat)
+
+  def build(s):
+    if isinstance(s, dict):
+      return type(s)((k, build(s[k])) for k in sorted(s))
+    if isinstance(s, tuple):
+      items = [build(v) for v in s]
+      return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
+    return next(it)
+  return build(structure)
+
+
+def _map(fn, structure):
+  return _pack(structure, [fn(x) for x in _flat(structure)])
+
+
+class _NestShim(object):
+  flatten = staticmethod(_flat)
+  pack_sequence_as = staticmethod(_pack)
+  map_structure = staticmethod(_map)
+
+
+_nest = _NestShim()
+
+
+class Dataset(object):
+  """A sequence of elements, each a nested structure of tensors."""
+
+  def __init__(self, variant, output_types, output_shapes):
+    self._variant = variant
+    self._types = output_types
+    self._shapes = output_shapes
+
+  def _as_variant_tensor(self):
+    return self._variant
+
+  @property
+  def output_types(self):
+    return self._types
+
+  @property
+  def output_shapes(self):
+    return self._shapes
+
+  @property
+  def output_classes(self):
+    from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
+    return _nest.map_structure(lambda _: Tensor, self._types)
+
+  def _flat_attrs(self):
+    return {"output_types": _flat(self._types),
+            "output_shapes": [_shape_attr(s) for s in _flat(self._shapes)]}
+
+  def _unary(self, op_type, inputs, types=None, shapes=None, extra=None):
+    types = self._types if types is None else types
+    shapes = self._shapes if shapes is None else shapes
+    attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
+    if extra:
+      attrs.update(extra)
+    v = _apply_op(op_type, op_type, [self._variant] + list(inputs), attrs).outputs[0]
+    return Dataset(v, types, shapes)
+
+  # ---- sources ----
+
+  @staticmethod
+  def from_tensors(tensors):
+    """A dataset of one element: tensors."""
+    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    types = _nest.pack_sequence_as(tensors, [t.dtype for t in flat])
+    shapes = _nest.pack_sequence_as(tensors, [t.shape for t in flat])
+    v = _apply_op("TensorDataset", "TensorDataset", [flat],
+                  {"output_shapes": [_shape_attr(t.shape) for t in flat]}).outputs[0]
+    return Dataset(v, types, shapes)
+
+  @staticmethod
+  def from_tensor_slices(tensors):
+    """A dataset of the rows (dimension-0 slices) of tensors."""
+    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    if not flat:
+      raise ValueError("Expected at least one tensor in from_tensor_slices().")
+    batch = _tensor_shape.Dimension(None)
+    for t in flat:
+      s = t.shape.with_rank_at_least(1)
+      batch = batch.merge_with(s[0])
+    types = _nest.pack_sequence_as(tensors, [t.dtype for t in flat])
+    shapes = _nest.pack_sequence_as(tensors, [t.shape[1:] for t in flat])
+    v = _apply_op("TensorSliceDataset", "TensorSliceDataset", [flat],
+                  {"output_shapes": [_shape_attr(t.shape[1:]) for t in flat]}).outputs[0]
+    return Dataset(v, types, shapes)
+
+  @staticmethod
+  def range(*args, **kwargs):
+    """Like Python's range: range(stop), range(start, stop[, step]); int64 elements."""
+    output_type = kwargs.pop("output_type", _dtypes.int64)
+    if kwargs:
+      raise TypeError("Unexpected arguments %s" % list(kwargs))
+    if len(args) == 1:
+      start, stop, step = 0, args[0], 1
+    elif len(args) == 2:
+      start, stop, step = args[0], args[1], 1
+    elif len(args) == 3:
+      start, stop, step = args
+    else:
+      raise ValueError("Invalid arguments to range: %r" % (args,))
+    ins = [_ops.convert_to_tensor(x, dtype=_dtypes.int64) for x in (start, stop, step)]
+    output_type = _dtypes.as_dtype(output_type)
+    v = _apply_op("RangeDataset", "RangeDataset", ins,
+                  {"output_types": [output_type], "output_shapes": [[]]}).outputs[0]
+    return Dataset(v, output_type, _tensor_shape.TensorShape([]))
+
+  @staticmethod
+  def zip(datasets):
+    """Elements are the nested structure of the datasets' elements, in lockstep."""
+    flat = _flat(datasets)
+    types = _nest.pack_sequence_as(datasets, [d.output_types for d in flat])
+    shapes = _nest.pack_sequence_as(datasets, [d.output_shapes for d in flat])
+    attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
+    v = _apply_op("ZipDataset", "ZipDataset", [[d._variant for d in flat]], attrs).outputs[0]
+    return Dataset(v, types, shapes)
+
+  @staticmethod
+  def from_generator(generator, output_types, output_shapes=None, args=None):
+    """Elements from a Python generator: generator(*args) must return an
+    iterable of elements of the given structure. The iterator calls it
+    (taking the GIL only for the call); an exception it raises is re-raised
+    by get_next as InvalidArgumentError("<Type>: <message>")."""
+    if not callable(generator):
+      raise TypeError("`generator` must be callable.")
+    output_types = _map(_dtypes.as_dtype, output_types)
+    if output_shapes is None:
+      output_shapes = _map(lambda _: _tensor_shape.unknown_shape(), output_types)
+    else:
+      output_shapes = _pack(output_types, [_tensor_shape.as_shape(s)
+                                           for s in _flatten_up_to(output_types, output_shapes)])
+    token = _register_generator(generator, tuple(args) if args is not None else (),
+                                output_types, output_shapes)
+    attrs = {"token": token, "output_types": _flat(output_types),
+             "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
+    v = _apply_op("_PyGeneratorDataset", "GeneratorDataset", [], attrs).outputs[0]
+    return Dataset(v, output_types, output_shapes)
+
+  @staticmethod
+  def list_files(file_pattern, shuffle=None, seed=None):
+    """A dataset of the file names matching a glob pattern (sorted; shuffled unless shuffle=False)."""
+    import glob  # pylint: disable=g-import-not-at-top
+    patterns = file_pattern if isinstance(file_pattern, (list, tuple)) else [file_pattern]
+    names = sorted(n for p in patterns for n in glob.glob(p.decode() if isinstance(p, bytes) else p))
+    if not names:
+      raise ValueError("No files matched pattern: %s" % (file_pattern,))
+    ds = Dataset.from_tensor_slices(_np.array(names, dtype=object))
+    if shuffle is None or shuffle:
+      ds = ds.shuffle(len(names), seed=seed)
+    return ds
+
+  # ---- transformations ----
+
+  def concatenate(self, dataset):
+    """This dataset's elements, then dataset's."""
+    if _flat(self._types) != _flat(dataset.output_types):
+      raise TypeError("Two datasets to concatenate have different types %s and %s" %
+                      (self._types, dataset.output_types))
+    shapes = _pack(self._shapes, [_most_specific_compatible(a, b) for a, b in
+                                  zip(_flat(self._shapes), _flat(dataset.output_shapes))])
+    attrs = {"output_types": _flat(self._types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
+    v = _apply_op("ConcatenateDataset", "ConcatenateDataset", [self._variant, dataset._variant],
+                  attrs).outputs[0]
+    return Dataset(v, self._types, shapes)
+
+  def batch(self, batch_size, drop_remainder=False):
+    """Stacks batch_size consecutive elements (the last batch may be smaller
+    unless drop_remainder)."""
+    bs = _ops.convert_to_tensor(batch_size, dtype=_dtypes.int64, name="batch_size")
+    dr = _ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+    static_bs = batch_size if isinstance(batch_size, int) and drop_remainder is True else None
+    shapes = _nest.map_structure(
+        lambda s: _tensor_shape.TensorShape([static_bs]).concatenate(s), self._shapes)
+    return self._unary("BatchDatasetV2", [bs, dr], shapes=shapes)
+
+  def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False):
+    """batch() padding each component to padded_shapes (None dims: the
+    longest in the batch) with padding_values (default 0 / b"")."""
+    if padded_shapes is None:
+      padded_shapes = self._shapes
+    flat_types = _flat(self._types)
+    flat_pad = [_tensor_shape.as_shape(s) for s in _flatten_up_to(self._types, padded_shapes)]
+    if padding_values is None:
+      flat_vals = [_np.zeros([], t.as_numpy_dtype) if t != _dtypes.string else b"" for t in flat_types]
+    else:
+      flat_vals = _flat(padding_values)
+    pad_tensors = [_ops.convert_to_tensor([d if d is not None else -1 for d in s.as_list()],
+                                          dtype=_dtypes.int64) for s in flat_pad]
+    val_tensors = [_ops.convert_to_tensor(v, dtype=t) for v, t in zip(flat_vals, flat_types)]
+    bs = _ops.convert_to_tensor(batch_size, dtype=_dtypes.int64, name="batch_size")
+    dr = _ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+    static_bs = batch_size if isinstance(batch_size, int) and drop_remainder is True else None
+    out_shapes = [_tensor_shape.TensorShape([static_bs]).concatenate(s) for s in flat_pad]
+    attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
+    v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
+                  [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
+    return Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes))
+
+  def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
+    """Randomly shuffles through a buffer of buffer_size elements; with fixed
+    seeds the order is TensorFlow's."""
+    seed1, seed2 = _random_seed.get_seed(seed)
+    if seed1 is None:
+      seed1, seed2 = 0, 0
+    ins = [_ops.convert_to_tensor(buffer_size, dtype=_dtypes.int64, name="buffer_size"),
+           _ops.convert_to_tensor(seed1, dtype=_dtypes.int64, name="seed"),
+           _ops.convert_to_tensor(seed2, dtype=_dtypes.int64, name="seed2")]
+    extra = {"reshuffle_each_iteration": True if reshuffle_each_iteration is None
+             else bool(reshuffle_each_iteration)}
+    return self._unary("ShuffleDataset", ins, extra=extra)
+
+  def repeat(self, count=None):
+    """Repeats count times (None or -1: forever)."""
+    c = _ops.convert_to_tensor(-1 if count is None else count, dtype=_dtypes.int64, name="count")
+    return self._unary("RepeatDataset", [c])
+
+  def take(self, count):
+    return self._unary("TakeDataset", [_ops.convert_to_tensor(count, dtype=_dtypes.int64, name="count")])
+
+  def skip(self, count):
+    return self._unary("SkipDataset", [_ops.convert_to_tensor(count, dtype=_dtypes.int64, name="count")])
+
+  def cache(self, filename=""):
+    """Keeps the elements of the first complete pass in memory."""
+    return self._unary("CacheDataset", [_ops.convert_to_tensor(filename, dtype=_dtypes.string,
+                                                               name="filename")])
+
+  def prefetch(self, buffer_size):
+    """A thread per iterator keeps up to buffer_size elements ready."""
+    return self._unary("PrefetchDataset", [_ops.convert_to_tensor(buffer_size, dtype=_dtypes.int64,
+                                                                  name="buffer_size")])
+
+  def apply(self, transformation_func):
+    ds = transformation_func(self)
+    if not isinstance(ds, Dataset):
+      raise TypeError("`transformation_func` must return a Dataset.")
+    return ds
+
+  def _needs_functions(self, name):
+    raise NotImplementedError("Dataset.%s runs a graph function, which tfc cannot run yet" % name)
+
+  def map(self, map_func, num_parallel_calls=None):
+    self._needs_functions("map")
+
+  def flat_map(self, map_func):
+    self._needs_functions("flat_map")
+
+  def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None):
+    self._needs_functions("interleave")
+
+  def filter(self, predicate):
+    self._needs_functions("filter")
+
+  # ---- iterators ----
+
+  def make_one_shot_iterator(self):
+    """An iterator that starts itself the first time it runs."""
+    attrs = self._flat_attrs()
+    h = _apply_op("_OneShotIterator", "OneShotIterator", [self._variant], attrs).outputs[0]
+    return Iterator(h, None, self._types, self._shapes)
+
+  def make_initializable_iterator(self, shared_name=None):
+    """An iterator whose `initializer` (re)starts it at the beginning."""
+    attrs = self._flat_attrs()
+    attrs.update({"shared_name": shared_name or "", "container": ""})
+    h = _apply_op("IteratorV2", "Iterator", [], attrs).outputs[0]
+    init = _apply_op("MakeIterator", "MakeIterator", [self._variant, h])
+    return Iterator(h, init, self._types, self._shapes)
+
+  def __iter__(self):
+    raise RuntimeError("dataset.__iter__() is only supported when eager execution is enabled.")
+
+
+def _flatten_up_to(structure, value):
+  """Flattens value as deep as structure goes (shapes written as lists stay whole)."""
+  if isinstance(structure, dict):
+    return [x for k in sorted(structure) for x in _flatten_up_to(structure[k], value[k])]
+  if isinstance(structure, tuple):
+    if len(structure) != len(value):
+      raise ValueError("The structure %r and the value %r do not match" % (structure, value))
+    return [x for s, v in zip(structure, value) for x in _flatten_up_to(s, v)]
+  return [value]
+
+
+_GENERATORS = {}
+_GENERATOR_LOCK = __import__("threading").Lock()
+
+
+def _register_generator(generator, args, types, shapes):
+  with _GENERATOR_LOCK:
+    token = len(_GENERATORS) + 1
+    _GENERATORS[token] = (generator, args, types, shapes)
+  return token
+
+
+def _generator_open(token):
+  """Called from C (py_generator.c): an iterator of flat element tuples,
+  each component converted to its declared dtype and checked against its
+  declared shape."""
+  generator, args, types, shapes = _GENERATORS[token]
+  flat_types = [t.as_numpy_dtype if t != _dtypes.string else object for t in _flat(types)]
+  flat_shapes = _flat(shapes)
+  source = iter(generator(*args))
+
+  def elements():
+    for value in source:
+      try:
+        flat = _flatten_up_to(types, value)
+      except (TypeError, ValueError, KeyError):
+        raise TypeError("`generator` yielded an element that did not match the expected structure. "
+                        "The expected structure was %s, but the yielded element was %s." % (types, value))
+      out = []
+      for v, dt, shape in zip(flat, flat_types, flat_shapes):
+        a = _np.asarray(v, dtype=dt)
+        if not shape.is_compatible_with(a.shape):
+          raise ValueError("`generator` yielded an element of shape %s where an element of shape %s "
+                           "was expected." % (a.shape, shape))
+        out.append(a)
+      yield tuple(out)
+  return elements()
+
+
+def _most_specific_compatible(a, b):
+  a, b = _tensor_shape.as_shape(a), _tensor_shape.as_shape(b)
+  if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+    return _tensor_shape.unknown_shape()
+  return _tensor_shape.TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+class TFRecordDataset(Dataset):
+  """The records of TFRecord files, read in order (compression_type "", "ZLIB" or "GZIP")."""
+
+  def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+    f = _ops.convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")
+    c = _ops.convert_to_tensor(compression_type or "", dtype=_dtypes.string, name="compression_type")
+    b = _ops.convert_to_tensor(-1 if buffer_size is None else buffer_size, dtype=_dtypes.int64,
+                               name="buffer_size")
+    v = _apply_op("TFRecordDataset", "TFRecordDataset", [f, c, b]).outputs[0]
+    super(TFRecordDataset, self).__init__(v, _dtypes.string, _tensor_shape.TensorShape([]))
+
+
+class TextLineDataset(Dataset):
+  """The lines of text files (newline and a trailing CR removed)."""
+
+  def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+    f = _ops.convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")
+    c = _ops.convert_to_tensor(compression_type or "", dtype=_dtypes.string, name="compression_type")
+    b = _ops.convert_to_tensor(-1 if buffer_size is None else buffer_size, dtype=_dtypes.int64,
+                               name="buffer_size")
+    v = _apply_op("TextLineDataset", "TextLineDataset", [f, c, b]).outputs[0]
+    super(TextLineDataset, self).__init__(v, _dtypes.string, _tensor_shape.TensorShape([]))
+
+
+class FixedLengthRecordDataset(Dataset):
+  """Records of record_bytes bytes between header_bytes and footer_bytes of each file."""
+
+  def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
+               compression_type=None, num_parallel_reads=None):
+    ins = [_ops.convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")]
+    for name, val in (("header_bytes", header_bytes or 0), ("record_bytes", record_bytes),
+                      ("footer_bytes", footer_bytes or 0),
+                      ("buffer_size", -1 if buffer_size is None else buffer_size)):
+      ins.append(_ops.convert_to_tensor(val, dtype=_dtypes.int64, name=name))
+    ins.append(_ops.convert_to_tensor(compression_type or "", dtype=_dtypes.string,
+                                      name="compression_type"))
+    v = _apply_op("FixedLengthRecordDatasetV2", "FixedLengthRecordDataset", ins).outputs[0]
+    super(FixedLengthRecordDataset, self).__init__(v, _dtypes.string, _tensor_shape.TensorShape([]))
+
+
+class Iterator(object):
+  """Produces the elements of a dataset: get_next(), initializer, string_handle()."""
+
+  def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None):
+    self._resource = iterator_resource
+    self._initializer = initializer
+    self._types = output_types
+    self._shapes = output_shapes
+
+  @staticmethod
+  def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
+    """An uninitialized iterator for any dataset of this structure (reinitializable)."""
+    output_types = _nest.map_structure(_dtypes.as_dtype, output_types)
+    if output_shapes is None:
+      output_shapes = _nest.map_structure(lambda _: _tensor_shape.unknown_shape(), output_types)
+    else:
+      output_shapes = _nest.pack_sequence_as(
+          output_types, [_tensor_shape.as_shape(s) for s in _flatten_up_to(output_types, output_shapes)])
+    attrs = {"output_types": _flat(output_types),
+             "output_shapes": [_shape_attr(s) for s in _flat(output_shapes)],
+             "shared_name": shared_name or "", "container": ""}
+    h = _apply_op("IteratorV2", "Iterator", [], attrs).outputs[0]
+    return Iterator(h, None, output_types, output_shapes)
+
+  @staticmethod
+  def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
+    """An iterator chosen at run time by feeding one of Iterator.string_handle()'s values."""
+    output_types = _nest.map_structure(_dtypes.as_dtype, output_types)
+    if output_shapes is None:
+      output_shapes = _nest.map_structure(lambda _: _tensor_shape.unknown_shape(), output_types)
+    s = _ops.convert_to_tensor(string_handle, dtype=_dtypes.string)
+    attrs = {"output_types": _flat(output_types),
+             "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
+    h = _apply_op("IteratorFromStringHandleV2", "IteratorFromStringHandleV2", [s], attrs).outputs[0]
+    return Iterator(h, None, output_types, output_shapes)
+
+  @property
+  def initializer(self):
+    if self._initializer is not None:
+      return self._initializer
+    raise ValueError("Iterator does not have an initializer.")
+
+  def make_initializer(self, dataset, name=None):
+    """An op that (re)starts this iterator on dataset (of the same structure)."""
+    if _flat(self._types) != _flat(dataset.output_types):
+      raise TypeError("Expected output types %r but got dataset with output types %r." %
+                      (self._types, dataset.output_types))
+    for a, b in zip(_flat(self._shapes), _flat(dataset.output_shapes)):
+      if not _tensor_shape.as_shape(a).is_compatible_with(b):
+        raise TypeError("Expected output shapes compatible with %r but got dataset with output "
+                        "shapes %r." % (self._shapes, dataset.output_shapes))
+    return _apply_op("MakeIterator", name or "MakeIterator", [dataset._variant, self._resource])
+
+  def get_next(self, name=None):
+    """The next element (nested as the dataset's); OutOfRangeError at the end."""
+    attrs = {"output_types": _flat(self._types),
+             "output_shapes": [_shape_attr(s) for s in _flat(self._shapes)]}
+    op = _apply_op("IteratorGetNext", name or "IteratorGetNext", [self._resource], attrs)
+    outs = list(op.outputs)
+    for t, s in zip(outs, _flat(self._shapes)):
+      t.set_shape(s)
+    return _nest.pack_sequence_as(self._types, outs)
+
+  def string_handle(self, name=None):
+    """A string tensor naming this iterator, to feed a from_string_handle iterator."""
+    return _apply_op("IteratorToStringHandle", name or "IteratorToStringHandle",
+                     [self._resource]).outputs[0]
+
+  @property
+  def output_types(self):
+    return self._types
+
+  @property
+  def output_shapes(self):
+    return self._shapes
+
+  @property
+  def output_classes(self):
+    from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
+    return _nest.map_structure(lambda _: Tensor, self._types)
+
+
+def make_one_shot_iterator(dataset):
+  return dataset.make_one_shot_iterator()
+
+
+def make_initializable_iterator(dataset, shared_name=None):
+  return dataset.make_initializable_iterator(shared_name)
+
+
+def get_output_types(dataset_or_iterator):
+  return dataset_or_iterator.output_types
+
+
+def get_output_shapes(dataset_or_iterator):
+  return dataset_or_iterator.output_shapes
+
+
+def get_output_classes(dataset_or_iterator):
+  return dataset_or_iterator.output_classes

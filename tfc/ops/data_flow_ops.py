@@ -1,0 +1,286 @@
+"""Queues (TF 1.15's tf.FIFOQueue, tf.PaddingFIFOQueue, tf.RandomShuffleQueue,
+tf.PriorityQueue, also as tf.queue.*).
+
+A queue is a session resource made by its constructor op (FIFOQueueV2, ...)
+and reached through a `resource` handle tensor; enqueue and dequeue ops wait
+without holding a thread (the C kernels complete when an element or room
+arrives), close wakes every waiter (dequeue: OutOfRangeError, enqueue:
+CancelledError), and closing the session or RunOptions.timeout_in_ms cancels
+waiting ops.
+
+    q = tf.FIFOQueue(10, [tf.float32], shapes=[[2]])
+    enq = q.enqueue_many([[[1., 2.], [3., 4.]]])
+    x = q.dequeue()
+"""
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework import random_seed as _random_seed
+from tfc.framework import tensor_shape as _tensor_shape
+from tfc.framework.op_def_library import _apply_op
+
+
+def _as_type_list(dtypes):
+  if isinstance(dtypes, (list, tuple)):
+    return [_dtypes.as_dtype(d) for d in dtypes]
+  return [_dtypes.as_dtype(dtypes)]
+
+
+def _as_shape_list(shapes, dtypes, unknown_dim_allowed=False, unknown_rank_allowed=False):
+  """Returns a list of TensorShapes (one per dtype) or None when unspecified."""
+  if shapes is None:
+    return None
+  if isinstance(shapes, _tensor_shape.TensorShape):
+    shapes = [shapes]
+  if not isinstance(shapes, (tuple, list)):
+    raise TypeError("shapes must be a list of shapes, got %r" % (shapes,))
+  if all(s is None or isinstance(s, int) for s in shapes) and shapes and \
+      not isinstance(shapes[0], (list, tuple)):
+    shapes = [shapes]
+  shapes = [_tensor_shape.as_shape(s) for s in shapes]
+  if not unknown_dim_allowed:
+    if any(not s.is_fully_defined() for s in shapes):
+      raise ValueError("All shapes must be fully defined: %s" % shapes)
+  if not unknown_rank_allowed:
+    if any(s.dims is None for s in shapes):
+      raise ValueError("All shapes must have a defined rank: %s" % shapes)
+  return shapes
+
+
+def _shape_attr(shape):
+  return None if shape.dims is None else [d if d is not None else -1 for d in shape.as_list()]
+
+
+class QueueBase(object):
+  """Base class for queues: enqueue, enqueue_many, dequeue, dequeue_many,
+  dequeue_up_to, close, is_closed, size (TF 1.15's tf.QueueBase)."""
+
+  def __init__(self, dtypes, shapes, names, queue_ref):
+    self._dtypes = dtypes
+    if shapes is not None:
+      if len(shapes) != len(dtypes):
+        raise ValueError("Queue shapes must have the same length as dtypes")
+      self._shapes = [_tensor_shape.TensorShape(s) for s in shapes]
+    else:
+      self._shapes = [_tensor_shape.unknown_shape() for _ in self._dtypes]
+    if names is not None:
+      if len(names) != len(dtypes):
+        raise ValueError("Queue names must have the same length as dtypes")
+      self._names = names
+    else:
+      self._names = None
+    self._queue_ref = queue_ref
+    self._name = queue_ref.op.name.split("/")[-1]
+
+  @property
+  def queue_ref(self):
+    return self._queue_ref
+
+  @property
+  def name(self):
+    return self._queue_ref.op.name
+
+  @property
+  def dtypes(self):
+    return self._dtypes
+
+  @property
+  def shapes(self):
+    return self._shapes
+
+  @property
+  def names(self):
+    return self._names
+
+  def _check_enqueue_dtypes(self, vals):
+    if isinstance(vals, dict):
+      if not self._names:
+        raise ValueError("Queue must have names to enqueue a dictionary")
+      if sorted(self._names, key=str) != sorted(vals.keys(), key=str):
+        raise ValueError("Keys in dictionary to enqueue do not match names of Queue.  Dictionary: %s, "
+                         "Queue: %s" % (sorted(vals.keys()), sorted(self._names)))
+      vals = [vals[k] for k in self._names]
+    else:
+      if self._names:
+        raise ValueError("You must enqueue a dictionary in a Queue with names")
+      if not isinstance(vals, (list, tuple)):
+        vals = [vals]
+    if len(vals) != len(self._dtypes):
+      raise ValueError("Expected %d components to enqueue, got %d" % (len(self._dtypes), len(vals)))
+    tensors = []
+    for i, (val, dtype) in enumerate(zip(vals, self._dtypes)):
+      tensors.append(_ops.convert_to_tensor(val, dtype=dtype, name="component_%d" % i))
+    return tensors
+
+  def _scope(self, name, suffix):
+    return name if name is not None else "%s_%s" % (self._name, suffix)
+
+  def enqueue(self, vals, name=None):
+    """Enqueues one element (a tuple, list, dict or single tensor); the op
+    waits while the queue is full."""
+    with _ops.name_scope(self._scope(name, "enqueue")) as scope:
+      vals = self._check_enqueue_dtypes(vals)
+      for val, shape in zip(vals, self._shapes):
+        val.get_shape().assert_is_compatible_with(shape)
+      return _apply_op("QueueEnqueueV2", scope, [self._queue_ref, vals])
+
+  def enqueue_many(self, vals, name=None):
+    """Enqueues the slices of vals along dimension 0."""
+    with _ops.name_scope(self._scope(name, "EnqueueMany")) as scope:
+      vals = self._check_enqueue_dtypes(vals)
+      batch_dim = _tensor_shape.Dimension(None)
+      for val, shape in zip(vals, self._shapes):
+        s = val.get_shape().with_rank_at_least(1)
+        batch_dim = batch_dim.merge_with(s[0])
+        s[1:].assert_is_compatible_with(shape)
+      return _apply_op("QueueEnqueueManyV2", scope, [self._queue_ref, vals])
+
+  def _dequeue_return_value(self, tensors):
+    if self._names:
+      return {n: t for n, t in zip(self._names, tensors)}
+    if len(tensors) == 1:
+      return tensors[0]
+    return tensors
+
+  def _dequeue_op(self, op_type, name, suffix, n=None):
+    inputs = [self._queue_ref] if n is None else [self._queue_ref, n]
+    return _apply_op(op_type, self._scope(name, suffix), inputs, {"component_types": self._dtypes})
+
+  def dequeue(self, name=None):
+    """Dequeues one element; OutOfRangeError once the queue is closed and empty."""
+    op = self._dequeue_op("QueueDequeueV2", name, "Dequeue")
+    outs = list(op.outputs)
+    for t, shape in zip(outs, self._shapes):
+      t.set_shape(shape)
+    return self._dequeue_return_value(outs)
+
+  def dequeue_many(self, n, name=None):
+    """Dequeues and concatenates n elements (waits for all n)."""
+    n_t = _ops.convert_to_tensor(n, dtype=_dtypes.int32, name="n")
+    op = self._dequeue_op("QueueDequeueManyV2", name, "DequeueMany", n_t)
+    batch = _static_int(n)
+    outs = list(op.outputs)
+    for t, shape in zip(outs, self._shapes):
+      t.set_shape(_tensor_shape.TensorShape([batch]).concatenate(shape))
+    return self._dequeue_return_value(outs)
+
+  def dequeue_up_to(self, n, name=None):
+    """Dequeues up to n elements: fewer only once the queue is closed."""
+    n_t = _ops.convert_to_tensor(n, dtype=_dtypes.int32, name="n")
+    op = self._dequeue_op("QueueDequeueUpToV2", name, "DequeueUpTo", n_t)
+    outs = list(op.outputs)
+    for t, shape in zip(outs, self._shapes):
+      t.set_shape(_tensor_shape.TensorShape([None]).concatenate(shape))
+    return self._dequeue_return_value(outs)
+
+  def close(self, cancel_pending_enqueues=False, name=None):
+    """Closes the queue: later enqueues fail, dequeues drain what is left."""
+    return _apply_op("QueueCloseV2", self._scope(name, "Close"), [self._queue_ref],
+                     {"cancel_pending_enqueues": bool(cancel_pending_enqueues)})
+
+  def is_closed(self, name=None):
+    return _apply_op("QueueIsClosedV2", self._scope(name, "IsClosed"), [self._queue_ref]).outputs[0]
+
+  def size(self, name=None):
+    return _apply_op("QueueSizeV2", self._scope(name, "Size"), [self._queue_ref]).outputs[0]
+
+
+def _queue_attrs(dtypes, shapes, capacity, shared_name):
+  attrs = {"component_types": dtypes, "capacity": int(capacity),
+           "shared_name": shared_name or ""}
+  if shapes is not None:
+    attrs["shapes"] = [_shape_attr(s) for s in shapes]
+  return attrs
+
+
+class FIFOQueue(QueueBase):
+  """A queue that dequeues elements in first-in first-out order."""
+
+  def __init__(self, capacity, dtypes, shapes=None, names=None, shared_name=None,
+               name="fifo_queue"):
+    dtypes = _as_type_list(dtypes)
+    shapes = _as_shape_list(shapes, dtypes)
+    names = _as_name_list(names, dtypes)
+    ref = _apply_op("FIFOQueueV2", name, [], _queue_attrs(dtypes, shapes, capacity, shared_name)).outputs[0]
+    super(FIFOQueue, self).__init__(dtypes, shapes, names, ref)
+
+
+class PaddingFIFOQueue(QueueBase):
+  """A FIFOQueue whose dequeue_many pads components to the largest shape in
+  the batch (shapes may have None dimensions)."""
+
+  def __init__(self, capacity, dtypes, shapes, names=None, shared_name=None,
+               name="padding_fifo_queue"):
+    dtypes = _as_type_list(dtypes)
+    shapes = _as_shape_list(shapes, dtypes, unknown_dim_allowed=True)
+    names = _as_name_list(names, dtypes)
+    if len(dtypes) != len(shapes):
+      raise ValueError("Shapes must be provided for all components, but received %d dtypes and %d shapes."
+                       % (len(dtypes), len(shapes)))
+    ref = _apply_op("PaddingFIFOQueueV2", name, [],
+                    _queue_attrs(dtypes, shapes, capacity, shared_name)).outputs[0]
+    super(PaddingFIFOQueue, self).__init__(dtypes, shapes, names, ref)
+
+
+class RandomShuffleQueue(QueueBase):
+  """A queue that dequeues elements in a random order; a dequeue waits while
+  fewer than min_after_dequeue elements would remain, until the queue closes."""
+
+  def __init__(self, capacity, min_after_dequeue, dtypes, shapes=None, names=None, seed=None,
+               shared_name=None, name="random_shuffle_queue"):
+    dtypes = _as_type_list(dtypes)
+    shapes = _as_shape_list(shapes, dtypes)
+    names = _as_name_list(names, dtypes)
+    seed1, seed2 = _random_seed.get_seed(seed)
+    if seed1 is None and seed2 is None:
+      seed1, seed2 = 0, 0
+    elif seed is None and shared_name is not None:
+      # a shared queue gets the same stream wherever it is built (as TF)
+      import hashlib  # pylint: disable=g-import-not-at-top
+      string = (str(seed1) + shared_name).encode("utf-8")
+      seed2 = int(hashlib.md5(string).hexdigest()[:8], 16) & 0x7FFFFFFF
+    attrs = _queue_attrs(dtypes, shapes, capacity, shared_name)
+    attrs.update({"min_after_dequeue": int(min_after_dequeue), "seed": int(seed1), "seed2": int(seed2)})
+    ref = _apply_op("RandomShuffleQueueV2", name, [], attrs).outputs[0]
+    super(RandomShuffleQueue, self).__init__(dtypes, shapes, names, ref)
+
+
+class PriorityQueue(QueueBase):
+  """A queue whose elements carry an int64 priority as their first component;
+  the smallest priority is dequeued first."""
+
+  def __init__(self, capacity, types, shapes=None, names=None, shared_name=None,
+               name="priority_queue"):
+    types = _as_type_list(types)
+    shapes = _as_shape_list(shapes, types)
+    if shapes is None:
+      shapes = []
+    attrs = {"component_types": types, "capacity": int(capacity), "shared_name": shared_name or "",
+             "shapes": [_shape_attr(s) for s in shapes]}
+    ref = _apply_op("PriorityQueueV2", name, [], attrs).outputs[0]
+    priority_dtypes = [_dtypes.int64] + types
+    priority_shapes = [()] + shapes if shapes else shapes
+    super(PriorityQueue, self).__init__(priority_dtypes, priority_shapes or None, names, ref)
+
+
+def _static_int(n):
+  """n as a Python int when known while building the graph, else None."""
+  try:
+    import numbers  # pylint: disable=g-import-not-at-top
+    if isinstance(n, numbers.Integral):
+      return int(n)
+    if hasattr(n, "op") and n.op.type == "Const":
+      return int(n.op.get_attr("value"))
+  except Exception:  # pylint: disable=broad-except
+    pass
+  return None
+
+
+def _as_name_list(names, dtypes):
+  if names is None:
+    return None
+  if not isinstance(names, (list, tuple)):
+    names = [names]
+  if len(names) != len(dtypes):
+    raise ValueError("List of names must have the same length as the list of dtypes")
+  return list(names)
+
