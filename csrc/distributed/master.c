@@ -351,7 +351,7 @@ static void random_handle(char *buf, size_t size) {
  * entries pointing at the existing nodes. */
 static bool extend_graph(msession *s, const uint8_t *gd, size_t n, tfc_status *st) {
   if (!gd || n == 0) return true;
-  tfc_import_options o = {.resource_variables_as_ref = true};
+  tfc_import_options o = {0};
   if (tfc_graph_num_nodes(s->g) == 0) return tfc_graph_import(s->g, gd, n, &o, NULL, st);
   Tensorflow__GraphDef *g = (Tensorflow__GraphDef *)tfc_pb_unpack(&tensorflow__graph_def__descriptor, gd, n,
                                                                    "GraphDef", st);

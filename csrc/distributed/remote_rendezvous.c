@@ -137,7 +137,7 @@ static void *claim_tensor(void *arg, const uint8_t *head, size_t head_len, size_
         }
       } else if (key == ((4 << 3) | 2)) {
         if (!head_varint(&p, end, &v) || (size_t)(p - head) + v != total) return NULL;
-        if (c->dtype == TFC_DTYPE_INVALID || c->dtype == TFC_DTYPE_STRING || tfc_dtype_size(c->dtype) == 0)
+        if (c->dtype == TFC_DTYPE_INVALID || tfc_dtype_is_stringlike(c->dtype) || tfc_dtype_size(c->dtype) == 0)
           return NULL;
         uint64_t ne = 1;
         for (int i = 0; i < c->rank; i++) ne *= (uint64_t)c->dims[i];
