@@ -2,6 +2,7 @@
 import inspect
 import os
 
+from tfc import _tfc
 from tfc import dtypes as _dtypes
 from tfc import protos as _protos
 from tfc.framework import ops as _ops
@@ -28,7 +29,7 @@ def _resource_variable_class():
   return _RESOURCE_VARIABLE_CLASS[0]
 
 
-class Variable(object):
+class Variable(_tfc.Variable):
   """A mutable tensor kept across Session.run calls (VariableV2 + Assign + read Identity).
 
   `Variable(..., use_resource=True)` (or any variable after
@@ -49,8 +50,8 @@ class Variable(object):
       elif use_resource is None:
         use_resource = _DEFAULT_USE_RESOURCE[0]
       if use_resource:
-        return object.__new__(_resource_variable_class())
-    return object.__new__(cls)
+        return _tfc.Variable.__new__(_resource_variable_class())
+    return _tfc.Variable.__new__(cls)
 
   def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                caching_device=None, name=None, variable_def=None, dtype=None,
@@ -148,17 +149,11 @@ class Variable(object):
     return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.get_shape(),
                                                      self.dtype.name)
 
-  @property
-  def name(self):
-    return self._variable.name
 
   @property
   def _shared_name(self):
     return self.name[:self.name.index(":")]
 
-  @property
-  def initial_value(self):
-    return self._initial_value
 
   @property
   def constraint(self):
@@ -168,25 +163,13 @@ class Variable(object):
   def trainable(self):
     return self._trainable
 
-  @property
-  def initializer(self):
-    return self._initializer_op
 
-  @property
-  def device(self):
-    return self._variable.device
 
   @property
   def dtype(self):
     return self._variable.dtype
 
-  @property
-  def op(self):
-    return self._variable.op
 
-  @property
-  def graph(self):
-    return self._variable.graph
 
   @property
   def shape(self):
