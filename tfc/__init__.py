@@ -131,16 +131,8 @@ def enable_v2_behavior():
   raise NotImplementedError("tfc implements the TF 1.x API only")
 
 
-def disable_resource_variables():
-  """No-op: tfc variables are ref variables."""
-
-
-def enable_resource_variables():
-  raise NotImplementedError("tfc has ref variables only")
-
-
-def resource_variables_enabled():
-  return False
+from tfc.ops.resource_variable_ops import (  # noqa: F401,E402
+    enable_resource_variables, disable_resource_variables, resource_variables_enabled)
 
 
 def disable_v2_tensorshape():

@@ -1401,6 +1401,192 @@ custom("ApplyAdam", "nesterov", _apply_case("ApplyAdam", use_nesterov=True))
 custom("ApplyAdagrad", "no_update_slots", _apply_case("ApplyAdagrad", update_slots=False))
 
 
+
+# ---- resource variables (handles, reads, writes and updates through them)
+
+def _rvar(tf, value, name):
+    """A resource variable: (handle, its AssignVariableOp initializer). The
+    shared name carries the case's name scope, so cases never share one."""
+    value = np.asarray(value)
+    scope = tf.compat.v1.get_default_graph().get_name_scope()
+    h = tf.raw_ops.VarHandleOp(dtype=tf.as_dtype(value.dtype), shape=list(value.shape),
+                               shared_name="%s/%s" % (scope, name), name=name)
+    init = tf.raw_ops.AssignVariableOp(resource=h, value=tf.constant(value), name=name + "_init")
+    return h, init
+
+
+def _read(tf, h, dt=None, name="read"):
+    return tf.raw_ops.ReadVariableOp(resource=h, dtype=dt or tf.float32, name=name)
+
+
+def _rvar_read(tf, inp):
+    h, init = _rvar(tf, _rng("rvar").randn(2, 3).astype(np.float32), "v")
+    return {"init": [init], "fetches": [_read(tf, h)]}
+
+
+def _rvar_uninitialized(tf, inp):
+    h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=[2], shared_name="never_assigned", name="v")
+    return {"fetches": [_read(tf, h)]}
+
+
+def _rassign_case(op, dt="float32"):
+    def build(tf, inp):
+        rng = _rng(op + dt)
+        h, init = _rvar(tf, (rng.randn(2, 3) * 10).astype(dt), "v")
+        val = inp(F(2, 3, dt=dt) if dt.startswith("float") else I(2, 3, dt=dt), "value")
+        upd = getattr(tf.raw_ops, op)(resource=h, value=val)
+        return {"init": [init], "targets": [upd], "after": [_read(tf, h, tf.as_dtype(dt))]}
+    return build
+
+
+def _rassign_new_shape(tf, inp):
+    h, init = _rvar(tf, np.zeros([2], np.float32), "v")
+    val = tf.raw_ops.Placeholder(dtype=tf.float32, shape=None, name="value")
+    upd = tf.raw_ops.AssignVariableOp(resource=h, value=val)
+    return {"init": [init], "targets": [upd], "after": [_read(tf, h)],
+            "extra_feeds": {val: np.arange(6, dtype=np.float32).reshape(3, 2)}}
+
+
+def _rassign_validate_shape(tf, inp):
+    h, init = _rvar(tf, np.zeros([2], np.float32), "v")
+    val = tf.raw_ops.Placeholder(dtype=tf.float32, shape=None, name="value")
+    upd = tf.raw_ops.AssignVariableOp(resource=h, value=val, validate_shape=True)
+    return {"init": [init], "targets": [upd], "extra_feeds": {val: np.ones([3], np.float32)}}
+
+
+def _rassign_add_uninitialized(tf, inp):
+    h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=[2], shared_name="never_assigned", name="v")
+    upd = tf.raw_ops.AssignAddVariableOp(resource=h, value=inp(F(2), "value"))
+    return {"targets": [upd]}
+
+
+def _rvar_is_initialized(tf, inp):
+    h, init = _rvar(tf, np.ones([2], np.float32), "v")
+    w = tf.raw_ops.VarHandleOp(dtype=tf.int32, shape=[3], shared_name="never_assigned", name="w")
+    return {"init": [init], "fetches": [tf.raw_ops.VarIsInitializedOp(resource=h),
+                                        tf.raw_ops.VarIsInitializedOp(resource=w)]}
+
+
+def _rdestroy(tf, inp):
+    h, init = _rvar(tf, np.ones([2], np.float32), "v")
+    d = tf.raw_ops.DestroyResourceOp(resource=h)
+    return {"init": [init], "targets": [d], "after": [tf.raw_ops.VarIsInitializedOp(resource=h)]}
+
+
+def _rdestroy_missing(tf, inp):
+    h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=[2], shared_name="never_assigned", name="v")
+    return {"targets": [tf.raw_ops.DestroyResourceOp(resource=h, ignore_lookup_error=False)]}
+
+
+def _rgather(dt="float32", idt="int32", batch_dims=0, bad=False):
+    def build(tf, inp):
+        rng = _rng("gather" + dt + idt + str(batch_dims))
+        if batch_dims:
+            h, init = _rvar(tf, rng.randn(2, 4, 3).astype(dt), "v")
+            idx = inp(V([[3, 0], [1, 1]], idt), "indices")
+        else:
+            base = rng.randn(5, 3) if dt.startswith("float") else rng.randint(-9, 9, (5, 3))
+            h, init = _rvar(tf, base.astype(dt), "v")
+            idx = inp(V([[4, 0], [2, 5]] if bad else [[4, 0], [2, 2]], idt), "indices")
+        out = tf.raw_ops.ResourceGather(resource=h, indices=idx, dtype=tf.as_dtype(dt),
+                                        batch_dims=batch_dims)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+def _rscatter_case(op, dt="float32", dup=False):
+    def build(tf, inp):
+        rng = _rng(op + dt)
+        base = (rng.uniform(0.5, 3, (5, 3)) * (1 if dt.startswith("float") else 4)).astype(dt)
+        h, init = _rvar(tf, base, "v")
+        idx = inp(V([4, 0, 4, 2] if dup else [3, 0, 1], "int32"), "indices")
+        n = 4 if dup else 3
+        upd = inp(F(n, 3, lo=0.5, hi=2, dt=dt) if dt.startswith("float")
+                  else I(n, 3, lo=1, hi=4, dt=dt), "updates")
+        o = getattr(tf.raw_ops, op)(resource=h, indices=idx, updates=upd)
+        return {"init": [init], "targets": [o], "after": [_read(tf, h, tf.as_dtype(dt))]}
+    return build
+
+
+def _rapply_case(op, **attrs):
+    slots = {"ResourceApplyGradientDescent": [], "ResourceApplyAdagrad": ["accum"],
+             "ResourceApplyMomentum": ["accum"], "ResourceApplyAdam": ["m", "v"],
+             "ResourceApplyRMSProp": ["ms", "mom"],
+             "ResourceApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + repr(attrs))
+        var, init0 = _rvar(tf, rng.randn(3, 4).astype(np.float32), "var")
+        inits, h = [init0], {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (3, 4)).astype(np.float32)
+            if s == "mg":  # keeps ms - mg^2 positive
+                value *= np.float32(0.3)
+            h[s], i = _rvar(tf, value, s)
+            inits.append(i)
+        grad = inp(F(3, 4), "grad")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        raw = getattr(tf.raw_ops, op)
+        if op == "ResourceApplyGradientDescent":
+            o = raw(var=var, alpha=sc(0.1, "alpha"), delta=grad, **attrs)
+        elif op == "ResourceApplyAdagrad":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad, **attrs)
+        elif op == "ResourceApplyMomentum":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad,
+                    momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "ResourceApplyAdam":
+            o = raw(var=var, m=h["m"], v=h["v"], beta1_power=sc(0.9 ** 3, "b1p"),
+                    beta2_power=sc(0.999 ** 3, "b2p"), lr=sc(0.01, "lr"), beta1=sc(0.9, "beta1"),
+                    beta2=sc(0.999, "beta2"), epsilon=sc(1e-7, "eps"), grad=grad, **attrs)
+        elif op == "ResourceApplyCenteredRMSProp":
+            o = raw(var=var, mg=h["mg"], ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"),
+                    rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                    grad=grad, **attrs)
+        else:
+            o = raw(var=var, ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                    momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"), grad=grad, **attrs)
+        after = [_read(tf, var, name="var_after")]
+        after += [_read(tf, h[s], name=s + "_after") for s in slots]
+        return {"init": inits, "targets": [o], "after": after}
+    return build
+
+
+custom("VarHandleOp", "init_read", _rvar_read)
+custom("ReadVariableOp", "init_read", _rvar_read)
+custom("ReadVariableOp", "uninitialized", _rvar_uninitialized, error=True)
+custom("AssignVariableOp", "f32", _rassign_case("AssignVariableOp"))
+custom("AssignVariableOp", "i64", _rassign_case("AssignVariableOp", "int64"))
+custom("AssignVariableOp", "new_shape", _rassign_new_shape)
+custom("AssignVariableOp", "validate_shape", _rassign_validate_shape, error=True)
+custom("AssignAddVariableOp", "f32", _rassign_case("AssignAddVariableOp"))
+custom("AssignAddVariableOp", "i32", _rassign_case("AssignAddVariableOp", "int32"))
+custom("AssignAddVariableOp", "uninitialized", _rassign_add_uninitialized, error=True)
+custom("AssignSubVariableOp", "f32", _rassign_case("AssignSubVariableOp"))
+custom("AssignSubVariableOp", "f64", _rassign_case("AssignSubVariableOp", "float64"))
+custom("VarIsInitializedOp", "one_of_two", _rvar_is_initialized)
+custom("DestroyResourceOp", "destroy", _rdestroy)
+custom("DestroyResourceOp", "missing", _rdestroy_missing, error=True)
+custom("ResourceGather", "f32", _rgather())
+custom("ResourceGather", "i64_indices_i32", _rgather("int32", "int64"))
+custom("ResourceGather", "batch_dims", _rgather(batch_dims=1))
+custom("ResourceGather", "out_of_range", _rgather(bad=True), error=True)
+for _op in ["ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
+            "ResourceScatterMax", "ResourceScatterMin", "ResourceScatterUpdate"]:
+    custom(_op, "f32", _rscatter_case(_op))
+    if _op != "ResourceScatterUpdate":
+        custom(_op, "f32_dup_indices", _rscatter_case(_op, dup=True))
+custom("ResourceScatterAdd", "i32", _rscatter_case("ResourceScatterAdd", "int32"))
+for _op in ["ResourceApplyGradientDescent", "ResourceApplyAdagrad", "ResourceApplyMomentum",
+            "ResourceApplyAdam", "ResourceApplyRMSProp", "ResourceApplyCenteredRMSProp"]:
+    custom(_op, "f32", _rapply_case(_op))
+custom("ResourceApplyMomentum", "nesterov", _rapply_case("ResourceApplyMomentum",
+                                                         use_nesterov=True))
+custom("ResourceApplyAdam", "nesterov", _rapply_case("ResourceApplyAdam", use_nesterov=True))
+custom("ResourceApplyAdagrad", "no_update_slots",
+       _rapply_case("ResourceApplyAdagrad", update_slots=False))
+
 # ---- edge values, dtypes and shapes
 _NANS = [np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -2.0]
 for _op in ["Abs", "Neg", "Sign", "Floor", "Ceil", "Round", "Exp", "Expm1", "Log", "Log1p",

@@ -34,7 +34,7 @@ static const dtype_info k_info[TFC_DTYPE_NUM] = {
     [TFC_DTYPE_UINT16] = {"uint16", "uint16_ref", NULL, 2},
     [TFC_DTYPE_COMPLEX128] = {"complex128", "complex128_ref", NULL, 16},
     [TFC_DTYPE_HALF] = {"float16", "float16_ref", "half", 2},
-    [TFC_DTYPE_RESOURCE] = {"resource", "resource_ref", NULL, 0},
+    [TFC_DTYPE_RESOURCE] = {"resource", "resource_ref", NULL, sizeof(tfc_string)},
     [TFC_DTYPE_VARIANT] = {"variant", "variant_ref", NULL, 0},
     [TFC_DTYPE_UINT32] = {"uint32", "uint32_ref", NULL, 4},
     [TFC_DTYPE_UINT64] = {"uint64", "uint64_ref", NULL, 8},
@@ -46,7 +46,7 @@ static int info_index(tfc_dtype t) {
   return (b > 0 && b < TFC_DTYPE_NUM) ? b : 0;
 }
 
-/* Bytes per element of t's base type; 0 for invalid, resource and variant. */
+/* Bytes per element of t's base type; 0 for invalid and variant. */
 size_t tfc_dtype_size(tfc_dtype t) { return k_info[info_index(t)].size; }
 
 /* TF's Python name, with "_ref" for reference types; "invalid" if unknown. */

@@ -49,7 +49,7 @@ typedef struct tfc_string {
   size_t len;
 } tfc_string;
 
-/* Bytes per element (sizeof(tfc_string) for STRING); 0 for invalid/unsupported. */
+/* Bytes per element (sizeof(tfc_string) for STRING and RESOURCE); 0 for invalid/unsupported. */
 size_t tfc_dtype_size(tfc_dtype t);
 /* TF's Python name ("float32", "int64", "string", "float32_ref"); "invalid" if unknown. */
 const char *tfc_dtype_name(tfc_dtype t);
@@ -74,6 +74,12 @@ bool tfc_dtype_is_complex(tfc_dtype t);
 bool tfc_dtype_is_numeric(tfc_dtype t);  /* float, integer, complex, quantized */
 /* True when tfc can allocate and compute on this type. */
 bool tfc_dtype_is_supported(tfc_dtype t);
+/* True for the types whose elements are tfc_string byte strings owned by the
+ * buffer: STRING, and RESOURCE (each element a serialized ResourceHandleProto). */
+static inline bool tfc_dtype_is_stringlike(tfc_dtype t) {
+  tfc_dtype b = tfc_dtype_base(t);
+  return b == TFC_DTYPE_STRING || b == TFC_DTYPE_RESOURCE;
+}
 
 /* IEEE half <-> float conversion (round to nearest even). */
 float tfc_half_to_float(tfc_half h);

@@ -82,7 +82,7 @@ static void buffer_unref(tfc_buffer *b) {
     tfc_free(b);
     return;
   }
-  if (b->dtype == TFC_DTYPE_STRING) {
+  if (tfc_dtype_is_stringlike(b->dtype)) {
     tfc_string *s = b->data;
     for (size_t i = 0; i < b->nstrings; i++) tfc_free(s[i].data);
   } else if (tfc_dtype_holds_objects(b->dtype)) {
@@ -120,10 +120,10 @@ tfc_tensor *tfc_tensor_new(tfc_dtype dtype, int rank, const int64_t *dims, tfc_s
   b->data = (char *)b + BUF_HEADER;
   b->size = bytes;
   b->dtype = dtype;
-  b->nstrings = dtype == TFC_DTYPE_STRING ? (size_t)n : 0;
+  b->nstrings = tfc_dtype_is_stringlike(dtype) ? (size_t)n : 0;
   b->release = NULL;
   b->owner = NULL;
-  if (dtype == TFC_DTYPE_STRING) memset(b->data, 0, bytes);
+  if (tfc_dtype_is_stringlike(dtype)) memset(b->data, 0, bytes);
   t->buf = b;
   t->data = b->data;
   return t;
@@ -174,7 +174,7 @@ tfc_tensor *tfc_tensor_zeros(tfc_dtype dtype, int rank, const int64_t *dims, tfc
 tfc_tensor *tfc_tensor_scalar(tfc_dtype dtype, const void *value, tfc_status *st) {
   tfc_tensor *t = tfc_tensor_zeros(dtype, 0, NULL, st);
   if (!t || !value) return t;
-  if (t->dtype == TFC_DTYPE_STRING) {
+  if (tfc_dtype_is_stringlike(t->dtype)) {
     const tfc_string *s = value;
     if (!tfc_tensor_set_string(t, 0, s->data, s->len, st)) {
       tfc_tensor_unref(t);
@@ -198,7 +198,7 @@ static void noop_release(void *owner, void *data) {
 tfc_tensor *tfc_tensor_wrap(tfc_dtype dtype, int rank, const int64_t *dims, void *data,
                             tfc_release_fn release, void *owner, tfc_status *st) {
   dtype = tfc_dtype_base(dtype);
-  if (!tfc_dtype_is_supported(dtype) || dtype == TFC_DTYPE_STRING) {
+  if (!tfc_dtype_is_supported(dtype) || tfc_dtype_is_stringlike(dtype)) {
     tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Cannot wrap memory as a tensor of type %s",
                    tfc_dtype_name(dtype));
     return NULL;
@@ -237,7 +237,7 @@ _Static_assert(BUF_HEADER == TFC_ALIGN, "a tensor buffer header fills one alignm
 tfc_tensor *tfc_tensor_adopt(tfc_dtype dtype, int rank, const int64_t *dims, void *block,
                              tfc_status *st) {
   dtype = tfc_dtype_base(dtype);
-  if (!tfc_dtype_is_supported(dtype) || dtype == TFC_DTYPE_STRING) {
+  if (!tfc_dtype_is_supported(dtype) || tfc_dtype_is_stringlike(dtype)) {
     tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Cannot adopt memory as a tensor of type %s",
                    tfc_dtype_name(dtype));
     return NULL;
@@ -320,7 +320,7 @@ tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tf
 tfc_tensor *tfc_tensor_copy(const tfc_tensor *t, tfc_status *st) {
   tfc_tensor *c = tfc_tensor_new(t->dtype, t->rank, t->dims, st);
   if (!c || c->nelems == 0) return c;
-  if (t->dtype != TFC_DTYPE_STRING) {
+  if (!tfc_dtype_is_stringlike(t->dtype)) {
     memcpy(c->data, t->data, tfc_tensor_nbytes(t));
     return c;
   }
@@ -376,7 +376,7 @@ bool tfc_tensor_same_shape(const tfc_tensor *a, const tfc_tensor *b) {
 /* Replaces string element i with a NUL-terminated copy of (s, len).
  * false + INVALID_ARGUMENT (not STRING / index out of range) or RESOURCE_EXHAUSTED. */
 bool tfc_tensor_set_string(tfc_tensor *t, int64_t i, const char *s, size_t len, tfc_status *st) {
-  if (t->dtype != TFC_DTYPE_STRING)
+  if (!tfc_dtype_is_stringlike(t->dtype))
     return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Tensor of type %s is not a string tensor",
                           tfc_dtype_name(t->dtype));
   if (i < 0 || i >= t->nelems)

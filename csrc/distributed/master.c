@@ -352,7 +352,7 @@ static void random_handle(char *buf, size_t size) {
  * entries pointing at the existing nodes. */
 static bool extend_graph(msession *s, const uint8_t *gd, size_t n, tfc_status *st) {
   if (!gd || n == 0) return true;
-  tfc_import_options o = {.resource_variables_as_ref = true};
+  tfc_import_options o = {0};
   if (tfc_graph_num_nodes(s->g) == 0) return tfc_graph_import(s->g, gd, n, &o, NULL, st);
   Tensorflow__GraphDef *g = (Tensorflow__GraphDef *)tfc_pb_unpack(&tensorflow__graph_def__descriptor, gd, n,
                                                                    "GraphDef", st);
@@ -888,6 +888,23 @@ static void cleanup_step(tfc_master *m, const mplan *p, int64_t step_id) {
  * field 1 entries (NamedTensorProto under the fetch names when `named`, bare
  * TensorProtos in fetch order otherwise) and RunMetadata as field 2. false
  * with *rst on failure (out then incomplete). */
+/* True when a DeviceStepStats lists RecvTensor calls (its first node is "RecvTensor"). */
+static bool is_recv_stats(const uint8_t *d, size_t n) {
+  const uint8_t *node = NULL, *name = NULL;
+  size_t nn = 0, nl = 0;
+  return tfc_wire_find_ld(d, n, 2, &node, &nn) && tfc_wire_find_ld(node, nn, 1, &name, &nl) &&
+         nl == 10 && memcmp(name, "RecvTensor", 10) == 0;
+}
+
+/* Appends the DeviceStepStats entries (StepStats field 1) of one task's
+ * StepStats to out: those of RecvTensor calls when `recvs`, the others otherwise. */
+static void append_dev_stats(tfc_wbuf *out, const uint8_t *ss, size_t n, bool recvs) {
+  size_t pos = 0;
+  tfc_wfield f;
+  while (tfc_wire_next(ss, n, &pos, &f))
+    if (f.number == 1 && f.wire == 2 && is_recv_stats(f.p, f.n) == recvs) tfc_wbuf_ld(out, 1, f.p, f.n);
+}
+
 /* The session's plan for r (borrowed), built and registered on first use; NULL + rst. */
 static mplan *get_plan(tfc_master *m, msession *s, const step_req *r, tfc_status *rst) {
   size_t klen = 0;
@@ -986,11 +1003,13 @@ static bool run_core(tfc_master *m, msession *s, const step_req *rq, bool named,
       /* RunMetadata.step_stats: every task's DeviceStepStats (repeated fields concatenate) */
       tfc_wbuf ss;
       tfc_wbuf_init(&ss);
-      for (int k = 0; k < p->n_parts; k++) {
-        const uint8_t *sp = NULL;
-        size_t sn = 0;
-        if (tfc_wire_find_ld(runs[k].resp.data, runs[k].resp.len, 2, &sp, &sn)) tfc_wbuf_bytes(&ss, sp, sn);
-      }
+      for (int pass = 0; pass < 2; pass++)  /* RecvTensor entries first, as TF lists them */
+        for (int k = 0; k < p->n_parts; k++) {
+          const uint8_t *sp = NULL;
+          size_t sn = 0;
+          if (tfc_wire_find_ld(runs[k].resp.data, runs[k].resp.len, 2, &sp, &sn))
+            append_dev_stats(&ss, sp, sn, pass == 0);
+        }
       tfc_wbuf_ld(&md, 1, ss.data, ss.len);
       if (ss.oom) md.oom = true;
       tfc_wbuf_free(&ss);

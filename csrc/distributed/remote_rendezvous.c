@@ -27,6 +27,9 @@ struct tfc_remote_rendezvous {
   tfc_hashmap fed;         /* keys whose values a RunGraph delivered here (client-terminated) */
   tfc_hashmap lent;        /* int64 token -> tensor lent to a same-host peer */
   int64_t next_token;
+  bool trace;              /* record RecvTensor calls (FULL_TRACE) */
+  tfc_wbuf stats;          /* recorded NodeExecStats, as node_stats fields */
+  int n_stats;
 };
 
 /* New reference. */
@@ -47,6 +50,7 @@ void tfc_remote_rendezvous_unref(tfc_remote_rendezvous *r) {
     if (tfc_hashmap_slot(&r->lent, i, &k, &kl, &v)) tfc_tensor_unref(v);
   }
   tfc_hashmap_destroy(&r->lent);
+  tfc_wbuf_free(&r->stats);
   pthread_mutex_destroy(&r->mu);
   tfc_free(r);
 }
@@ -137,7 +141,7 @@ static void *claim_tensor(void *arg, const uint8_t *head, size_t head_len, size_
         }
       } else if (key == ((4 << 3) | 2)) {
         if (!head_varint(&p, end, &v) || (size_t)(p - head) + v != total) return NULL;
-        if (c->dtype == TFC_DTYPE_INVALID || c->dtype == TFC_DTYPE_STRING || tfc_dtype_size(c->dtype) == 0)
+        if (c->dtype == TFC_DTYPE_INVALID || tfc_dtype_is_stringlike(c->dtype) || tfc_dtype_size(c->dtype) == 0)
           return NULL;
         uint64_t ne = 1;
         for (int i = 0; i < c->rank; i++) ne *= (uint64_t)c->dims[i];
@@ -232,6 +236,78 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
   return tfc_tensor_from_proto(tp ? tp : (const uint8_t *)"", tn, st);
 }
 
+/* Microseconds since the epoch (TF's all_start_micros clock). */
+static int64_t now_micros(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Records one RecvTensor call of `key` that moved `bytes` bytes, as TF's RPC
+ * logging does: NodeExecStats{node_name "RecvTensor", all_start_micros,
+ * op_end_rel_micros, all_end_rel_micros, output.tensor_description.
+ * allocation_description.requested_bytes, timeline_label "[NB] [R Mb/s] tensor
+ * from src to dst"}. */
+static void record_recv(tfc_remote_rendezvous *r, const char *key, size_t bytes, int64_t start,
+                        int64_t end) {
+  /* key: send_device;incarnation;recv_device;tensor_name;frame:iter */
+  const char *f[5] = {key, NULL, NULL, NULL, NULL};
+  for (int i = 1; i < 5 && f[i - 1]; i++) {
+    const char *semi = strchr(f[i - 1], ';');
+    f[i] = semi ? semi + 1 : NULL;
+  }
+  if (!f[4]) return;
+  int64_t rel = end > start ? end - start : 0;
+  char label[1024];
+  snprintf(label, sizeof label, "[%zuB] [%fMb/s] %.*s from %.*s to %.*s", bytes,
+           rel > 0 ? (double)bytes * 8.0 / (double)rel : 0.0, (int)(f[4] - f[3] - 1), f[3],
+           (int)(f[1] - f[0] - 1), f[0], (int)(f[3] - f[2] - 1), f[2]);
+  tfc_wbuf n, out, td, ad;
+  tfc_wbuf_init(&n);
+  tfc_wbuf_init(&out);
+  tfc_wbuf_init(&td);
+  tfc_wbuf_init(&ad);
+  tfc_wbuf_varint_field(&ad, 1, (uint64_t)bytes);
+  tfc_wbuf_ld(&td, 4, ad.data, ad.len);
+  tfc_wbuf_ld(&out, 3, td.data, td.len);
+  tfc_wbuf_string(&n, 1, "RecvTensor");
+  tfc_wbuf_varint_field(&n, 2, (uint64_t)start);
+  tfc_wbuf_varint_field(&n, 4, (uint64_t)rel);
+  tfc_wbuf_varint_field(&n, 5, (uint64_t)rel);
+  tfc_wbuf_ld(&n, 7, out.data, out.len);
+  tfc_wbuf_string(&n, 8, label);
+  bool oom = n.oom || out.oom || td.oom || ad.oom;
+  pthread_mutex_lock(&r->mu);
+  if (!oom) {
+    tfc_wbuf_ld(&r->stats, 2, n.data, n.len);
+    r->n_stats++;
+  }
+  pthread_mutex_unlock(&r->mu);
+  tfc_wbuf_free(&n);
+  tfc_wbuf_free(&out);
+  tfc_wbuf_free(&td);
+  tfc_wbuf_free(&ad);
+}
+
+/* Turns on RecvTensor recording (see remote_rendezvous.h). */
+void tfc_remote_rendezvous_trace(tfc_remote_rendezvous *r) {
+  pthread_mutex_lock(&r->mu);
+  r->trace = true;
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* Hands the recorded entries over (see remote_rendezvous.h). */
+int tfc_remote_rendezvous_take_stats(tfc_remote_rendezvous *r, tfc_wbuf *out) {
+  pthread_mutex_lock(&r->mu);
+  int n = r->n_stats;
+  if (n) tfc_wbuf_bytes(out, r->stats.data, r->stats.len);
+  tfc_wbuf_free(&r->stats);
+  tfc_wbuf_init(&r->stats);
+  r->n_stats = 0;
+  pthread_mutex_unlock(&r->mu);
+  return n;
+}
+
 /* Thread body of a remote receive: one RecvTensor call. */
 static void *remote_recv_main(void *arg) {
   remote_recv *rr = arg;
@@ -256,6 +332,7 @@ static void *remote_recv_main(void *arg) {
   tfc_status_clear(&st);
   tfc_rpc_buf resp = {0};
   tfc_tensor *t = NULL;
+  int64_t start_us = now_micros();
   if (req.oom) {
     tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   } else {
@@ -300,6 +377,10 @@ static void *remote_recv_main(void *arg) {
     r->base.ops->abort(&r->base, &pst);
     rr->done(rr->arg, NULL, &pst);
   } else {
+    pthread_mutex_lock(&r->mu);
+    bool trace = r->trace;
+    pthread_mutex_unlock(&r->mu);
+    if (trace) record_recv(r, rr->key, tfc_tensor_nbytes(t), start_us, now_micros());
     tfc_status ok;
     tfc_status_clear(&ok);
     rr->done(rr->arg, t, &ok);
@@ -394,6 +475,7 @@ tfc_remote_rendezvous *tfc_remote_rendezvous_new(const tfc_cluster *cluster, int
   pthread_mutex_init(&r->mu, NULL);
   tfc_hashmap_init(&r->fed);
   tfc_hashmap_init(&r->lent);
+  tfc_wbuf_init(&r->stats);
   return r;
 }
 

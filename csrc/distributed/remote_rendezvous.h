@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "distributed/cluster.h"
+#include "distributed/wire.h"
 #include "runtime/rendezvous.h"
 
 typedef struct tfc_remote_rendezvous tfc_remote_rendezvous;
@@ -37,6 +38,14 @@ bool tfc_remote_rendezvous_feed(tfc_remote_rendezvous *r, const char *key, tfc_t
 int64_t tfc_remote_rendezvous_lend(tfc_remote_rendezvous *r, tfc_tensor *t);
 /* A new reference to the tensor lent under token, or NULL. */
 tfc_tensor *tfc_remote_rendezvous_lent(tfc_remote_rendezvous *r, int64_t token);
+
+/* Records every RecvTensor this step makes from now on (RunOptions
+ * FULL_TRACE): one NodeExecStats "RecvTensor" per call, as TF's RPC logging
+ * reports them. */
+void tfc_remote_rendezvous_trace(tfc_remote_rendezvous *r);
+/* Appends the recorded NodeExecStats, each as DeviceStepStats.node_stats
+ * (field 2), to out and forgets them; returns how many. */
+int tfc_remote_rendezvous_take_stats(tfc_remote_rendezvous *r, tfc_wbuf *out);
 
 /* Waits up to timeout_ms for the local value under key; a new reference, or
  * NULL + st (the abort status, or DEADLINE_EXCEEDED). */

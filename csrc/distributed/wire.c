@@ -184,7 +184,7 @@ static void tensor_head(tfc_wbuf *b, const tfc_tensor *t, size_t content_len) {
 
 /* TensorProto bytes with tensor_content (see wire.h). */
 bool tfc_wire_tensor_proto(const tfc_tensor *t, tfc_wbuf *out, tfc_status *st) {
-  if (t->dtype == TFC_DTYPE_STRING) {
+  if (tfc_dtype_is_stringlike(t->dtype)) {
     void *p;
     size_t n;
     if (!tfc_tensor_to_proto_content(t, &p, &n, st)) return false;
@@ -205,7 +205,7 @@ bool tfc_wire_recv_tensor_response(const tfc_tensor *t, bool is_dead, tfc_wbuf *
   *body = NULL;
   *body_len = 0;
   if (is_dead) tfc_wbuf_varint_field(head, 2, 1);
-  if (t->dtype == TFC_DTYPE_STRING) {
+  if (tfc_dtype_is_stringlike(t->dtype)) {
     tfc_wbuf tp;
     tfc_wbuf_init(&tp);
     if (!tfc_wire_tensor_proto(t, &tp, st)) {

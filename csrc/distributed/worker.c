@@ -379,12 +379,14 @@ typedef struct stats_sink {
   tfc_wbuf nodes;          /* DeviceStepStats.node_stats entries (field 2) */
 } stats_sink;
 
-/* tfc_step_args.node_stats: appends one NodeExecStats. */
+/* tfc_step_args.node_stats: appends one NodeExecStats (not for _Send/_Recv). */
 static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_t end_ns, int n_outputs,
                         tfc_tensor *const *outputs) {
   (void)n_outputs;
   (void)outputs;
   stats_sink *k = arg;
+  /* as in TF, the transfers inserted by partitioning are not listed */
+  if (strcmp(sn->def->name, "_Send") == 0 || strcmp(sn->def->name, "_Recv") == 0) return;
   tfc_wbuf n;
   tfc_wbuf_init(&n);
   int64_t rel = end_ns - start_ns;
@@ -466,6 +468,7 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     if (trace) {
       args.node_stats = record_node;
       args.node_stats_ctx = &sink;
+      tfc_remote_rendezvous_trace(rdv);
     }
     ok = tfc_run_step(&args, &env, &rst);
   }
@@ -487,10 +490,22 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     tfc_wbuf_free(&named);
   }
   if (ok && trace) {
-    /* RunGraphResponse.step_stats: one DeviceStepStats for this task's device */
-    tfc_wbuf dev, ss;
+    /* RunGraphResponse.step_stats: this task's device once with its RecvTensor
+     * calls (when it made any), then once with the partition's nodes */
+    tfc_wbuf dev, ss, recvs;
     tfc_wbuf_init(&dev);
     tfc_wbuf_init(&ss);
+    tfc_wbuf_init(&recvs);
+    if (tfc_remote_rendezvous_take_stats(rdv, &recvs) > 0) {
+      tfc_wbuf rd;
+      tfc_wbuf_init(&rd);
+      tfc_wbuf_string(&rd, 1, w->dev_name);
+      tfc_wbuf_bytes(&rd, recvs.data, recvs.len);
+      tfc_wbuf_ld(&ss, 1, rd.data, rd.len);
+      if (rd.oom || recvs.oom) out.oom = true;
+      tfc_wbuf_free(&rd);
+    }
+    tfc_wbuf_free(&recvs);
     tfc_wbuf_string(&dev, 1, w->dev_name);
     tfc_wbuf_bytes(&dev, sink.nodes.data, sink.nodes.len);
     tfc_wbuf_ld(&ss, 1, dev.data, dev.len);
@@ -536,7 +551,7 @@ static bool transport_option(const uint8_t *req, size_t len, const char *url, co
 /* True when a RecvTensorRequest offers the same-host transport from this
  * host and t is worth it (numeric, at least TFC_SAME_HOST_MIN_BYTES). */
 static bool same_host_wanted(const uint8_t *req, size_t len, const tfc_tensor *t) {
-  if (t->dtype == TFC_DTYPE_STRING || tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES) return false;
+  if (tfc_dtype_is_stringlike(t->dtype) || tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES) return false;
   const uint8_t *key;
   size_t kn;
   const char *mine = tfc_same_host_key();

@@ -1036,10 +1036,6 @@ bool tfc_graph_import(tfc_graph *g, const void *data, size_t len, const tfc_impo
   Tensorflow__GraphDef *gd = (Tensorflow__GraphDef *)tfc_pb_unpack(
       &tensorflow__graph_def__descriptor, data, len, "GraphDef", st);
   if (!gd) return false;
-  if (opts && opts->resource_variables_as_ref && !tfc_pb_rewrite_resource_variables(gd, g, st)) {
-    protobuf_c_message_free_unpacked(&gd->base, &tfc_pb_allocator);
-    return false;
-  }
   importer im;
   memset(&im, 0, sizeof im);
   im.g = g;

@@ -47,10 +47,6 @@ typedef struct tfc_import_options {
   /* A name that already exists in the graph gets TF's "_1", "_2", ...
    * suffix (and every reference to it is rewired) instead of failing. */
   bool uniquify_names;
-  /* Rewrite TF 2.x resource-variable ops (VarHandleOp, ReadVariableOp,
-   * AssignVariableOp, ResourceApply*, ...) onto tfc's ref-variable ops first
-   * (what a master does with a TF client's graph). */
-  bool resource_variables_as_ref;
   /* Also accept names starting with '_' (the runtime's own nodes, such as
    * the _send_/_recv_ nodes of a partition a master registers). */
   bool internal_names;

@@ -98,12 +98,6 @@ char *tfc_pb_arena_strndup(tfc_pb_arena *a, const char *s, size_t len);
 /* Frees every block. The arena is empty (reusable) afterwards. */
 void tfc_pb_arena_free(tfc_pb_arena *a);
 
-/* Rewrites TF 2.x resource-variable ops of gd onto ref-variable ops in place
- * (resource_rewrite.c); g (may be NULL) resolves handles imported before.
- * false + st on OOM or an unresolvable VarIsInitializedOp. */
-struct tfc_graph;
-bool tfc_pb_rewrite_resource_variables(Tensorflow__GraphDef *gd, struct tfc_graph *g, tfc_status *st);
-
 /* ---- NodeDef helpers shared with function bodies (implemented in graphdef.c) ---- */
 
 /* Number of tensors bound to arg `a` of `op` by NodeDef nd: 1 for a plain

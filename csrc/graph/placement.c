@@ -79,7 +79,8 @@ bool tfc_place_nodes(tfc_graph *g, const bool *needed, const tfc_device_set *ds,
     if (!needed[i]) continue;
     tfc_node *node = tfc_graph_node(g, i);
     for (int k = 0; k < node->n_inputs; k++)
-      if (tfc_dtype_is_ref(node->in_types[k])) uf_union(parent, node->inputs[k].node, i);
+      if (tfc_dtype_is_ref(node->in_types[k]) || tfc_dtype_base(node->in_types[k]) == TFC_DTYPE_RESOURCE)
+        uf_union(parent, node->inputs[k].node, i);  /* a variable, by ref or by handle */
     if (node->colocate_with) {
       /* the caller holds g->mu (plans are built under it): look up directly */
       tfc_node *other = tfc_hashmap_get(&g->by_name, node->colocate_with, strlen(node->colocate_with), NULL);

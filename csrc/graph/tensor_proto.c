@@ -150,7 +150,7 @@ static bool bool_content_ok(const ProtobufCBinaryData *c, tfc_status *st) {
 
 /* Copies the whole tensor from a non-empty tensor_content. */
 static bool from_content(tfc_tensor *t, const ProtobufCBinaryData *c, tfc_status *st) {
-  if (t->dtype == TFC_DTYPE_STRING) return strings_from_content(t, c, st);
+  if (tfc_dtype_is_stringlike(t->dtype)) return strings_from_content(t, c, st);
   size_t need = tfc_tensor_nbytes(t);
   if (c->len != need)
     return bad(st, "tensor_content holds %zu bytes but %lld %s elements need %zu", c->len,
@@ -227,6 +227,21 @@ static bool from_typed(tfc_tensor *t, const Tensorflow__TensorProto *p, tfc_stat
       }
       break;
     }
+    case TFC_DTYPE_RESOURCE: {
+      /* each handle is kept as its serialized ResourceHandleProto */
+      size_t k = p->n_resource_handle_val;
+      for (int64_t i = 0; i < n && k > 0; i++) {
+        const Tensorflow__ResourceHandleProto *h = p->resource_handle_val[(uint64_t)i < k ? (size_t)i : k - 1];
+        size_t len = protobuf_c_message_get_packed_size(&h->base);
+        uint8_t *buf = len ? tfc_malloc(len) : NULL;
+        if (len && !buf) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+        if (len) protobuf_c_message_pack(&h->base, buf);
+        bool ok = tfc_tensor_set_string(t, i, (const char *)buf, len, st);
+        tfc_free(buf);
+        if (!ok) return false;
+      }
+      break;
+    }
     default:
       return bad(st, "unsupported dtype %s", tfc_dtype_name(t->dtype));
   }
@@ -242,7 +257,7 @@ static bool decoded_bytes(const Tensorflow__TensorProto *p, int64_t n, uint64_t 
   uint64_t total;
   if (__builtin_mul_overflow((uint64_t)n, (uint64_t)tfc_dtype_size((tfc_dtype)p->dtype), &total))
     return false;
-  if ((int)p->dtype == TFC_DTYPE_STRING && n > 0) {
+  if (tfc_dtype_is_stringlike((tfc_dtype)p->dtype) && n > 0) {
     if (p->tensor_content.len > 0) {
       /* the lengths in front of the bytes; a broken framing fails later */
       const uint8_t *q = p->tensor_content.data, *end = q + p->tensor_content.len;
@@ -291,7 +306,7 @@ static tfc_tensor *decode(const Tensorflow__TensorProto *p, ProtobufCBinaryData 
     }
   size_t clen = p->tensor_content.len;
   if (clen > 0) {
-    bool fits = dt == TFC_DTYPE_STRING
+    bool fits = tfc_dtype_is_stringlike((tfc_dtype)dt)
                     ? (uint64_t)n <= clen
                     : (uint64_t)n <= clen / tfc_dtype_size((tfc_dtype)dt) &&
                           (size_t)n * tfc_dtype_size((tfc_dtype)dt) == clen;
@@ -309,7 +324,7 @@ static tfc_tensor *decode(const Tensorflow__TensorProto *p, ProtobufCBinaryData 
         buf, (unsigned long long)TFC_TENSOR_PROTO_MAX_BYTES);
     return NULL;
   }
-  void *block = take && dt != TFC_DTYPE_STRING && clen > 0 ? tfc_pb_bytes_block(take) : NULL;
+  void *block = take && !tfc_dtype_is_stringlike((tfc_dtype)dt) && clen > 0 ? tfc_pb_bytes_block(take) : NULL;
   if (block) {  /* clen == n * dtype size > 0, checked above */
     if (dt == TFC_DTYPE_BOOL && !bool_content_ok(take, st)) return NULL;
     tfc_tensor *t = tfc_tensor_adopt((tfc_dtype)dt, s.rank, s.dims, block, st);
@@ -451,7 +466,9 @@ bool tfc_tensor_to_pb(const tfc_tensor *t, tfc_tensor_pb_layout layout, tfc_pb_a
   p->tensor_shape = tfc_shape_to_pb(&s, arena);
   bool ok = p->tensor_shape != NULL;
   if (ok && t->nelems > 0) {
-    if (t->dtype == TFC_DTYPE_STRING) {
+    if (t->dtype == TFC_DTYPE_RESOURCE) {
+      ok = strings_to_content(t, arena, p);  /* TF's framing of serialized handles */
+    } else if (t->dtype == TFC_DTYPE_STRING) {
       ok = layout == TFC_TENSOR_PB_CONTENT ? strings_to_content(t, arena, p)
                                            : strings_to_vals(t, arena, p);
     } else if (layout == TFC_TENSOR_PB_CONTENT || t->nelems > 1) {

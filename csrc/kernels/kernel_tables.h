@@ -26,12 +26,13 @@ extern const tfc_kernel_table tfc_kernels_stack;        /* StackV2, StackPushV2,
 extern const tfc_kernel_table tfc_kernels_tensor_array; /* TensorArrayV3 and its ops */
 extern const tfc_kernel_table tfc_kernels_data_flow;    /* queues and readers */
 extern const tfc_kernel_table tfc_kernels_dataset;      /* tf.data datasets and iterators */
+extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: VarHandleOp, ResourceApply*, ... */
 
 #define TFC_KERNEL_TABLES                                                               \
   &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
       &tfc_kernels_array, &tfc_kernels_state, &tfc_kernels_random, &tfc_kernels_logging, &tfc_kernels_conv, &tfc_kernels_image, \
       &tfc_kernels_checkpoint, &tfc_kernels_string, &tfc_kernels_summary, &tfc_kernels_control, \
       &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
-      &tfc_kernels_dataset
+      &tfc_kernels_dataset, &tfc_kernels_resource
 
 #endif

@@ -23,6 +23,7 @@
 #include "core/dtype.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_tables.h"
+#include "kernels/state_internal.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -1139,3 +1140,10 @@ static const tfc_kernel_def defs[] = {
 };
 
 const tfc_kernel_table tfc_kernels_state = {defs, (int)(sizeof defs / sizeof defs[0])};
+
+/* The compute function of this file's kernel for op (see state_internal.h). */
+tfc_kernel_compute_fn tfc_state_ref_compute(const char *op) {
+  for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+    if (strcmp(defs[i].op, op) == 0) return defs[i].compute;
+  return NULL;
+}

@@ -370,6 +370,12 @@ static int module_exec(PyObject *m) {
   PyTypeObject *server_type = add_type(m, &tfc_py_server_spec, NULL);
   if (!server_type) return -1;
   Py_DECREF(server_type);
+  PyTypeObject *cluster_type = add_type(m, &tfc_py_cluster_spec_spec, NULL);
+  if (!cluster_type) return -1;
+  Py_DECREF(cluster_type);
+  PyTypeObject *variable_type = add_type(m, &tfc_py_variable_spec, NULL);
+  if (!variable_type) return -1;
+  Py_DECREF(variable_type);
   if (tfc_py_record_add_types(m) < 0) return -1;
   tfc_py_generator_install();
   ms->op_cls = (PyTypeObject *)Py_NewRef(ms->operation_type);

@@ -195,6 +195,11 @@ PyObject *tfc_py_mod_grpc_reset(PyObject *module, PyObject *args);
 PyObject *tfc_py_mod_grpc_initialized(PyObject *module, PyObject *unused);
 PyObject *tfc_py_mod_grpc_call(PyObject *module, PyObject *args);
 
+/* ------------------------------------------------------- py_cluster.c, py_variable.c */
+
+extern PyType_Spec tfc_py_cluster_spec_spec;
+extern PyType_Spec tfc_py_variable_spec;
+
 /* ------------------------------------------------------------ py_convert.c */
 
 extern PyType_Spec tfc_py_tensor_ref_spec;

@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "core/attr.h"
 #include "core/dtype.h"
+#include "core/resource_handle.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "harness.h"
@@ -26,7 +27,9 @@ TFC_TEST(dtype_names_and_sizes) {
   CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_COMPLEX128), 16);
   CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_BOOL), 1);
   CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_STRING), sizeof(tfc_string));
-  CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_RESOURCE), 0);
+  CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_RESOURCE), sizeof(tfc_string));  /* serialized handles */
+  CHECK(tfc_dtype_is_stringlike(TFC_DTYPE_RESOURCE) && tfc_dtype_is_stringlike(TFC_DTYPE_STRING));
+  CHECK(!tfc_dtype_is_stringlike(TFC_DTYPE_FLOAT));
   CHECK_EQ_INT(tfc_dtype_size(TFC_DTYPE_INVALID), 0);
   CHECK(tfc_dtype_is_supported(TFC_DTYPE_QINT8));
   CHECK(!tfc_dtype_is_supported(TFC_DTYPE_VARIANT));
@@ -278,7 +281,7 @@ TFC_TEST(tensor_rejects_bad_args) {
   CHECK(tfc_tensor_new(TFC_DTYPE_DOUBLE, 1, big, &st) == NULL); /* bytes overflow */
   CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
   tfc_status_clear(&st);
-  CHECK(tfc_tensor_new(TFC_DTYPE_RESOURCE, 0, NULL, &st) == NULL);
+  CHECK(tfc_tensor_new(TFC_DTYPE_VARIANT, 0, NULL, &st) == NULL);
   CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
   tfc_status_clear(&st);
   CHECK(tfc_tensor_new(TFC_DTYPE_FLOAT, TFC_MAX_RANK + 1, neg, &st) == NULL);
@@ -581,4 +584,36 @@ TFC_TEST(attrs_oom) {
   tfc_alloc_fail_after(0);
   CHECK(s.kind == TFC_ATTR_NONE && l.kind == TFC_ATTR_NONE);
   tfc_attrs_destroy(&a);
+}
+
+TFC_TEST(core_resource_handle_round_trip) {
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_shape shape = tfc_shape_make(2, (const int64_t[]){3, -1});
+  char *bytes = NULL;
+  size_t len = 0;
+  CHECK(tfc_resource_handle_encode("/job:ps/replica:0/task:0/device:CPU:0", "localhost", "w/Adam",
+                                   TFC_DTYPE_FLOAT, &shape, &bytes, &len, &st));
+  CHECK_STATUS_OK(&st);
+  tfc_resource_handle h;
+  CHECK(tfc_resource_handle_decode(bytes, len, &h, &st));
+  CHECK(h.container_len == 9 && memcmp(h.container, "localhost", 9) == 0);
+  CHECK(h.name_len == 6 && memcmp(h.name, "w/Adam", 6) == 0);
+  CHECK(h.device_len == 37 && memcmp(h.device, "/job:ps", 7) == 0);
+  CHECK(h.type_name_len == strlen(TFC_RESOURCE_VAR_TYPE_NAME));
+  /* a DT_RESOURCE tensor owns its handle bytes like a string element */
+  tfc_string e = {bytes, len};
+  tfc_tensor *t = tfc_tensor_scalar(TFC_DTYPE_RESOURCE, &e, &st);
+  CHECK(t != NULL);
+  tfc_tensor *c = tfc_tensor_copy(t, &st);
+  CHECK(c != NULL && ((tfc_string *)c->data)->len == len);
+  tfc_tensor_unref(c);
+  tfc_tensor_unref(t);
+  tfc_free(bytes);
+  /* truncated bytes are INVALID_ARGUMENT, never a crash */
+  CHECK(!tfc_resource_handle_decode("\x12\x09loc", 5, &h, &st));
+  CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
+  tfc_status_clear(&st);
+  CHECK(!tfc_resource_handle_decode("\x0f", 1, &h, &st));
+  CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
 }

@@ -545,7 +545,7 @@ TFC_TEST(graphdef_tensor_proto_decoding_rules) {
   CHECK(tfc_tensor_from_proto(t.buf, t.n, &st) == NULL);
   CHECK_CODE(&st, TFC_CODE_INVALID_ARGUMENT);
   tfc_status_clear(&st);
-  t = tensor_head(TFC_DTYPE_RESOURCE, 0, NULL);
+  t = tensor_head(TFC_DTYPE_VARIANT, 0, NULL);
   CHECK(tfc_tensor_from_proto(t.buf, t.n, &st) == NULL);
   tfc_status_clear(&st);
   CHECK(tfc_tensor_from_proto("\x0a\xff", 2, &st) == NULL);

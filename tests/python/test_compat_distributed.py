@@ -243,3 +243,130 @@ def test_tf_client_resource_variables_on_tfc_server(tf_python, procs):
     before, after = r[name]
     assert after < before * 0.8, (name, before, after)
   assert r["inc"] == [1.0, 1.0] and r["gathered"] == [1.0, 1.0]
+
+
+STEP_STATS_CLIENT = """
+import json, sys
+import numpy as np
+def summary(tf, target):
+  g = tf.Graph()
+  with g.as_default():
+    with tf.device("/job:ps/task:0"):
+      v = tf.Variable(np.ones([1000], np.float32), name="v", use_resource=True)
+    with tf.device("/job:worker/task:0"):
+      y = tf.reduce_sum(v * 2.0)
+  with tf.Session(target, graph=g) as sess:
+    sess.run(v.initializer)
+    md = tf.RunMetadata()
+    value = sess.run(y, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE), run_metadata=md)
+  out = {"value": float(value), "devices": []}
+  for d in md.step_stats.dev_stats:
+    names = [n.node_name for n in d.node_stats]
+    if names and names[0] == "RecvTensor":
+      n = d.node_stats[0]
+      out["devices"].append([d.device, "RecvTensor", len(names),
+                             n.output[0].tensor_description.allocation_description.requested_bytes,
+                             n.timeline_label.split("] ", 2)[2]])
+    else:
+      out["devices"].append([d.device, "nodes", sorted(x for x in names if not x.startswith("_"))])
+  return out
+if __name__ == "__main__":
+  import os
+  os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+  import tensorflow.compat.v1 as tf
+  tf.disable_eager_execution()
+  print(json.dumps(summary(tf, sys.argv[1])))
+"""
+
+
+def _step_stats_cluster(procs, start_task):
+  ports = free_ports(3)
+  spec = {"ps": ["localhost:%d" % ports[0]],
+          "worker": ["localhost:%d" % ports[1], "localhost:%d" % ports[2]]}
+  start_task(spec, "ps", 0)
+  start_task(spec, "worker", 0)
+  start_task(spec, "worker", 1)   # runs nothing: no entry
+  return "grpc://" + spec["worker"][0]
+
+
+def test_step_stats_over_grpc_as_tf_gives_them(tf_python, procs):
+  """FULL_TRACE through a master: every worker device once with its RecvTensor calls
+  (first) and once with its partition's nodes; a task that runs nothing has no entry."""
+  tf_target = _step_stats_cluster(procs, lambda s, j, i: _tf_task(procs, tf_python, s, j, i))
+  out = subprocess.run([tf_python, "-c", STEP_STATS_CLIENT, tf_target], capture_output=True,
+                       text=True, timeout=180, env=_tf_env())
+  assert out.returncode == 0, out.stderr[-3000:]
+  want = json.loads(out.stdout.strip().splitlines()[-1])
+  tfc_target = _step_stats_cluster(procs, lambda s, j, i: _tfc_task(procs, s, j, i))
+  scope = {}
+  exec(STEP_STATS_CLIENT, scope)  # pylint: disable=exec-used
+  got = scope["summary"](tf, tfc_target)
+  assert got["value"] == want["value"] == 2000.0
+  # RecvTensor entries first; the partitions after them in no order TF promises (its
+  # master keeps them in a hash map), so compared as a set
+  kinds = lambda o: (o["devices"][0][:2], sorted(tuple(d[:2]) for d in o["devices"][1:]))  # noqa: E731
+  assert kinds(got) == kinds(want) == (
+      ["/job:worker/replica:0/task:0/device:CPU:0", "RecvTensor"],
+      [("/job:ps/replica:0/task:0/device:CPU:0", "nodes"),
+       ("/job:worker/replica:0/task:0/device:CPU:0", "nodes")])
+  recv_got, recv_want = got["devices"][0], want["devices"][0]
+  assert recv_got[2] == recv_want[2] == 1 and recv_got[3] == recv_want[3] == 4000
+  # "<tensor> from <ps device> to <worker device>" (the tensor's name is each side's own)
+  assert recv_got[4].split(" from ")[1] == recv_want[4].split(" from ")[1] == (
+      "/job:ps/replica:0/task:0/device:CPU:0 to /job:worker/replica:0/task:0/device:CPU:0")
+  ps_nodes = lambda o: [d[2] for d in o["devices"] if d[0].startswith("/job:ps")][0]  # noqa: E731
+  assert ps_nodes(got) == ps_nodes(want) == ["ReadVariableOp", "v"]
+
+
+CLUSTER_SPEC_FACTS = """
+import json, sys
+def facts(tf):
+  specs = [{"worker": ["w0:2222", "w1:2222"], "ps": ["ps0:2222"]},
+           {"worker": {1: "w1:2222", 3: "w3:2222"}, "chief": ["c:1"]},
+           {"local": []},
+           {"ps": ("a:1", "b:2")}]
+  out = []
+  for spec in specs:
+    cs = tf.train.ClusterSpec(spec)
+    again = tf.train.ClusterSpec(cs.as_cluster_def())
+    out.append({
+        "str": str(cs), "dict": repr(cs.as_dict()), "def": str(cs.as_cluster_def()),
+        "jobs": cs.jobs, "bool": bool(cs),
+        "tasks": {j: [cs.num_tasks(j), cs.task_indices(j),
+                      cs.job_tasks(j) if cs.num_tasks(j) else None] for j in cs.jobs},
+        "eq": [cs == again, cs == tf.train.ClusterSpec(cs), cs != again,
+               cs == tf.train.ClusterSpec({"other": ["x:1"]})],
+        "again": str(again)})
+  errors = []
+  for bad in ({"ps": "notalist"}, 7):
+    try:
+      tf.train.ClusterSpec(bad)
+    except Exception as e:  # noqa: BLE001
+      errors.append(type(e).__name__)
+  cs = tf.train.ClusterSpec({"ps": ["a:1"]})
+  for call in (lambda: cs.num_tasks("nope"), lambda: cs.task_address("ps", 5)):
+    try:
+      call()
+    except Exception as e:  # noqa: BLE001
+      errors.append([type(e).__name__, str(e)])
+  return {"specs": out, "errors": errors, "empty": bool(tf.train.ClusterSpec({}))}
+if __name__ == "__main__":
+  import os
+  os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+  import tensorflow.compat.v1 as tf
+  print(json.dumps(facts(tf)))
+"""
+
+
+def test_cluster_spec_matches_tf(tf_python):
+  """ClusterSpec (a C type in tfc._tfc with TF's API on top): printing, as_dict, the
+  ClusterDef it prints, sparse task dicts, equality and errors, as real TF gives them."""
+  out = subprocess.run([tf_python, "-c", CLUSTER_SPEC_FACTS], capture_output=True, text=True,
+                       timeout=180, env=_tf_env())
+  assert out.returncode == 0, out.stderr[-3000:]
+  want = json.loads(out.stdout.strip().splitlines()[-1])
+  scope = {}
+  exec(CLUSTER_SPEC_FACTS, scope)  # pylint: disable=exec-used
+  got = json.loads(json.dumps(scope["facts"](tf)))
+  assert got == want
+  assert isinstance(tf.train.ClusterSpec({"a": ["b:1"]}), tf._tfc.ClusterSpec)

@@ -336,8 +336,9 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
         in_grads = [None] * len(inputs)
       for t_in, g in zip(inputs, in_grads):
         if g is not None:
-          if isinstance(g, _Tensor) and t_in._shape is not None \
-              and t_in._dtype_enum % 100 != _dtypes.resource.as_datatype_enum:
+          # a handle's gradient is the variable's, not a scalar's
+          if (isinstance(g, _Tensor) and t_in._shape is not None
+              and t_in.dtype.base_dtype != _dtypes.resource):
             try:
               g._set_shape(t_in._shape)
             except ValueError:

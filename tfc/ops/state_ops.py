@@ -45,6 +45,9 @@ def assign_sub(ref, value, use_locking=None, name=None):
 
 
 def is_variable_initialized(ref, name=None):
+  handle = getattr(ref, "handle", None)
+  if handle is not None:  # a ResourceVariable
+    return _apply_op("VarIsInitializedOp", name, [handle]).outputs[0]
   return _apply_op("IsVariableInitialized", name, [ref]).outputs[0]
 
 

@@ -56,7 +56,8 @@ class _VariableStore(object):
                                        initializer=initializer, regularizer=regularizer,
                                        reuse=reuse, trainable=trainable,
                                        collections=collections, caching_device=caching_device,
-                                       validate_shape=validate_shape, constraint=constraint)
+                                       validate_shape=validate_shape, constraint=constraint,
+                                       use_resource=use_resource)
 
     if custom_getter is not None:
       custom_getter_kwargs = {
@@ -77,7 +78,7 @@ class _VariableStore(object):
   def _get_single_variable(self, name, shape=None, dtype=_dtypes.float32, initializer=None,
                            regularizer=None, partition_info=None, reuse=None,
                            trainable=None, collections=None, caching_device=None,
-                           validate_shape=True, constraint=None):
+                           validate_shape=True, constraint=None, use_resource=None):
     initializing_from_value = False
     if initializer is not None and not callable(initializer):
       initializing_from_value = True
@@ -134,7 +135,7 @@ class _VariableStore(object):
     v = _variables.Variable(initial_value=init_val, name=name, trainable=trainable,
                             collections=collections, caching_device=caching_device,
                             dtype=variable_dtype, validate_shape=validate_shape,
-                            constraint=constraint)
+                            constraint=constraint, use_resource=use_resource)
     frames = []
     f = sys._getframe(1)
     while f is not None and len(frames) < 12:
@@ -287,6 +288,8 @@ class VariableScope(object):
       custom_getter = self._custom_getter
     if reuse is None:
       reuse = self._reuse
+    if use_resource is None:
+      use_resource = self._use_resource
     full_name = self.name + "/" + name if self.name else name
     with _ops.name_scope(None):
       if dtype is not None and isinstance(initializer, _ops.Tensor):

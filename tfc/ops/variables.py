@@ -1,6 +1,8 @@
 """tf.Variable (TF 1.15 RefVariable semantics) and the variable collections helpers."""
+import inspect
 import os
 
+from tfc import _tfc
 from tfc import dtypes as _dtypes
 from tfc import protos as _protos
 from tfc.framework import ops as _ops
@@ -13,11 +15,43 @@ from tfc.ops import state_ops as _state_ops
 
 GraphKeys = _ops.GraphKeys
 
+# Whether new variables are resource variables by default
+# (tf.enable_resource_variables() / tf.disable_resource_variables()).
+_DEFAULT_USE_RESOURCE = [False]
+# ResourceVariable, set when tfc.ops.resource_variable_ops is imported.
+_RESOURCE_VARIABLE_CLASS = [None]
+_USE_RESOURCE_POSITION = 11   # use_resource's index among Variable's positional arguments
 
-class Variable(object):
-  """A mutable tensor kept across Session.run calls (VariableV2 + Assign + read Identity)."""
+
+def _resource_variable_class():
+  if _RESOURCE_VARIABLE_CLASS[0] is None:
+    from tfc.ops import resource_variable_ops  # noqa: F401  pylint: disable=g-import-not-at-top
+  return _RESOURCE_VARIABLE_CLASS[0]
+
+
+class Variable(_tfc.Variable):
+  """A mutable tensor kept across Session.run calls (VariableV2 + Assign + read Identity).
+
+  `Variable(..., use_resource=True)` (or any variable after
+  `tf.enable_resource_variables()`, or one restored from a VariableDef with
+  is_resource) is a `ResourceVariable` instead, as in TF 1.15.
+  """
 
   __array_priority__ = 100
+
+  def __new__(cls, *args, **kwargs):
+    if cls is Variable:
+      use_resource = kwargs.get("use_resource")
+      if use_resource is None and len(args) > _USE_RESOURCE_POSITION:
+        use_resource = args[_USE_RESOURCE_POSITION]
+      variable_def = kwargs.get("variable_def")
+      if variable_def is not None:
+        use_resource = bool(getattr(variable_def, "is_resource", False))
+      elif use_resource is None:
+        use_resource = _DEFAULT_USE_RESOURCE[0]
+      if use_resource:
+        return _tfc.Variable.__new__(_resource_variable_class())
+    return _tfc.Variable.__new__(cls)
 
   def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                caching_device=None, name=None, variable_def=None, dtype=None,
@@ -117,17 +151,11 @@ class Variable(object):
     return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.get_shape(),
                                                      self.dtype.name)
 
-  @property
-  def name(self):
-    return self._variable.name
 
   @property
   def _shared_name(self):
     return self.name[:self.name.index(":")]
 
-  @property
-  def initial_value(self):
-    return self._initial_value
 
   @property
   def constraint(self):
@@ -137,25 +165,13 @@ class Variable(object):
   def trainable(self):
     return self._trainable
 
-  @property
-  def initializer(self):
-    return self._initializer_op
 
-  @property
-  def device(self):
-    return self._variable.device
 
   @property
   def dtype(self):
     return self._variable.dtype
 
-  @property
-  def op(self):
-    return self._variable.op
 
-  @property
-  def graph(self):
-    return self._variable.graph
 
   @property
   def shape(self):
@@ -272,6 +288,11 @@ class Variable(object):
 
   def _set_save_slice_info(self, save_slice_info):
     self._save_slice_info = save_slice_info
+
+
+# Variable.__new__ takes (*args, **kwargs); show __init__'s parameters instead.
+Variable.__signature__ = inspect.signature(Variable.__init__).replace(
+    parameters=list(inspect.signature(Variable.__init__).parameters.values())[1:])
 
 
 def _overload_operator(operator):

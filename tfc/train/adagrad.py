@@ -1,6 +1,5 @@
 """tf.train.AdagradOptimizer (ApplyAdagrad): accum += grad^2; var -= lr * grad / sqrt(accum)."""
 from tfc.framework import ops as _ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import init_ops as _init_ops
 from tfc.ops import math_ops as _math_ops
@@ -8,9 +7,9 @@ from tfc.train import optimizer as _optimizer
 
 
 def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, name=None):
-  return _apply_op("ApplyAdagrad", name, [var, accum, lr, grad],
+  return _optimizer._training_op("ApplyAdagrad", name, [var, accum, lr, grad],
                    {"use_locking": bool(use_locking),
-                    "update_slots": bool(update_slots)}).outputs[0]
+                    "update_slots": bool(update_slots)})
 
 
 class AdagradOptimizer(_optimizer.Optimizer):
@@ -45,4 +44,4 @@ class AdagradOptimizer(_optimizer.Optimizer):
     return apply_adagrad(
         var._ref(), acc._ref(),  # pylint: disable=protected-access
         _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad,
-        use_locking=self._use_locking).op
+        use_locking=self._use_locking)

@@ -6,7 +6,6 @@ beta1^t and beta2^t live in the non-slot variables beta1_power/beta2_power,
 multiplied by beta1/beta2 after every update.
 """
 from tfc.framework import ops as _ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.ops import control_flow_ops as _control_flow_ops
 from tfc.ops import math_ops as _math_ops
 from tfc.train import optimizer as _optimizer
@@ -14,10 +13,10 @@ from tfc.train import optimizer as _optimizer
 
 def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad,
                use_locking=False, use_nesterov=False, name=None):
-  return _apply_op("ApplyAdam", name,
+  return _optimizer._training_op("ApplyAdam", name,
                    [var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad],
                    {"use_locking": bool(use_locking),
-                    "use_nesterov": bool(use_nesterov)}).outputs[0]
+                    "use_nesterov": bool(use_nesterov)})
 
 
 class AdamOptimizer(_optimizer.Optimizer):
@@ -67,7 +66,7 @@ class AdamOptimizer(_optimizer.Optimizer):
         var._ref(), m._ref(), v._ref(),  # pylint: disable=protected-access
         cast(beta1_power, dt), cast(beta2_power, dt), cast(self._lr_t, dt),
         cast(self._beta1_t, dt), cast(self._beta2_t, dt), cast(self._epsilon_t, dt),
-        grad, use_locking=self._use_locking).op
+        grad, use_locking=self._use_locking)
 
   def _finish(self, update_ops, name_scope):
     with _ops.control_dependencies(update_ops):

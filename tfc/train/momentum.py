@@ -4,16 +4,15 @@ accum = accum * momentum + grad; var -= lr * accum, or with use_nesterov
 var -= lr * grad + lr * momentum * accum.
 """
 from tfc.framework import ops as _ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.ops import math_ops as _math_ops
 from tfc.train import optimizer as _optimizer
 
 
 def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nesterov=False,
                    name=None):
-  return _apply_op("ApplyMomentum", name, [var, accum, lr, grad, momentum],
+  return _optimizer._training_op("ApplyMomentum", name, [var, accum, lr, grad, momentum],
                    {"use_locking": bool(use_locking),
-                    "use_nesterov": bool(use_nesterov)}).outputs[0]
+                    "use_nesterov": bool(use_nesterov)})
 
 
 class MomentumOptimizer(_optimizer.Optimizer):
@@ -43,4 +42,4 @@ class MomentumOptimizer(_optimizer.Optimizer):
         var._ref(), mom._ref(),  # pylint: disable=protected-access
         _math_ops.cast(self._learning_rate_tensor, dt), grad,
         _math_ops.cast(self._momentum_tensor, dt),
-        use_locking=self._use_locking, use_nesterov=self._use_nesterov).op
+        use_locking=self._use_locking, use_nesterov=self._use_nesterov)

@@ -6,6 +6,7 @@ variable in `_apply_dense`, and may add work after all updates in `_finish`.
 """
 from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import control_flow_ops as _control_flow_ops
 from tfc.ops import init_ops as _init_ops
@@ -32,6 +33,20 @@ def _is_indexed_slices(g):
           and hasattr(g, "dense_shape"))
 
 
+def _is_resource(var):
+  """True for a ResourceVariable (its updates are the Resource* ops on its handle)."""
+  return isinstance(var, _variables.Variable) and getattr(var, "handle", None) is not None
+
+
+def _training_op(op_type, name, inputs, attrs):
+  """The Operation updating variables with `op_type` ("ApplyAdam", ...): the ref op when
+  inputs[0] is a ref tensor, `Resource<op_type>` when it is a resource handle (the
+  variable inputs are then the handles of the variable and its slots)."""
+  if inputs[0].dtype.base_dtype == _dtypes.resource:
+    return _apply_op("Resource" + op_type, name, inputs, attrs)
+  return _apply_op(op_type, name, inputs, attrs).outputs[0].op
+
+
 def _var_key(var):
   """A key for `var` that is stable across its Python wrappers (graph + op name)."""
   return (var.op.graph, var.op.name)
@@ -42,7 +57,8 @@ def _var_key(var):
 def _create_slot_var(primary, val, scope, validate_shape, shape, dtype):
   shape = shape if callable(val) else None
   return _variable_scope.get_variable(scope, initializer=val, trainable=False, shape=shape,
-                                      dtype=dtype, validate_shape=validate_shape)
+                                      dtype=dtype, validate_shape=validate_shape,
+                                      use_resource=_is_resource(primary))
 
 
 def create_slot_with_initializer(primary, initializer, shape, dtype, name,
@@ -299,7 +315,8 @@ class Optimizer(object):
     v = self._non_slot_dict.get(key, None)
     if v is None:
       with graph.as_default(), _ops.colocate_with(colocate_with.op):
-        v = _variables.Variable(initial_value, name=name, trainable=False)
+        v = _variables.Variable(initial_value, name=name, trainable=False,
+                                use_resource=_is_resource(colocate_with))
       self._non_slot_dict[key] = v
     return v
 

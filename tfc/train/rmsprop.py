@@ -5,7 +5,6 @@ var -= mom. Centered: mg = decay * mg + (1 - decay) * grad, and the denominator 
 sqrt(ms - mg^2 + epsilon).
 """
 from tfc.framework import ops as _ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import init_ops as _init_ops
 from tfc.ops import math_ops as _math_ops
@@ -14,15 +13,16 @@ from tfc.train import optimizer as _optimizer
 
 def apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False,
                    name=None):
-  return _apply_op("ApplyRMSProp", name, [var, ms, mom, lr, rho, momentum, epsilon, grad],
-                   {"use_locking": bool(use_locking)}).outputs[0]
+  return _optimizer._training_op("ApplyRMSProp", name,
+                                 [var, ms, mom, lr, rho, momentum, epsilon, grad],
+                   {"use_locking": bool(use_locking)})
 
 
 def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad,
                             use_locking=False, name=None):
-  return _apply_op("ApplyCenteredRMSProp", name,
+  return _optimizer._training_op("ApplyCenteredRMSProp", name,
                    [var, mg, ms, mom, lr, rho, momentum, epsilon, grad],
-                   {"use_locking": bool(use_locking)}).outputs[0]
+                   {"use_locking": bool(use_locking)})
 
 
 class RMSPropOptimizer(_optimizer.Optimizer):
@@ -68,6 +68,6 @@ class RMSPropOptimizer(_optimizer.Optimizer):
     if self._centered:
       mg = self.get_slot(var, "mg")
       return apply_centered_rms_prop(var._ref(), mg._ref(), rms._ref(), mom._ref(), *hyper,
-                                     grad, use_locking=self._use_locking).op
+                                     grad, use_locking=self._use_locking)
     return apply_rms_prop(var._ref(), rms._ref(), mom._ref(), *hyper, grad,
-                          use_locking=self._use_locking).op
+                          use_locking=self._use_locking)
