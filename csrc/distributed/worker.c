@@ -240,7 +240,13 @@ static void drop_orphan(tfc_worker *w, int64_t step_id, tfc_remote_rendezvous *r
     tfc_hashmap_remove(&w->steps, (const char *)&step_id, sizeof step_id);
   }
   pthread_mutex_unlock(&w->mu);
-  if (drop) tfc_remote_rendezvous_unref(r);
+  if (!drop) return;
+  /* the abort answers the receive this request left waiting, so nothing stays behind */
+  tfc_status st;
+  tfc_status_set(&st, TFC_CODE_CANCELLED, "Step %" PRId64 " never ran on %s", step_id, w->dev_name);
+  tfc_rendezvous *b = tfc_remote_rendezvous_base(r);
+  b->ops->abort(b, &st);
+  tfc_remote_rendezvous_unref(r);
 }
 
 /* Reads a string field into a NUL-terminated copy (empty when absent). */

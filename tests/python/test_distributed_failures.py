@@ -47,7 +47,7 @@ def test_create_session_with_a_task_not_running_fails_naming_it():
       with pytest.raises(tf.errors.UnavailableError) as e:
         sess.run(b)
     elapsed = time.time() - t0
-    assert elapsed < 10, elapsed
+    assert elapsed < 20, elapsed
     msg = str(e.value)
     assert "/job:ps/replica:0/task:0" in msg and c.address("ps", 0) in msg, msg
     assert "did not answer within 3000 ms" in msg, msg
@@ -143,7 +143,7 @@ def test_task_killed_mid_step_fails_the_step_naming_it_and_cluster_recovers():
     th.join(30)
     assert not th.is_alive()
     assert "error" in result, result
-    assert time.time() - killed < 5
+    assert time.time() - killed < 10
     e = result["error"]
     assert isinstance(e, tf.errors.UnavailableError), repr(e)
     assert "/job:ps/replica:0/task:0" in str(e), str(e)
@@ -189,7 +189,7 @@ def test_run_timeout_cancels_the_step_on_every_task():
       t0 = time.time()
       with pytest.raises(tf.errors.DeadlineExceededError):
         sess.run(out, options=tf.RunOptions(timeout_in_ms=1500))
-      assert time.time() - t0 < 8
+      assert time.time() - t0 < 15  # generous: the machine may be loaded
     # a step that does not need the ps still runs at once on the same tasks
     g2 = tf.Graph()
     with g2.as_default():
@@ -199,7 +199,7 @@ def test_run_timeout_cancels_the_step_on_every_task():
                     config=tf.ConfigProto(device_filters=["/job:worker"])) as s2:
       t0 = time.time()
       assert s2.run(k) == 2.0
-      assert time.time() - t0 < 5
+      assert time.time() - t0 < 10
   finally:
     os.kill(ps.pid, signal.SIGCONT)
     c.stop()
@@ -292,3 +292,17 @@ def test_worker_memory_does_not_grow_over_10000_steps():
       assert grew < 16 * 1024, "%s grew by %d kB over 10,000 steps (%d -> %d)" % (k, grew, before[k], after[k])
   finally:
     c.stop()
+
+
+def test_unreachable_master_is_named_at_once():
+  from cluster_util import free_ports
+  port = free_ports(1)[0]
+  g = tf.Graph()
+  with g.as_default():
+    c = tf.constant(1.0)
+  t0 = time.time()
+  with tf.Session("grpc://localhost:%d" % port, graph=g) as sess:
+    with pytest.raises(tf.errors.UnavailableError) as e:
+      sess.run(c)
+  assert time.time() - t0 < 5
+  assert "grpc://localhost:%d" % port in str(e.value), str(e.value)
