@@ -6,7 +6,8 @@
 #   make ctest    C unit tests only (make ctest T=name runs tests whose name contains it)
 #   make asan     C tests + Python tests under AddressSanitizer/UBSan (own build dir and venv)
 #   make bench    benchmarks/run.py
-#   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index/TFRecord decoders (a short run is part of test)
+#   make fuzz     libFuzzer targets for the GraphDef/TensorProto/checkpoint-index/TFRecord decoders and every
+#                 RPC request handler of a task (a short run is part of test)
 #   make compat   TensorFlow-frozen deep nets (fixtures made by real TF) run by tfc and compared;
 #                 TFRecord files and Examples exchanged with TF;
 #                 checkpoints exchanged with TF
@@ -276,7 +277,7 @@ asan-pytest: deps $(BUILD)/stamp/asan-install
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=graphdef
 #   make fuzz-short                 FUZZ_SHORT_SECONDS (20) each; part of `make test`
 FUZZ_APT           := clang libclang-rt-14-dev
-FUZZ_TARGETS       ?= graphdef tensor_proto checkpoint_index tfrecord
+FUZZ_TARGETS       ?= graphdef tensor_proto checkpoint_index tfrecord rpc_requests
 FUZZ_SECONDS       ?= 300
 FUZZ_SHORT_SECONDS ?= 20
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -292,6 +293,14 @@ FUZZ_MAX_LEN_graphdef     := 65536
 FUZZ_MAX_LEN_tensor_proto := 4096
 FUZZ_MAX_LEN_checkpoint_index := 16384
 FUZZ_MAX_LEN_tfrecord     := 16384
+FUZZ_MAX_LEN_rpc_requests := 16384
+# rpc_requests drives the WorkerService/MasterService handlers, which need every
+# layer: its library is built in build/fuzz-rpc (same flags, all layers).
+# The kernels call two OpenMP functions (libgomp is linked); gcc's omp.h does not
+# compile with clang, so the fuzz build declares them in tests/fuzz/omp/omp.h.
+FUZZ_OMP_INC  := tests/fuzz/omp
+FUZZ_RPC_VARS := CC=clang BUILD=build/fuzz-rpc OPTFLAGS="-O1 -g" \
+                 SANFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_DEFS) -I$(FUZZ_OMP_INC)"
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
 FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -308,8 +317,11 @@ fuzz-deps:
 
 fuzz-build: deps fuzz-deps
 	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-bins
+	@if [ -n "$(filter rpc_requests,$(FUZZ_TARGETS))" ]; then \
+	  $(MAKE) --no-print-directory $(FUZZ_RPC_VARS) build/fuzz-rpc/fuzz_rpc_requests && \
+	  mkdir -p build/fuzz && ln -sf ../fuzz-rpc/fuzz_rpc_requests build/fuzz/fuzz_rpc_requests; fi
 
-fuzz-bins: $(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz_$(t))
+fuzz-bins: $(foreach t,$(filter-out rpc_requests,$(FUZZ_TARGETS)),$(BUILD)/fuzz_$(t))
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libtfccore.a | $(GEN_ALL)
 	$(CC) $(CFLAGS_LIB) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libtfccore.a $(LIBS)
@@ -339,6 +351,7 @@ fuzz-run: $(BUILD)/graphdef.dict
 	  case $$t in graphdef) opts="-max_len=$(FUZZ_MAX_LEN_graphdef) -dict=$(BUILD)/graphdef.dict";; \
 	    checkpoint_index) opts="-max_len=$(FUZZ_MAX_LEN_checkpoint_index)";; \
 	    tfrecord) opts="-max_len=$(FUZZ_MAX_LEN_tfrecord)";; \
+	    rpc_requests) opts="-max_len=$(FUZZ_MAX_LEN_rpc_requests)";; \
 	    *) opts="-max_len=$(FUZZ_MAX_LEN_tensor_proto)";; esac; \
 	  echo "fuzz: $$t for $(FUZZ_TIME) s (log: $(BUILD)/fuzz_$$t.log)"; touch $(BUILD)/fuzz_$$t.start; \
 	  $(FUZZ_ENV) $(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_TIME) $$opts $(FUZZ_LIMITS) \

@@ -171,6 +171,10 @@ def main():
     import bench_dist
     res["dist"] = bench_dist.collect(TFC_PY, TF_PY if have_tf else None)
     lines += bench_dist.markdown(res["dist"])
+    # Failures and async training on a cluster: benchmarks/bench_dist_prod.py.
+    import bench_dist_prod
+    res["dist_prod"] = bench_dist_prod.collect(TFC_PY, TF_PY if have_tf else None)
+    lines += bench_dist_prod.markdown(res["dist_prod"])
     # The convolution/GEMM backend comparison is a C program (`make bench-backends`)
     # whose figures are kept, with their discussion, in benchmarks/backends.md.
     with open(os.path.join(HERE, "backends.md")) as fh:

@@ -6,7 +6,14 @@
 The cluster may also come as JSON (--cluster_spec '{"ps": ["h:2222"], ...}') or, with no
 flags, from the TF_CONFIG environment variable ({"cluster": {...}, "task": {"type": "ps",
 "index": 0}}). The task logs "tfc server <task> listening on <host:port>" once it serves and
-exits with status 0 on SIGTERM or SIGINT.
+exits with status 0 on SIGTERM or SIGINT, on a shutdown request
+(`tfc.train.shutdown_server(target)`), or with --exit_when_idle SECONDS once no call other
+than GetStatus has come for that long after training started.
+
+The server listens on the host of its own cluster entry (--bind 0.0.0.0 for every
+interface). Security settings come from the environment or the flags below:
+TFC_AUTH_TOKEN (a shared token every RPC must carry), TFC_TLS_CERT/TFC_TLS_KEY (serve TLS),
+TFC_TLS_CA (connect to the other tasks with TLS); see docs/distributed.md.
 """
 import argparse
 import json
@@ -49,7 +56,22 @@ def main(argv=None):
   parser.add_argument("--cluster_spec", help="job=host:port,...;job2=... or JSON")
   parser.add_argument("--job_name")
   parser.add_argument("--task_index", type=int)
+  parser.add_argument("--bind", help="host to listen on (default: the host of this task's cluster "
+                      "entry; 0.0.0.0 for every interface)")
+  parser.add_argument("--exit_when_idle", type=float, metavar="SECONDS",
+                      help="exit with status 0 once no call other than GetStatus came for SECONDS "
+                      "(counted from the first such call)")
+  parser.add_argument("--auth_token_file", help="file holding the shared token (sets TFC_AUTH_TOKEN)")
+  parser.add_argument("--tls_cert", help="PEM certificate to serve TLS with (sets TFC_TLS_CERT)")
+  parser.add_argument("--tls_key", help="PEM private key of --tls_cert (sets TFC_TLS_KEY)")
+  parser.add_argument("--tls_ca", help="PEM roots to verify the other tasks with (sets TFC_TLS_CA)")
   args = parser.parse_args(argv)
+  if args.auth_token_file:
+    with open(args.auth_token_file) as f:
+      os.environ["TFC_AUTH_TOKEN"] = f.read().strip()
+  for flag, var in (("tls_cert", "TFC_TLS_CERT"), ("tls_key", "TFC_TLS_KEY"), ("tls_ca", "TFC_TLS_CA")):
+    if getattr(args, flag):
+      os.environ[var] = getattr(args, flag)
   cluster, job, index = _from_tf_config()
   if args.cluster_spec:
     cluster = parse_cluster_spec(args.cluster_spec)
@@ -61,7 +83,10 @@ def main(argv=None):
     parser.error("give --cluster_spec, --job_name and --task_index (or set TF_CONFIG)")
 
   from tfc.train import server_lib
-  server = server_lib.Server(cluster, job_name=job, task_index=int(index), start=True)
+  server = server_lib.Server(cluster, job_name=job, task_index=int(index), start=False)
+  if args.bind:
+    server._server.set_bind(args.bind)  # pylint: disable=protected-access
+  server.start()
   stop = {"signal": None}
 
   def on_signal(signum, frame):  # pylint: disable=unused-argument
@@ -73,8 +98,15 @@ def main(argv=None):
   print("tfc server /job:%s/replica:0/task:%d listening on %s" % (job, int(index),
                                                                    server.target[len("grpc://"):]),
         flush=True)
-  server.join()
-  print("tfc server /job:%s/replica:0/task:%d stopped" % (job, int(index)), flush=True)
+  task = "/job:%s/replica:0/task:%d" % (job, int(index))
+  raw = server._server  # pylint: disable=protected-access
+  while not raw.join(1.0):
+    idle = raw.idle_seconds
+    if args.exit_when_idle is not None and idle is not None and idle >= args.exit_when_idle:
+      print("tfc server %s idle for %.0f s: exiting" % (task, idle), flush=True)
+      server.stop()
+      break
+  print("tfc server %s stopped" % task, flush=True)
   return 0
 
 

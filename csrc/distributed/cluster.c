@@ -36,6 +36,7 @@ const char *const tfc_method_paths[TFC_M_COUNT] = {
     "/tensorflow.MasterService/MakeCallable",
     "/tensorflow.MasterService/RunCallable",
     "/tensorflow.MasterService/ReleaseCallable",
+    "/tfc.ControlService/Shutdown",
 };
 
 /* Sort order of tasks: job name, then index. */

@@ -65,6 +65,7 @@ typedef enum tfc_method {
   TFC_M_MAKE_CALLABLE,
   TFC_M_RUN_CALLABLE,
   TFC_M_RELEASE_CALLABLE,
+  TFC_M_SHUTDOWN,            /* tfc's own: asks the task to stop (see server.h) */
   TFC_M_COUNT
 } tfc_method;
 

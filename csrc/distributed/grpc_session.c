@@ -57,7 +57,15 @@ static bool call(const char *target, tfc_method m, const tfc_wbuf *b, int64_t ti
                  tfc_status *st) {
   if (b->oom) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   tfc_rpc_slice s = {b->data ? (const void *)b->data : "", b->len, NULL, NULL};
-  return tfc_rpc_unary(target, tfc_method_paths[m], &s, 1, timeout_ms, resp, st);
+  if (tfc_rpc_unary(target, tfc_method_paths[m], &s, 1, timeout_ms, resp, st)) return true;
+  /* a transport failure (not a status the master answered) names the target */
+  if (st->code == TFC_CODE_UNAVAILABLE && strncmp(st->msg, "From ", 5) != 0 && !strstr(st->msg, "grpc://")) {
+    tfc_status cause;
+    tfc_status_copy(&cause, st);
+    tfc_status_set(st, cause.code, "The master at grpc://%s is unreachable (%s): %s", target,
+                   tfc_method_paths[m] + 1, cause.msg);
+  }
+  return false;
 }
 
 /* Sends the graph delta. */

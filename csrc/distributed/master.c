@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
+#include "distributed/server_log.h"
 #include "graph/device_name.h"
 #include "graph/function_lib.h"
 #include "graph/graphdef.h"
@@ -105,9 +107,26 @@ bool tfc_master_call_task(tfc_master *m, int task, tfc_method meth, const void *
   tfc_rpc_slice s = {req, len, NULL, NULL};
   tfc_status rst;
   tfc_status_clear(&rst);
-  if (tfc_rpc_unary(m->c->tasks[task].address, tfc_method_paths[meth], &s, 1, timeout_ms, resp, &rst))
+  const tfc_task *t = &m->c->tasks[task];
+  const char *self = m->c->tasks[m->c->self].name;
+  if (tfc_rpc_unary(t->address, tfc_method_paths[meth], &s, 1, timeout_ms, resp, &rst)) {
+    tfc_peer_ok(self, t);
     return true;
-  tfc_status_set(st, rst.code, "From %s:\n%s", m->c->tasks[task].name, rst.msg);
+  }
+  /* a failure of the transport itself (not a status the task answered) names the address */
+  bool transport = (rst.code == TFC_CODE_UNAVAILABLE || rst.code == TFC_CODE_DEADLINE_EXCEEDED) &&
+                   strncmp(rst.msg, "From ", 5) != 0;
+  if (transport) {
+    tfc_peer_failed(self, t, &rst);
+    if (rst.code == TFC_CODE_UNAVAILABLE)
+      tfc_status_set(st, rst.code, "From %s:\n%s at %s is unreachable (%s): %s", t->name, t->name, t->address,
+                     tfc_method_paths[meth] + 1, rst.msg);
+    else
+      tfc_status_set(st, rst.code, "From %s:\n%s at %s did not answer %s in time: %s", t->name, t->name,
+                     t->address, tfc_method_paths[meth] + 1, rst.msg);
+  } else {
+    tfc_status_set(st, rst.code, "From %s:\n%s", t->name, rst.msg);
+  }
   strcpy(st->node, rst.node);
   return false;
 }
@@ -235,6 +254,7 @@ static void close_all(tfc_master *m) {
     if (victim) tfc_hashmap_remove(&m->sessions, victim->handle, strlen(victim->handle));
     pthread_mutex_unlock(&m->mu);
     if (!victim) break;
+    tfc_server_log(m->c->tasks[m->c->self].name, "session %s closed (reset or shutdown)", victim->handle);
     session_put(m, victim);
   }
 }
@@ -270,14 +290,28 @@ static bool get_status(tfc_master *m, int task, int64_t timeout_ms, tfc_rpc_buf 
   clock_gettime(CLOCK_MONOTONIC, &t0);
   int delay_ms = 10;
   for (;;) {
-    if (tfc_master_call_task(m, task, TFC_M_GET_STATUS, "", 0, 5000, resp, st)) return true;
-    if (st->code != TFC_CODE_UNAVAILABLE) return false;
     clock_gettime(CLOCK_MONOTONIC, &now);
     int64_t el = (int64_t)(now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+    int64_t call_ms = timeout_ms - el < 5000 ? timeout_ms - el : 5000;
+    if (call_ms < 100) call_ms = 100;
+    if (tfc_master_call_task(m, task, TFC_M_GET_STATUS, "", 0, call_ms, resp, st)) return true;
+    if (st->code != TFC_CODE_UNAVAILABLE) return false;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    el = (int64_t)(now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
     if (el + delay_ms > timeout_ms) return false;
     usleep((useconds_t)delay_ms * 1000);
     if (delay_ms < 500) delay_ms *= 2;
   }
+}
+
+/* How long CreateSession waits for tasks that do not answer yet (tasks of a
+ * cluster start in any order): ConfigProto.operation_timeout_in_ms when set,
+ * else TFC_CREATE_SESSION_WAIT_MS, else 20 s. */
+static int64_t create_wait_ms(int64_t op_timeout_ms) {
+  if (op_timeout_ms > 0) return op_timeout_ms;
+  const char *v = getenv("TFC_CREATE_SESSION_WAIT_MS");
+  long long ms = v ? atoll(v) : 0;
+  return ms > 0 ? ms : 20000;
 }
 
 /* Appends the DeviceAttributes entries of a GetStatusResponse to the session's devices. */
@@ -325,7 +359,18 @@ static bool discover(tfc_master *m, msession *s, char **filters, size_t n_filter
     int t = k == 0 ? m->c->self : (k <= m->c->self ? k - 1 : k);
     if (!task_passes(&m->c->tasks[t], filters, n_filters) && t != m->c->self) continue;
     tfc_rpc_buf b;
-    bool ok = get_status(m, t, timeout_ms, &b, st) && add_devices(s, t, &b, st);
+    bool ok = get_status(m, t, timeout_ms, &b, st);
+    if (!ok && (st->code == TFC_CODE_UNAVAILABLE || st->code == TFC_CODE_DEADLINE_EXCEEDED)) {
+      /* name the task, its address and the wait, instead of waiting forever as TF 1.x does */
+      tfc_status cause;
+      tfc_status_copy(&cause, st);
+      const char *nl = strchr(cause.msg, '\n');
+      tfc_status_set(st, cause.code, "CreateSession: task %s at %s did not answer within %lld ms (the wait is "
+                     "ConfigProto.operation_timeout_in_ms, else TFC_CREATE_SESSION_WAIT_MS): %s",
+                     m->c->tasks[t].name, m->c->tasks[t].address, (long long)timeout_ms,
+                     nl ? nl + 1 : cause.msg);
+    }
+    if (ok) ok = add_devices(s, t, &b, st);
     tfc_rpc_buf_free(&b);
     if (!ok) return false;
   }
@@ -339,8 +384,8 @@ static void random_handle(char *buf, size_t size) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   static _Atomic uint64_t counter;
-  uint64_t x = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^
-               (counter += 0x9e3779b97f4a7c15ULL);
+  uint64_t next = atomic_fetch_add(&counter, 0x9e3779b97f4a7c15ULL) + 0x9e3779b97f4a7c15ULL;
+  uint64_t x = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^ next;
   x ^= x >> 31;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 29;
@@ -443,7 +488,7 @@ static bool create_session(tfc_master *m, const uint8_t *req, size_t len, tfc_ms
     s->op_timeout_ms = config->operation_timeout_in_ms;
   }
   if (ok) ok = extend_graph(s, gd, gn, st);
-  int64_t wait_ms = s && s->op_timeout_ms > 0 ? s->op_timeout_ms : 60000;
+  int64_t wait_ms = create_wait_ms(s ? s->op_timeout_ms : 0);
   if (ok) ok = discover(m, s, config ? config->device_filters : NULL, config ? config->n_device_filters : 0,
                         wait_ms, st);
   if (config) protobuf_c_message_free_unpacked(&config->base, &tfc_pb_allocator);
@@ -460,6 +505,14 @@ static bool create_session(tfc_master *m, const uint8_t *req, size_t len, tfc_ms
     }
     return false;
   }
+  int n_dev = s->n_dev, n_tasks = 0;
+  for (int i = 0; i < n_dev; i++) {
+    bool dup = false;
+    for (int k = 0; k < i && !dup; k++) dup = s->dev_task[k] == s->dev_task[i];
+    n_tasks += !dup;
+  }
+  tfc_server_log(m->c->tasks[m->c->self].name, "session %s created (%d devices on %d tasks)", handle, n_dev,
+                 n_tasks);
   tfc_wbuf out;
   tfc_wbuf_init(&out);
   tfc_wbuf_string(&out, 1, handle);
@@ -859,27 +912,60 @@ static int64_t new_step_id(void) {
   static _Atomic uint64_t counter;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  uint64_t x = ((uint64_t)ts.tv_nsec << 24) ^ (uint64_t)ts.tv_sec ^ (counter += 0x9e3779b97f4a7c15ULL);
+  uint64_t next = atomic_fetch_add(&counter, 0x9e3779b97f4a7c15ULL) + 0x9e3779b97f4a7c15ULL;
+  uint64_t x = ((uint64_t)ts.tv_nsec << 24) ^ (uint64_t)ts.tv_sec ^ next;
   x ^= x >> 31;
   x *= 0x94d049bb133111ebULL;
   x ^= x >> 29;
   return (int64_t)(x & ((1ULL << 56) - 1));
 }
 
-/* Sends CleanupGraph{step_id} to every task of the plan. */
+/* One CleanupGraph call (run on a thread of its own when a step has several tasks). */
+typedef struct cleanup_call {
+  tfc_master *m;
+  int task;
+  const tfc_wbuf *req;
+  pthread_t th;
+  bool threaded;
+} cleanup_call;
+
+static void *cleanup_call_main(void *arg) {
+  cleanup_call *c = arg;
+  tfc_rpc_buf r;
+  tfc_status st;
+  tfc_status_clear(&st);
+  /* short deadline: a task that does not answer must not hold the step's error back */
+  tfc_master_call_task(c->m, c->task, TFC_M_CLEANUP_GRAPH, c->req->data, c->req->len, 3000, &r, &st);
+  tfc_rpc_buf_free(&r);
+  return NULL;
+}
+
+/* Sends CleanupGraph{step_id} to every task of the plan, to all at once. */
 static void cleanup_step(tfc_master *m, const mplan *p, int64_t step_id) {
   tfc_wbuf b;
   tfc_wbuf_init(&b);
   tfc_wbuf_varint_field(&b, 1, (uint64_t)step_id);
+  cleanup_call stack[8];
+  cleanup_call *calls = p->n_parts <= 8 ? stack : tfc_calloc((size_t)p->n_parts, sizeof *calls);
+  int n = 0;
   for (int i = 0; i < p->n_parts; i++) {
     bool dup = false;
     for (int k = 0; k < i; k++) dup |= p->parts[k].task == p->parts[i].task;
     if (dup) continue;
-    tfc_rpc_buf r;
-    tfc_status st;
-    tfc_master_call_task(m, p->parts[i].task, TFC_M_CLEANUP_GRAPH, b.data, b.len, 10000, &r, &st);
-    tfc_rpc_buf_free(&r);
+    cleanup_call one = {.m = m, .task = p->parts[i].task, .req = &b};
+    if (!calls) {
+      cleanup_call_main(&one);
+      continue;
+    }
+    calls[n] = one;
+    calls[n].threaded = n > 0 && pthread_create(&calls[n].th, NULL, cleanup_call_main, &calls[n]) == 0;
+    n++;
   }
+  for (int i = 0; i < n; i++)
+    if (!calls[i].threaded) cleanup_call_main(&calls[i]);
+  for (int i = 0; i < n; i++)
+    if (calls[i].threaded) pthread_join(calls[i].th, NULL);
+  if (calls != stack) tfc_free(calls);
   tfc_wbuf_free(&b);
 }
 
@@ -1235,6 +1321,7 @@ static bool close_session(tfc_master *m, const uint8_t *req, size_t len, tfc_sta
     return false;
   }
   tfc_free(h);
+  tfc_server_log(m->c->tasks[m->c->self].name, "session %s closed", s->handle);
   session_put(m, s);
   return true;
 }

@@ -30,6 +30,7 @@ struct tfc_remote_rendezvous {
   bool trace;              /* record RecvTensor calls (FULL_TRACE) */
   tfc_wbuf stats;          /* recorded NodeExecStats, as node_stats fields */
   int n_stats;
+  struct remote_recv *pending; /* RecvTensor calls in flight (abort fails them at once) */
 };
 
 /* New reference. */
@@ -67,7 +68,24 @@ typedef struct remote_recv {
   int task;
   tfc_recv_done done;
   void *arg;
+  bool finished;              /* done was called (by the call or by an abort); under r->mu */
+  struct remote_recv *next;   /* r->pending */
 } remote_recv;
+
+/* Unlinks rr from r->pending and claims the right to call its done; false
+ * when an abort already answered it. */
+static bool pending_finish(tfc_remote_rendezvous *r, remote_recv *rr) {
+  pthread_mutex_lock(&r->mu);
+  for (remote_recv **p = &r->pending; *p; p = &(*p)->next)
+    if (*p == rr) {
+      *p = rr->next;
+      break;
+    }
+  bool mine = !rr->finished;
+  rr->finished = true;
+  pthread_mutex_unlock(&r->mu);
+  return mine;
+}
 
 /* Where a received tensor's bytes go: the block it will adopt. */
 typedef struct tail_ctx {
@@ -370,9 +388,16 @@ static void *remote_recv_main(void *arg) {
   }
   tfc_wbuf_free(&req);
   tfc_rpc_buf_free(&resp);
-  if (!t) {
+  if (!pending_finish(r, rr)) {
+    /* an abort (step deadline, cleanup, a failed peer) answered this receive already */
+    tfc_tensor_unref(t);
+  } else if (!t) {
     tfc_status pst;
-    tfc_status_set(&pst, st.code, "From %s:\n%s", peer->name, st.msg);
+    if (st.code == TFC_CODE_UNAVAILABLE)
+      tfc_status_set(&pst, st.code, "From %s:\n%s is unreachable at %s: %s", peer->name, peer->name,
+                     peer->address, st.msg);
+    else
+      tfc_status_set(&pst, st.code, "From %s:\n%s", peer->name, st.msg);
     strcpy(pst.node, st.node);
     r->base.ops->abort(&r->base, &pst);
     rr->done(rr->arg, NULL, &pst);
@@ -408,14 +433,6 @@ static void rr_recv_async(tfc_rendezvous *b, const char *key, tfc_recv_done done
     return;
   }
   tfc_status st;
-  pthread_mutex_lock(&r->mu);
-  bool aborted = r->aborted;
-  if (aborted) tfc_status_copy(&st, &r->abort_status);
-  pthread_mutex_unlock(&r->mu);
-  if (aborted) {
-    done(arg, NULL, &st);
-    return;
-  }
   remote_recv *rr = tfc_calloc(1, sizeof *rr);
   char *k = tfc_strdup(key);
   pthread_t th;
@@ -428,8 +445,33 @@ static void rr_recv_async(tfc_rendezvous *b, const char *key, tfc_recv_done done
     rr->task = task;
     rr->done = done;
     rr->arg = arg;
+    pthread_mutex_lock(&r->mu);
+    bool aborted = r->aborted;
+    if (aborted) {
+      tfc_status_copy(&st, &r->abort_status);
+    } else {
+      rr->next = r->pending;
+      r->pending = rr;
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (aborted) {
+      pthread_attr_destroy(&attr);
+      tfc_remote_rendezvous_unref(r);
+      tfc_free(rr);
+      tfc_free(k);
+      done(arg, NULL, &st);
+      return;
+    }
     if (pthread_create(&th, &attr, remote_recv_main, rr) == 0) {
       pthread_attr_destroy(&attr);
+      return;
+    }
+    if (!pending_finish(r, rr)) {
+      /* an abort raced with the failed start and answered already */
+      pthread_attr_destroy(&attr);
+      tfc_remote_rendezvous_unref(r);
+      tfc_free(rr);
+      tfc_free(k);
       return;
     }
     tfc_remote_rendezvous_unref(r);
@@ -442,16 +484,37 @@ static void rr_recv_async(tfc_rendezvous *b, const char *key, tfc_recv_done done
   done(arg, NULL, &st);
 }
 
-/* abort: remembers the status and fails local waiters. */
+/* abort: remembers the status, fails local waiters and the receives still
+ * waiting on a peer (their calls finish later and are dropped). */
 static void rr_abort(tfc_rendezvous *b, const tfc_status *st) {
   tfc_remote_rendezvous *r = (tfc_remote_rendezvous *)b;
+  typedef struct answer {
+    tfc_recv_done done;
+    void *arg;
+  } answer;
+  answer stack[16], *ans = stack;
+  int n = 0;
   pthread_mutex_lock(&r->mu);
   if (!r->aborted) {
     r->aborted = true;
     tfc_status_copy(&r->abort_status, st);
   }
+  int waiting = 0;
+  for (remote_recv *p = r->pending; p; p = p->next) waiting += !p->finished;
+  if (waiting > 16) ans = tfc_malloc(sizeof(answer) * (size_t)waiting);
+  if (!ans) {
+    ans = stack;
+    waiting = 16;
+  }
+  for (remote_recv *p = r->pending; p && n < waiting; p = p->next) {
+    if (p->finished) continue;
+    p->finished = true;
+    ans[n++] = (answer){p->done, p->arg};
+  }
   pthread_mutex_unlock(&r->mu);
   r->local->ops->abort(r->local, st);
+  for (int i = 0; i < n; i++) ans[i].done(ans[i].arg, NULL, st);
+  if (ans != stack) tfc_free(ans);
 }
 
 /* free through the interface: drops one reference. */

@@ -18,11 +18,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "distributed/rpc.h"
+#include "distributed/security.h"
 #define TFC_RPC_GRPC_API
 #include "distributed/rpc_internal.h"
 
@@ -88,14 +90,25 @@ void tfc_rpc_buf_free(tfc_rpc_buf *b) {
   b->len = 0;
 }
 
-/* The cached channel for target, created on first use. */
-static grpc_channel *channel_for(const char *target) {
-  size_t len = strlen(target);
+/* The cached channel for target, created on first use: TLS when TFC_TLS_CA
+ * is set (see security.h), insecure otherwise. Channels are cached per
+ * (target, TLS roots), so a process may switch settings between clusters.
+ * NULL + st when the TLS files cannot be read. */
+static grpc_channel *channel_for(const char *target, tfc_status *st) {
+  const char *ca = getenv("TFC_TLS_CA");
+  char keybuf[600];
+  snprintf(keybuf, sizeof keybuf, "%s|%s", target, ca ? ca : "");
+  size_t len = strlen(keybuf);
   pthread_mutex_lock(&init_mu);
   bool found = false;
-  grpc_channel *ch = tfc_hashmap_get(&channels, target, len, &found);
+  grpc_channel *ch = tfc_hashmap_get(&channels, keybuf, len, &found);
   if (!found) {
-    grpc_arg args[3];
+    tfc_security sec;
+    if (!tfc_security_load(&sec, false, st)) {
+      pthread_mutex_unlock(&init_mu);
+      return NULL;
+    }
+    grpc_arg args[4];
     args[0].type = GRPC_ARG_INTEGER;
     args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
     args[0].value.integer = -1;
@@ -106,15 +119,29 @@ static grpc_channel *channel_for(const char *target) {
     args[2].key = GRPC_ARG_MAX_RECONNECT_BACKOFF_MS;
     args[2].value.integer = 1000;
     grpc_channel_args cargs = {3, args};
-    grpc_channel_credentials *cr = G(grpc_insecure_credentials_create)();
+    grpc_channel_credentials *cr;
+    if (sec.ca_pem) {
+      grpc_ssl_pem_key_cert_pair kp = {sec.key_pem, sec.cert_pem};
+      cr = G(grpc_ssl_credentials_create_ex)(sec.ca_pem, sec.cert_pem && sec.key_pem ? &kp : NULL, NULL, NULL);
+      if (sec.target_name) {
+        args[3].type = GRPC_ARG_STRING;
+        args[3].key = GRPC_SSL_TARGET_NAME_OVERRIDE_ARG;
+        args[3].value.string = sec.target_name;
+        cargs.num_args = 4;
+      }
+    } else {
+      cr = G(grpc_insecure_credentials_create)();
+    }
     char name[512];
     snprintf(name, sizeof name, "dns:///%s", target);
-    ch = G(grpc_channel_create)(name, cr, &cargs);
-    G(grpc_channel_credentials_release)(cr);
-    if (ch && tfc_hashmap_put(&channels, target, len, ch) != 0) {
+    ch = cr ? G(grpc_channel_create)(name, cr, &cargs) : NULL;
+    if (cr) G(grpc_channel_credentials_release)(cr);
+    tfc_security_free(&sec);
+    if (ch && tfc_hashmap_put(&channels, keybuf, len, ch) != 0) {
       G(grpc_channel_destroy)(ch);
       ch = NULL;
     }
+    if (!ch) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "cannot create a channel to %s", target);
   }
   pthread_mutex_unlock(&init_mu);
   return ch;
@@ -213,11 +240,12 @@ bool tfc_rpc_unary_tail(const char *target, const char *method, const tfc_rpc_sl
       if (req[i].release) req[i].release(req[i].arg);
     return false;
   }
-  grpc_channel *ch = channel_for(target);
   grpc_byte_buffer *send = rpc_make_buffer(req, n_req);
-  if (!ch || !send) {
-    if (send) G(grpc_byte_buffer_destroy)(send);
-    return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory calling %s", target);
+  if (!send) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory calling %s", target);
+  grpc_channel *ch = channel_for(target, st);
+  if (!ch) {
+    G(grpc_byte_buffer_destroy)(send);
+    return false;
   }
   if (timeout_ms <= 0) timeout_ms = 24LL * 3600 * 1000;
   gpr_timespec deadline =
@@ -240,6 +268,18 @@ bool tfc_rpc_unary_tail(const char *target, const char *method, const tfc_rpc_sl
   grpc_op ops[6];
   memset(ops, 0, sizeof ops);
   ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+  /* the shared token, when one is set, goes with every call */
+  const char *token = tfc_security_token();
+  char auth[512];
+  grpc_metadata md;
+  memset(&md, 0, sizeof md);
+  if (token) {
+    snprintf(auth, sizeof auth, "Bearer %s", token);
+    md.key = G(grpc_slice_from_static_string)("authorization");
+    md.value = G(grpc_slice_from_copied_string)(auth);
+    ops[0].data.send_initial_metadata.count = 1;
+    ops[0].data.send_initial_metadata.metadata = &md;
+  }
   ops[1].op = GRPC_OP_SEND_MESSAGE;
   ops[1].data.send_message.send_message = send;
   ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -283,5 +323,6 @@ bool tfc_rpc_unary_tail(const char *target, const char *method, const tfc_rpc_sl
   G(grpc_metadata_array_destroy)(&init_md);
   G(grpc_metadata_array_destroy)(&trail_md);
   G(grpc_call_unref)(call);
+  if (token) G(grpc_slice_unref)(md.value);
   return ok;
 }

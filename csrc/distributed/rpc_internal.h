@@ -71,7 +71,9 @@ struct grpc_byte_buffer;
   X(grpc_slice_from_static_string) \
   X(grpc_slice_new_with_user_data) \
   X(grpc_slice_to_c_string) \
-  X(grpc_slice_unref)
+  X(grpc_slice_unref) \
+  X(grpc_ssl_credentials_create_ex) \
+  X(grpc_ssl_server_credentials_create_ex)
 
 #ifdef TFC_RPC_GRPC_API
 typedef struct tfc_grpc_api {

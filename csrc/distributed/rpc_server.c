@@ -23,6 +23,7 @@
 
 #include "base/alloc.h"
 #include "distributed/rpc.h"
+#include "distributed/security.h"
 #define TFC_RPC_GRPC_API
 #include "distributed/rpc_internal.h"
 
@@ -79,6 +80,7 @@ struct tfc_rpc_server {
   generic_slot generic;
   tfc_rpc_handler handler;
   void *ctx;
+  char *token;             /* TFC_AUTH_TOKEN when the server started: required on every call */
   pthread_mutex_t mu;
   pthread_cond_t idle;
   pthread_cond_t work;     /* handler threads wait here */
@@ -314,6 +316,18 @@ int64_t tfc_rpc_call_remaining_ms(const tfc_rpc_call *c) {
   return ms < 0 ? 0 : ms;
 }
 
+/* True when the call's metadata carries "authorization: Bearer <token>". */
+static bool token_ok(const char *token, const grpc_metadata_array *md) {
+  bool ok = false;
+  for (size_t i = 0; i < md->count; i++) {
+    const grpc_metadata *e = &md->metadata[i];
+    if (GRPC_SLICE_LENGTH(e->key) != 13 || memcmp(GRPC_SLICE_START_PTR(e->key), "authorization", 13) != 0)
+      continue;
+    ok |= tfc_security_token_matches(token, GRPC_SLICE_START_PTR(e->value), GRPC_SLICE_LENGTH(e->value));
+  }
+  return ok;
+}
+
 /* A registered method's request arrived: take the call, re-post, run the handler. */
 static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
   if (!ok) {  /* shutting down: the request comes back unused */
@@ -340,6 +354,10 @@ static void on_request(tfc_rpc_server *s, method_slot *m, bool ok) {
   pthread_mutex_unlock(&s->mu);
   if (!down) post_method(m);
   if (!c) return;
+  if (s->token && !token_ok(s->token, &c->md)) {
+    start_reply(c, GRPC_STATUS_UNAUTHENTICATED, "Missing or wrong authentication token (TFC_AUTH_TOKEN)");
+    return;
+  }
   if (!read_payload(c->payload, &c->req, &c->req_len)) {
     start_reply(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a request");
     return;
@@ -401,12 +419,17 @@ static void *poll_loop(void *arg) {
 tfc_rpc_server *tfc_rpc_server_new(const char *addr, const char *const *methods, int n_methods,
                                    tfc_rpc_handler handler, void *ctx, int *bound_port, tfc_status *st) {
   if (!rpc_ensure_init(st)) return NULL;
+  tfc_security sec;
+  if (!tfc_security_load(&sec, true, st)) return NULL;
   tfc_rpc_server *s = tfc_calloc(1, sizeof *s);
   if (!s || !(s->slots = tfc_calloc((size_t)n_methods, sizeof *s->slots))) {
     tfc_free(s);
+    tfc_security_free(&sec);
     tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a server");
     return NULL;
   }
+  s->token = sec.token;
+  sec.token = NULL;
   s->n_methods = n_methods;
   s->handler = handler;
   s->ctx = ctx;
@@ -416,7 +439,7 @@ tfc_rpc_server *tfc_rpc_server_new(const char *addr, const char *const *methods,
   grpc_arg args[2];
   args[0].type = GRPC_ARG_INTEGER;
   args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-  args[0].value.integer = -1;
+  args[0].value.integer = (int)sec.max_message;
   args[1].type = GRPC_ARG_INTEGER;
   args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
   args[1].value.integer = -1;
@@ -433,11 +456,21 @@ tfc_rpc_server *tfc_rpc_server_new(const char *addr, const char *const *methods,
                                             GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
   }
   s->generic.t.kind = TAG_GENERIC;
-  grpc_server_credentials *creds = G(grpc_insecure_server_credentials_create)();
-  int port = G(grpc_server_add_http2_port)(s->server, addr, creds);
-  G(grpc_server_credentials_release)(creds);
+  grpc_server_credentials *creds;
+  if (sec.cert_pem) {
+    grpc_ssl_pem_key_cert_pair kp = {sec.key_pem, sec.cert_pem};
+    creds = G(grpc_ssl_server_credentials_create_ex)(NULL, &kp, 1, GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE, NULL);
+  } else {
+    creds = G(grpc_insecure_server_credentials_create)();
+  }
+  bool tls = sec.cert_pem != NULL;
+  tfc_security_free(&sec);
+  int port = creds ? G(grpc_server_add_http2_port)(s->server, addr, creds) : 0;
+  if (creds) G(grpc_server_credentials_release)(creds);
   if (port == 0) {
-    tfc_status_set(st, TFC_CODE_UNAVAILABLE, "Could not start gRPC server: cannot bind %s", addr);
+    tfc_status_set(st, TFC_CODE_UNAVAILABLE, "Could not start gRPC server: cannot bind %s%s", addr,
+                   tls ? " with TLS (check TFC_TLS_CERT and TFC_TLS_KEY)" : "");
+    tfc_free(s->token);
     G(grpc_server_destroy)(s->server);
     G(grpc_completion_queue_shutdown)(s->cq);
     while (G(grpc_completion_queue_next)(s->cq, G(gpr_inf_future)(GPR_CLOCK_REALTIME), NULL).type !=
@@ -502,6 +535,7 @@ void tfc_rpc_server_free(tfc_rpc_server *s) {
   pthread_cond_destroy(&s->idle);
   pthread_cond_destroy(&s->work);
   pthread_mutex_destroy(&s->mu);
+  tfc_free(s->token);
   tfc_free(s->slots);
   tfc_free(s);
 }

@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "base/threadpool.h"
+#include "distributed/deadline.h"
 #include "distributed/remote_rendezvous.h"
+#include "distributed/server_log.h"
 #include "distributed/same_host.h"
 #include "graph/device_name.h"
 #include "graph/graphdef.h"
@@ -34,6 +37,7 @@
 typedef struct wsession {
   tfc_kernel_cache *kcache;
   int refs;                 /* registered graphs + 1 while the session exists */
+  int deregistered;         /* graphs freed by DeregisterGraph (logged at DeleteWorkerSession) */
 } wsession;
 
 typedef struct wgraph {
@@ -55,6 +59,7 @@ struct tfc_worker {
   tfc_hashmap graphs;       /* handle -> wgraph* */
   tfc_hashmap sessions;     /* session handle -> wsession* */
   tfc_hashmap steps;        /* int64 step id -> tfc_remote_rendezvous* */
+  tfc_hashmap orphans;      /* int64 step ids whose rendezvous only RecvTensor calls made (no RunGraph yet) */
   /* recently cleaned-up step ids: a late RunGraph or RecvTensor for one of
    * them fails at once instead of waiting on a rendezvous nobody will fill */
   int64_t done_steps[1024];
@@ -89,6 +94,7 @@ tfc_worker *tfc_worker_new(const tfc_cluster *c, tfc_status *st) {
   tfc_hashmap_init(&w->graphs);
   tfc_hashmap_init(&w->sessions);
   tfc_hashmap_init(&w->steps);
+  tfc_hashmap_init(&w->orphans);
   return w;
 }
 
@@ -154,6 +160,7 @@ void tfc_worker_free(tfc_worker *w) {
     if (tfc_hashmap_slot(&w->sessions, i, &k, &kl, &v)) wsession_unref_locked(v);
   }
   tfc_hashmap_destroy(&w->steps);
+  tfc_hashmap_destroy(&w->orphans);
   tfc_hashmap_destroy(&w->graphs);
   tfc_hashmap_destroy(&w->sessions);
   if (w->pools) {
@@ -190,11 +197,14 @@ static bool step_done_locked(const tfc_worker *w, int64_t step_id) {
   return false;
 }
 
-/* The step's rendezvous (new reference), created on first use. */
-static tfc_remote_rendezvous *step_rdv(tfc_worker *w, int64_t step_id, tfc_status *st) {
+/* The step's rendezvous (new reference), created on first use. A RecvTensor
+ * (from_recv) that creates it marks the step an orphan until a RunGraph
+ * uses it, so a receive for a step that never runs here can drop it. */
+static tfc_remote_rendezvous *step_rdv(tfc_worker *w, int64_t step_id, bool from_recv, tfc_status *st) {
   pthread_mutex_lock(&w->mu);
   bool found = false;
   tfc_remote_rendezvous *r = tfc_hashmap_get(&w->steps, (const char *)&step_id, sizeof step_id, &found);
+  if (found && !from_recv) tfc_hashmap_remove(&w->orphans, (const char *)&step_id, sizeof step_id);
   if (!found && step_done_locked(w, step_id)) {
     pthread_mutex_unlock(&w->mu);
     tfc_status_set(st, TFC_CODE_CANCELLED, "Step %" PRId64 " was already cleaned up on %s", step_id, w->dev_name);
@@ -206,11 +216,40 @@ static tfc_remote_rendezvous *step_rdv(tfc_worker *w, int64_t step_id, tfc_statu
       tfc_remote_rendezvous_unref(r);
       r = NULL;
     }
+    if (r && from_recv && tfc_hashmap_put(&w->orphans, (const char *)&step_id, sizeof step_id, NULL) != 0) {
+      tfc_hashmap_remove(&w->steps, (const char *)&step_id, sizeof step_id);
+      tfc_remote_rendezvous_unref(r);
+      r = NULL;
+    }
   }
   if (r) tfc_remote_rendezvous_ref(r);
   pthread_mutex_unlock(&w->mu);
   if (!r && st->code == TFC_CODE_OK) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a rendezvous");
   return r;
+}
+
+/* After a failed RecvTensor: drops the step's rendezvous when no RunGraph
+ * ever used it (a receive for a step that never ran here, e.g. a stale or
+ * made-up step id), so such requests leave nothing behind. */
+static void drop_orphan(tfc_worker *w, int64_t step_id, tfc_remote_rendezvous *r) {
+  pthread_mutex_lock(&w->mu);
+  bool orphan = false;
+  tfc_hashmap_get(&w->orphans, (const char *)&step_id, sizeof step_id, &orphan);
+  bool found = false;
+  tfc_remote_rendezvous *cur = tfc_hashmap_get(&w->steps, (const char *)&step_id, sizeof step_id, &found);
+  bool drop = orphan && found && cur == r;
+  if (drop) {
+    tfc_hashmap_remove(&w->orphans, (const char *)&step_id, sizeof step_id);
+    tfc_hashmap_remove(&w->steps, (const char *)&step_id, sizeof step_id);
+  }
+  pthread_mutex_unlock(&w->mu);
+  if (!drop) return;
+  /* the abort answers the receive this request left waiting, so nothing stays behind */
+  tfc_status st;
+  tfc_status_set(&st, TFC_CODE_CANCELLED, "Step %" PRId64 " never ran on %s", step_id, w->dev_name);
+  tfc_rendezvous *b = tfc_remote_rendezvous_base(r);
+  b->ops->abort(b, &st);
+  tfc_remote_rendezvous_unref(r);
 }
 
 /* Reads a string field into a NUL-terminated copy (empty when absent). */
@@ -343,6 +382,7 @@ static bool deregister(tfc_worker *w, const char *handle, tfc_status *st) {
   bool free_it = false;
   if (g) {
     g->dead = true;
+    g->ws->deregistered++;
     free_it = g->running == 0;
     if (free_it) wsession_unref_locked(g->ws);
   }
@@ -407,6 +447,23 @@ static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_
   tfc_wbuf_free(&n);
 }
 
+/* What a RunGraph's deadline timer aborts. */
+typedef struct deadline_ctx {
+  tfc_remote_rendezvous *rdv;
+  tfc_worker *w;
+  int64_t step_id;
+} deadline_ctx;
+
+/* Timer callback: the caller's deadline passed while the step ran. */
+static void deadline_fire(void *arg) {
+  deadline_ctx *d = arg;
+  tfc_status st;
+  tfc_status_set(&st, TFC_CODE_DEADLINE_EXCEEDED, "RunGraph of step %" PRId64 " on %s passed the caller's "
+                 "deadline", d->step_id, d->w->dev_name);
+  tfc_rendezvous *b = tfc_remote_rendezvous_base(d->rdv);
+  b->ops->abort(b, &st);
+}
+
 /* RunGraph. */
 static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t timeout_ms, tfc_msg *resp,
                       tfc_status *st) {
@@ -433,7 +490,11 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
   tfc_remote_rendezvous *rdv = NULL;
   bool ok = found || tfc_status_set(&rst, TFC_CODE_ABORTED, "Graph handle is not found: %s. Possibly, this "
                                     "worker just restarted.", r->graph_handle);
-  if (ok) ok = (rdv = step_rdv(w, r->step_id, &rst)) != NULL;
+  if (ok) ok = (rdv = step_rdv(w, r->step_id, false, &rst)) != NULL;
+  /* the caller's deadline ends the step here too: waits for values from
+   * other tasks fail with DEADLINE_EXCEEDED even when the master is gone */
+  deadline_ctx dctx = {.rdv = rdv, .w = w, .step_id = r->step_id};
+  tfc_timer *timer = ok && timeout_ms < INT64_MAX ? tfc_timer_start(timeout_ms, deadline_fire, &dctx) : NULL;
   tfc_rendezvous *base = rdv ? tfc_remote_rendezvous_base(rdv) : NULL;
   for (size_t i = 0; ok && i < r->n_send; i++) {
     Tensorflow__NamedTensorProto *nt = r->send[i];
@@ -465,6 +526,11 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     };
     tfc_executor *execs[1] = {g->exec};
     tfc_step_args args = {.sg = &g->sg, .n_execs = 1, .execs = execs, .rendezvous = base};
+    if (timeout_ms < INT64_MAX) {
+      struct timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      args.deadline_ns = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec + timeout_ms * 1000000LL;
+    }
     if (trace) {
       args.node_stats = record_node;
       args.node_stats_ctx = &sink;
@@ -514,6 +580,7 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     tfc_wbuf_free(&dev);
     tfc_wbuf_free(&ss);
   }
+  tfc_timer_cancel(timer);
   tfc_wbuf_free(&sink.nodes);
   pthread_mutex_destroy(&sink.mu);
   if (ok && out.oom) ok = tfc_status_set(&rst, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
@@ -583,7 +650,7 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
     tfc_free(key);
     return false;
   }
-  tfc_remote_rendezvous *rdv = step_rdv(w, step_id, st);
+  tfc_remote_rendezvous *rdv = step_rdv(w, step_id, true, st);
   const uint8_t *tokv;
   size_t tokn;
   tfc_tensor *t = NULL;
@@ -598,6 +665,7 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
   }
   int64_t token = 0;
   if (t && same_host_wanted(req, len, t)) token = tfc_remote_rendezvous_lend(rdv, t);
+  if (rdv && !t) drop_orphan(w, step_id, rdv);
   if (rdv) tfc_remote_rendezvous_unref(rdv);
   tfc_free(key);
   if (!t) return false;
@@ -649,6 +717,7 @@ static bool cleanup_graph(tfc_worker *w, const uint8_t *req, size_t len) {
   int64_t step_id = field_varint(req, len, 1);
   pthread_mutex_lock(&w->mu);
   tfc_remote_rendezvous *r = tfc_hashmap_remove(&w->steps, (const char *)&step_id, sizeof step_id);
+  tfc_hashmap_remove(&w->orphans, (const char *)&step_id, sizeof step_id);
   w->done_steps[w->done_next] = step_id;
   w->done_next = (w->done_next + 1) % (int)(sizeof w->done_steps / sizeof w->done_steps[0]);
   pthread_mutex_unlock(&w->mu);
@@ -682,6 +751,7 @@ static bool cleanup_all(tfc_worker *w, const uint8_t *req, size_t len) {
 static bool delete_session(tfc_worker *w, const uint8_t *req, size_t len, tfc_status *st) {
   char *h = field_string(req, len, 1);
   if (!h) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  int freed = 0;
   for (;;) {
     char *victim = NULL;
     pthread_mutex_lock(&w->mu);
@@ -695,13 +765,20 @@ static bool delete_session(tfc_worker *w, const uint8_t *req, size_t len, tfc_st
     pthread_mutex_unlock(&w->mu);
     if (!victim) break;
     tfc_status ignore;
-    deregister(w, victim, &ignore);
+    freed += deregister(w, victim, &ignore);
     tfc_free(victim);
   }
   pthread_mutex_lock(&w->mu);
   wsession *s = tfc_hashmap_remove(&w->sessions, h, strlen(h));
-  if (s) wsession_unref_locked(s);
+  if (s) {
+    freed = s->deregistered; /* the graphs deregistered before, and those just now */
+    wsession_unref_locked(s);
+  }
+  size_t left = w->graphs.count;
   pthread_mutex_unlock(&w->mu);
+  if (s || freed)
+    tfc_server_log(w->c->tasks[w->c->self].name, "worker session %s deleted: %d graphs freed, %zu registered "
+                   "graphs remain", h, freed, left);
   tfc_free(h);
   return true;
 }

@@ -80,17 +80,52 @@ static PyObject *server_stop(ServerObject *self, PyObject *unused) {
   Py_RETURN_NONE;
 }
 
-/* Server.join(): blocks until stop(), handling Python signals meanwhile. */
-static PyObject *server_join(ServerObject *self, PyObject *unused) {
-  (void)unused;
+/* Server.join(timeout=None) -> bool: blocks until stop() or a Shutdown call
+ * (at most timeout seconds), handling Python signals meanwhile; True once
+ * the server has stopped. */
+static PyObject *server_join(ServerObject *self, PyObject *args, PyObject *kwds) {
+  static char *kwlist[] = {"timeout", NULL};
+  PyObject *timeout_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:join", kwlist, &timeout_obj)) return NULL;
+  double timeout = -1;
+  if (timeout_obj != Py_None) {
+    timeout = PyFloat_AsDouble(timeout_obj);
+    if (timeout == -1 && PyErr_Occurred()) return NULL;
+    if (timeout < 0) timeout = 0;
+  }
+  long long left_ms = timeout >= 0 ? (long long)(timeout * 1000) : -1;
   for (;;) {
+    int slice = 100;
+    if (left_ms >= 0 && left_ms < slice) slice = (int)left_ms;
     bool stopped;
     Py_BEGIN_ALLOW_THREADS
-    stopped = tfc_server_join_for(self->s, 100);
+    stopped = tfc_server_join_for(self->s, slice);
     Py_END_ALLOW_THREADS
-    if (stopped) Py_RETURN_NONE;
+    if (stopped) Py_RETURN_TRUE;
     if (PyErr_CheckSignals() < 0) return NULL;
+    if (left_ms >= 0) {
+      left_ms -= slice;
+      if (left_ms <= 0) Py_RETURN_FALSE;
+    }
   }
+}
+
+/* Server.set_bind(host): the host to listen on (before start). */
+static PyObject *server_set_bind(ServerObject *self, PyObject *arg) {
+  const char *host = PyUnicode_AsUTF8(arg);
+  if (!host) return NULL;
+  tfc_status st;
+  tfc_status_clear(&st);
+  if (!tfc_server_set_bind(self->s, host, &st)) return raise_status(self->ms, &st);
+  Py_RETURN_NONE;
+}
+
+/* Server.idle_seconds: seconds since the last call other than GetStatus, or None. */
+static PyObject *server_get_idle(ServerObject *self, void *c) {
+  (void)c;
+  double idle = tfc_server_idle_seconds(self->s);
+  if (idle < 0) Py_RETURN_NONE;
+  return PyFloat_FromDouble(idle);
 }
 
 /* Server.address: "host:port" of this task (the bound port once started). */
@@ -129,12 +164,16 @@ static void server_dealloc(ServerObject *self) {
 static PyMethodDef server_methods[] = {
     {"start", (PyCFunction)server_start, METH_NOARGS, "Binds the port and starts serving."},
     {"stop", (PyCFunction)server_stop, METH_NOARGS, "Stops serving."},
-    {"join", (PyCFunction)server_join, METH_NOARGS, "Blocks until the server stops."},
+    {"join", (PyCFunction)(void (*)(void))server_join, METH_VARARGS | METH_KEYWORDS,
+     "join(timeout=None) -> bool: blocks until the server stops (or a Shutdown call came)."},
+    {"set_bind", (PyCFunction)server_set_bind, METH_O, "set_bind(host): the host to listen on (before start)."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef server_getset[] = {
     {"address", (getter)server_get_address, NULL, "host:port of this task", NULL},
     {"task_name", (getter)server_get_task_name, NULL, "/job:J/replica:0/task:T", NULL},
+    {"idle_seconds", (getter)server_get_idle, NULL, "seconds since the last call other than GetStatus, or None",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot server_slots[] = {

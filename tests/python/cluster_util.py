@@ -29,9 +29,11 @@ def free_ports(n):
 class Cluster(object):
   """A cluster of tfc server processes: jobs maps job name -> number of tasks."""
 
-  def __init__(self, jobs, env=None, use_tf_config=False, external=None):
+  def __init__(self, jobs, env=None, use_tf_config=False, external=None, extra_args=None):
     """external: job name -> number of tasks that are in the cluster spec but run
-    elsewhere (e.g. training processes starting their own Server)."""
+    elsewhere (e.g. training processes starting their own Server). extra_args:
+    (job, index) -> more `python -m tfc.server` flags for that task."""
+    self._extra_args = dict(extra_args or {})
     external = dict(external or {})
     everything = dict(jobs, **external)
     ports = free_ports(sum(everything.values()))
@@ -58,6 +60,7 @@ class Cluster(object):
       args = []
     else:
       args = ["--cluster_spec", json.dumps(self.spec), "--job_name", job, "--task_index", str(index)]
+    args = args + list(self._extra_args.get((job, index), []))
     p = subprocess.Popen([sys.executable, "-m", "tfc.server"] + args, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, env=env)
     self.procs[(job, index)] = p

@@ -1,7 +1,7 @@
 """tf.train: optimizers, learning-rate schedules, the global step, cluster description and
 device placement, checkpoints (Saver, the `checkpoint` state file, checkpoint readers)."""
 from tfc.train.device_setter import replica_device_setter
-from tfc.train.server_lib import ClusterSpec, Server
+from tfc.train.server_lib import ClusterSpec, Server, shutdown_server
 from tfc.train.optimizer import Optimizer
 from tfc.train.gradient_descent import GradientDescentOptimizer
 from tfc.train.momentum import MomentumOptimizer

@@ -115,7 +115,12 @@ class Server(object):
     self._server.start()
 
   def join(self):
-    """Blocks until the server has shut down."""
+    """Blocks until the server has shut down.
+
+    A `shutdown_server(target)` call from another process also ends `join()`
+    (the server stops first), so a parameter server's program can exit when
+    training is over.
+    """
     self._server.join()
 
   def stop(self):
@@ -136,3 +141,24 @@ class Server(object):
   def create_local_server(config=None, start=True):
     """A new single-process cluster server on a port picked by the system."""
     return Server({"localhost": ["localhost:0"]}, protocol="grpc", config=config, start=start)
+
+
+def shutdown_server(target, timeout_in_ms=10000):
+  """Asks the tfc server at `target` ("grpc://host:port" or "host:port") to stop.
+
+  tfc addition (TF 1.15 servers cannot be stopped remotely): the chief calls it
+  for each parameter server once training is over, so their `Server.join()`
+  (and `python -m tfc.server`) return and the processes exit with status 0, as a
+  Kubernetes Job needs. Returns True when the server acknowledged (or was
+  already gone: an unreachable server counts as stopped); raises the
+  `tf.errors` class of any other failure (UnauthenticatedError without the
+  cluster's TFC_AUTH_TOKEN, UnimplementedError from a real TensorFlow server).
+  """
+  from tfc import _tfc
+  from tfc import errors
+  address = target[len("grpc://"):] if target.startswith("grpc://") else target
+  try:
+    _tfc._grpc_call(address, "/tfc.ControlService/Shutdown", b"", int(timeout_in_ms))
+  except errors.UnavailableError:
+    return True
+  return True
