@@ -22,7 +22,7 @@ from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARIES = ["dnnl", "gomp", "protobuf-c", "jpeg", "png", "z", "m", "pthread"]  # keep in sync with LIBS in the Makefile; OpenBLAS is dlopen()ed on first use
+LIBRARIES = ["protobuf-c", "jpeg", "png", "z", "m", "pthread"]  # keep in sync with LIBS in the Makefile; OpenBLAS and oneDNN are dlopen()ed on first use
 
 
 def _rel(paths):
