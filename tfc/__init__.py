@@ -208,6 +208,9 @@ for _module, _names in (
   _LAZY.update((_name, (_module, _name)) for _name in _names.split())
 del _module, _names
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg", "random"))
+_LAZY.update({"gfile": ("tfc.gfile", None),
+              "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
+              "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
@@ -234,5 +237,3 @@ def __dir__():
   return sorted(set(globals()) | set(_LAZY))
 
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
-from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
-from tfc import gfile  # noqa: F401,E402

@@ -137,7 +137,12 @@ def _add_file(name):
   fd = _pool.AddSerializedFile(f.data)
   f.added = True
   if "GraphDef" in f.messages and f.package == "tensorflow":
-    _remember_parsed_bytes(_make_class(fd.message_types_by_name["GraphDef"]))
+    cls = _make_class(fd.message_types_by_name["GraphDef"])
+    _remember_parsed_bytes(cls)
+    # Kept as the module attribute at once: the protobuf runtime holds
+    # message classes weakly, and a collected class would be rebuilt
+    # without the large-input handling.
+    globals()["GraphDef"] = cls
 
 
 def _ready():

@@ -225,7 +225,8 @@ _NOT_FOR_INFERENCE = (
     "tfc.ops.control_flow_ops", "tfc.ops.functional_ops", "tfc.ops.variables",
     "tfc.ops.variable_scope", "tfc.ops.init_ops", "tfc.ops.random_ops", "tfc.ops.state_ops",
     "tfc.ops.nn_ops", "tfc.ops.linalg_ops", "tfc.ops.gradient_registry", "tfc.nn", "tfc.math",
-    "tfc.linalg", "tfc.random", "tfc.train", "tfc.layers", "tfc.framework.nest")
+    "tfc.linalg", "tfc.random", "tfc.train", "tfc.layers", "tfc.framework.nest",
+    "tfc.framework.graph_io")
 
 
 def test_frozen_graph_inference_loads_only_what_it_needs():
