@@ -31,9 +31,11 @@ VENV     ?= .venv
 # gRPC core (Debian's libgrpc-dev): headers only at build time (see LIBS).
 GRPC_CFLAGS = $(shell pkg-config --cflags grpc 2>/dev/null)
 # Libraries the C code links against (keep in sync with LIBRARIES in setup.py).
-# OpenBLAS is not linked: kernels/blas.c loads it on first use; neither is
-# gRPC: distributed/rpc_client.c loads it with the first server or grpc:// call.
-LIBS     := -ldnnl -lgomp -lprotobuf-c -ljpeg -lpng -lz -lm -lpthread
+# OpenBLAS is not linked: kernels/blas.c loads it on first use; nor is oneDNN
+# (kernels/dnn_backend.c loads it, and the OpenMP runtime with it, on the first
+# convolution); nor gRPC: distributed/rpc_client.c loads it with the first
+# server or grpc:// call.
+LIBS     := -lprotobuf-c -ljpeg -lpng -lz -lm -lpthread
 
 WARNFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CFLAGS_LIB := $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -pthread -Icsrc -I$(BUILD)/gen $(GRPC_CFLAGS)

@@ -47,7 +47,6 @@ from tfc.framework.tensor_shape import (TensorShape, Dimension, dimension_value,
                                         dimension_at_index)
 from tfc.framework.device import DeviceSpec  # noqa: F401
 from tfc.framework.constant_op import constant  # noqa: F401
-from tfc.framework.random_seed import set_random_seed, get_seed  # noqa: F401
 from tfc.framework import op_def_library as _op_def_library  # noqa: F401
 
 from tfc.ops.math_ops import (add, subtract, sub, multiply, mul, divide, truediv, div,  # noqa: F401
@@ -71,47 +70,15 @@ from tfc.ops.array_ops import (placeholder, placeholder_with_default, zeros, one
                                one_hot, where, reverse, boolean_mask, newaxis,
                                invert_permutation, check_numerics, identity_n,
                                broadcast_to, unique, select)
-from tfc.ops.random_ops import (random_normal, random_uniform, truncated_normal,  # noqa: F401
-                                random_shuffle, multinomial)
-from tfc.ops.state_ops import (assign, assign_add, assign_sub, is_variable_initialized,  # noqa: F401
-                               count_up_to, scatter_update, scatter_add, scatter_sub)
-from tfc.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
-from tfc.ops.control_flow_ops import case, cond, while_loop  # noqa: F401
-from tfc.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: F401
-from tfc.ops.logging_ops import Print, Assert  # noqa: F401
 from tfc.ops.math_ops import (arg_max, arg_min, expm1, log_sigmoid, lin_space, linspace,  # noqa: F401
                               norm, is_numeric_tensor, is_non_decreasing, is_strictly_increasing,
                               unsorted_segment_mean, unsorted_segment_sqrt_n, confusion_matrix,
                               rint, real, imag, angle, segment_sum, segment_mean, bincount)
 from tfc.ops.array_ops import (where_v2, reverse_v2, sequence_mask, eye, meshgrid,  # noqa: F401
                                broadcast_static_shape, reverse_sequence)
-from tfc.ops.state_ops import scatter_mul, scatter_div, scatter_max, scatter_min  # noqa: F401
-from tfc.ops.random_ops import random_crop  # noqa: F401
 from tfc.ops.array_ops import (space_to_batch_nd, batch_to_space_nd, space_to_batch,  # noqa: F401
                                batch_to_space, space_to_depth, depth_to_space)
-from tfc.ops.variables import (Variable, global_variables, all_variables,  # noqa: F401
-                               local_variables, trainable_variables, model_variables,
-                               moving_average_variables, variables_initializer,
-                               initialize_variables, global_variables_initializer,
-                               initialize_all_variables, local_variables_initializer,
-                               initialize_local_variables, report_uninitialized_variables,
-                               assert_variables_initialized)
-from tfc.ops.variable_scope import (variable_scope, variable_op_scope, VariableScope,  # noqa: F401
-                                    get_variable, get_local_variable, get_variable_scope,
-                                    no_regularizer, AUTO_REUSE)
-from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_initializer,  # noqa: F401
-                              random_uniform_initializer, random_normal_initializer,
-                              truncated_normal_initializer, variance_scaling_initializer,
-                              glorot_uniform_initializer, glorot_normal_initializer,
-                              he_normal, he_uniform, lecun_normal, lecun_uniform)
 from tfc.client.session import Session, InteractiveSession  # noqa: F401
-from tfc.ops.gradient_registry import (RegisterGradient, NoGradient, no_gradient,  # noqa: F401
-                                       NotDifferentiable)
-
-from tfc import nn  # noqa: F401
-from tfc import math  # noqa: F401
-from tfc import linalg  # noqa: F401
-from tfc import random  # noqa: F401
 
 __version__ = "1.15.0"
 VERSION = __version__
@@ -158,6 +125,10 @@ def get_logger():
 
 
 
+# Names that load their module on first use (module __getattr__ below), so
+# that `import tfc` and a frozen graph's inference (the graph, its import,
+# the session, the kernels' Python faces, array and math ops) pay for no more.
+# dir(tfc) lists them; `from tfc import x` and tfc.x work as for any other name.
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
          "test": ("tfc.test", None),
@@ -209,6 +180,38 @@ _LAZY.update((_name, ("tfc.ops.io_ops", _name)) for _name in (
     "IdentityReader"))
 _LAZY["queue"] = ("tfc.queue", None)
 _LAZY["data"] = ("tfc.data", None)
+# Variables, initializers, control flow, random and state ops, and the nn,
+# math, linalg and random namespaces.
+for _module, _names in (
+    ("tfc.framework.random_seed", "set_random_seed get_seed"),
+    ("tfc.ops.random_ops", "random_normal random_uniform truncated_normal random_shuffle "
+                           "multinomial random_crop"),
+    ("tfc.ops.state_ops", "assign assign_add assign_sub is_variable_initialized count_up_to "
+                          "scatter_update scatter_add scatter_sub scatter_mul scatter_div "
+                          "scatter_max scatter_min"),
+    ("tfc.ops.control_flow_ops", "group no_op tuple with_dependencies case cond while_loop"),
+    ("tfc.ops.functional_ops", "foldl foldr map_fn scan"),
+    ("tfc.ops.logging_ops", "Print Assert"),
+    ("tfc.ops.variables", "Variable global_variables all_variables local_variables "
+                          "trainable_variables model_variables moving_average_variables "
+                          "variables_initializer initialize_variables "
+                          "global_variables_initializer initialize_all_variables "
+                          "local_variables_initializer initialize_local_variables "
+                          "report_uninitialized_variables assert_variables_initialized"),
+    ("tfc.ops.variable_scope", "variable_scope variable_op_scope VariableScope get_variable "
+                               "get_local_variable get_variable_scope no_regularizer AUTO_REUSE"),
+    ("tfc.ops.init_ops", "zeros_initializer ones_initializer constant_initializer "
+                         "random_uniform_initializer random_normal_initializer "
+                         "truncated_normal_initializer variance_scaling_initializer "
+                         "glorot_uniform_initializer glorot_normal_initializer he_normal "
+                         "he_uniform lecun_normal lecun_uniform"),
+    ("tfc.ops.gradient_registry", "RegisterGradient NoGradient no_gradient NotDifferentiable")):
+  _LAZY.update((_name, (_module, _name)) for _name in _names.split())
+del _module, _names
+_LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg", "random"))
+_LAZY.update({"gfile": ("tfc.gfile", None),
+              "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
+              "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
@@ -218,8 +221,9 @@ _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
 
 
 def __getattr__(name):
-  """Loads tf.gradients, tf.AggregationMethod, tf.test, tf.app, tf.flags and the
-  protocol-buffer message classes on first use (fast import)."""
+  """Loads the names in _LAZY (variables, control flow, tf.nn, tf.train, the
+  protocol-buffer message classes, ...) from their modules on first use, and
+  keeps them as module attributes so later accesses are plain lookups."""
   entry = _LAZY.get(name)
   if entry is None:
     raise AttributeError("module 'tfc' has no attribute %r" % name)
@@ -234,5 +238,3 @@ def __dir__():
   return sorted(set(globals()) | set(_LAZY))
 
 from tfc.framework.importer import import_graph_def  # noqa: F401,E402
-from tfc.framework.graph_io import make_tensor_proto, make_ndarray  # noqa: F401,E402
-from tfc import gfile  # noqa: F401,E402

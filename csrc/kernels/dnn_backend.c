@@ -2,6 +2,15 @@
  * dnn_backend.c — oneDNN convolution primitives and GEMM (see dnn_backend.h).
  * The only file that includes the library's header.
  *
+ * The library is loaded with dlopen on first use, not linked into the
+ * extension: its dynamic linking (it brings the C++ runtime, OpenMP and
+ * OpenCL's loader with it) costs milliseconds that `import tfc` and a
+ * process that never convolves should not pay. The header is still used
+ * for the types and constants; the entry points below are looked up once
+ * into g_lib (and the OpenMP team-size calls from the OpenMP runtime the
+ * library brings). When the library cannot be loaded, tfc_dnn_available()
+ * is false and the kernels use their other path.
+ *
  * One CPU engine per process, created on first use. Each thread has its own
  * stream and scratch buffer (thread-specific data, freed when the thread
  * ends): primitives are created with a user-provided scratchpad, because
@@ -12,6 +21,7 @@
  * depthwise); only the filter is reordered to and from the layout the
  * library's kernel wants.
  */
+#include <dlfcn.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +31,33 @@
 
 #include "base/alloc.h"
 #include "kernels/dnn_backend.h"
+
+/* The library's entry points tfc calls, without their "dnnl_" prefix. */
+#define DNNL_ENTRY_POINTS(X)                                                                   \
+  X(dilated_convolution_backward_data_desc_init)                                               \
+  X(dilated_convolution_backward_weights_desc_init)                                            \
+  X(dilated_convolution_forward_desc_init)                                                     \
+  X(engine_create) X(memory_create) X(memory_desc_equal) X(memory_desc_get_size)               \
+  X(memory_desc_init_by_tag) X(memory_destroy) X(post_ops_append_binary)                       \
+  X(post_ops_append_eltwise) X(post_ops_create) X(post_ops_destroy) X(primitive_attr_create)   \
+  X(primitive_attr_destroy) X(primitive_attr_set_post_ops)                                     \
+  X(primitive_attr_set_scratchpad_mode) X(primitive_create) X(primitive_desc_create)           \
+  X(primitive_desc_destroy) X(primitive_desc_query) X(primitive_desc_query_md)                 \
+  X(primitive_destroy) X(primitive_execute) X(reorder_primitive_desc_create) X(sgemm)          \
+  X(stream_create) X(stream_destroy) X(stream_wait) X(version)
+
+#define DNNL_FIELD(name) __typeof__(dnnl_##name) *name;
+
+/* The loaded library's entry points (all set once g_ok is true). */
+static struct {
+  DNNL_ENTRY_POINTS(DNNL_FIELD)
+  __typeof__(omp_get_max_threads) *omp_get_max_threads;
+  __typeof__(omp_set_num_threads) *omp_set_num_threads;
+} g_lib;
+
+/* Library names tried in order: the soname of the 2.x API this file is written
+ * against (version 3 removed the operation descriptors), then the dev link. */
+static const char *const kLibraries[] = {"libdnnl.so.2", "libdnnl.so"};
 
 struct tfc_dnn_conv {
   tfc_conv_pass pass;
@@ -51,18 +88,53 @@ typedef struct thread_res {
 /* Destructor of a thread's resources (thread-specific data). */
 static void thread_res_free(void *arg) {
   thread_res *r = arg;
-  dnnl_stream_destroy(r->stream);
+  g_lib.stream_destroy(r->stream);
   tfc_aligned_free(r->scratch);
   tfc_free(r);
 }
 
-/* Creates the engine and the stream key; runs once per process. */
+/* Looks name up in lib into *slot; false when it is missing. */
+static bool lookup(void *lib, const char *name, void *slot) {
+  void *sym = dlsym(lib, name);
+  /* POSIX guarantees object and function pointers convert through void*. */
+  if (sym) memcpy(slot, &sym, sizeof sym);
+  return sym != NULL;
+}
+
+/* Loads the library and fills g_lib; false (with one line on stderr) when
+ * it or one of its entry points is missing. */
+static bool dnn_load(void) {
+  void *lib = NULL;
+  for (size_t i = 0; i < sizeof kLibraries / sizeof kLibraries[0] && !lib; i++)
+    lib = dlopen(kLibraries[i], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "tfc: oneDNN could not be loaded (%s); convolutions use the BLAS path\n",
+            dlerror());
+    return false;
+  }
+  bool ok = true;
+#define DNNL_LOOKUP(name) ok = lookup(lib, "dnnl_" #name, &g_lib.name) && ok;
+  DNNL_ENTRY_POINTS(DNNL_LOOKUP)
+#undef DNNL_LOOKUP
+  /* dlsym on the handle also searches the library's dependencies, among
+   * them the OpenMP runtime it is built on. */
+  ok = lookup(lib, "omp_get_max_threads", &g_lib.omp_get_max_threads) && ok;
+  ok = lookup(lib, "omp_set_num_threads", &g_lib.omp_set_num_threads) && ok;
+  if (!ok)
+    fprintf(stderr, "tfc: %s lacks entry points tfc needs; convolutions use the BLAS path\n",
+            kLibraries[0]);
+  return ok;
+}
+
+/* Loads the library, creates the engine and the stream key; runs once per
+ * process. */
 static void dnn_setup(void) {
+  if (!dnn_load()) return;
   if (pthread_key_create(&g_thread_key, thread_res_free) != 0) return;
-  int prev = omp_get_max_threads();
-  omp_set_num_threads(1);
-  g_ok = dnnl_engine_create(&g_engine, dnnl_cpu, 0) == dnnl_success;
-  omp_set_num_threads(prev);
+  int prev = g_lib.omp_get_max_threads();
+  g_lib.omp_set_num_threads(1);
+  g_ok = g_lib.engine_create(&g_engine, dnnl_cpu, 0) == dnnl_success;
+  g_lib.omp_set_num_threads(prev);
 }
 
 /* Library is usable (see dnn_backend.h). */
@@ -78,7 +150,7 @@ static thread_res *thread_resources(size_t scratch) {
   if (!r) {
     r = tfc_calloc(1, sizeof *r);
     if (!r) return NULL;
-    if (dnnl_stream_create(&r->stream, g_engine, dnnl_stream_default_flags) != dnnl_success) {
+    if (g_lib.stream_create(&r->stream, g_engine, dnnl_stream_default_flags) != dnnl_success) {
       tfc_free(r);
       return NULL;
     }
@@ -100,20 +172,20 @@ static thread_res *thread_resources(size_t scratch) {
 /* Sets the calling thread's OpenMP team size to one; returns the old value
  * for omp_restore. OpenMP then runs every parallel region inline. */
 static int omp_single(void) {
-  int prev = omp_get_max_threads();
-  if (prev != 1) omp_set_num_threads(1);
+  int prev = g_lib.omp_get_max_threads();
+  if (prev != 1) g_lib.omp_set_num_threads(1);
   return prev;
 }
 
 /* Restores the team size saved by omp_single. */
 static void omp_restore(int prev) {
-  if (prev != 1) omp_set_num_threads(prev);
+  if (prev != 1) g_lib.omp_set_num_threads(prev);
 }
 
 /* NHWC activation descriptor with logical dims {n, c, h, w}. */
 static bool act_md(dnnl_memory_desc_t *md, int64_t n, int64_t c, int64_t h, int64_t w) {
   dnnl_dims_t d = {n, c, h, w};
-  return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_nhwc) == dnnl_success;
+  return g_lib.memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_nhwc) == dnnl_success;
 }
 
 /* Filter descriptor in tfc's layout: HWIO, or HWIGO (groups = channels) for
@@ -121,10 +193,10 @@ static bool act_md(dnnl_memory_desc_t *md, int64_t n, int64_t c, int64_t h, int6
 static bool filter_md(dnnl_memory_desc_t *md, bool depthwise, const tfc_conv_geom *g) {
   if (depthwise) {
     dnnl_dims_t d = {g->in_depth, g->depth_mult, 1, g->filter_rows, g->filter_cols};
-    return dnnl_memory_desc_init_by_tag(md, 5, d, dnnl_f32, dnnl_hwigo) == dnnl_success;
+    return g_lib.memory_desc_init_by_tag(md, 5, d, dnnl_f32, dnnl_hwigo) == dnnl_success;
   }
   dnnl_dims_t d = {g->out_depth, g->in_depth, g->filter_rows, g->filter_cols};
-  return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_hwio) == dnnl_success;
+  return g_lib.memory_desc_init_by_tag(md, 4, d, dnnl_f32, dnnl_hwio) == dnnl_success;
 }
 
 /* Sets attr's post-ops: when residual is not NULL, an element-wise add of
@@ -135,15 +207,15 @@ static bool set_post_ops(dnnl_primitive_attr_t attr, const dnnl_memory_desc_t *r
                          tfc_conv_act act) {
   if (!residual && act == TFC_CONV_ACT_NONE) return true;
   dnnl_post_ops_t po = NULL;
-  if (dnnl_post_ops_create(&po) != dnnl_success) return false;
+  if (g_lib.post_ops_create(&po) != dnnl_success) return false;
   bool ok = !residual ||
-            dnnl_post_ops_append_binary(po, dnnl_binary_add, residual) == dnnl_success;
+            g_lib.post_ops_append_binary(po, dnnl_binary_add, residual) == dnnl_success;
   if (ok && act == TFC_CONV_ACT_RELU)
-    ok = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success;
+    ok = g_lib.post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success;
   else if (ok && act == TFC_CONV_ACT_RELU6)
-    ok = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, 0.0f, 6.0f) == dnnl_success;
-  ok = ok && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success;
-  dnnl_post_ops_destroy(po);
+    ok = g_lib.post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, 0.0f, 6.0f) == dnnl_success;
+  ok = ok && g_lib.primitive_attr_set_post_ops(attr, po) == dnnl_success;
+  g_lib.post_ops_destroy(po);
   return ok;
 }
 
@@ -154,13 +226,13 @@ static bool set_post_ops(dnnl_primitive_attr_t attr, const dnnl_memory_desc_t *r
 static dnnl_primitive_desc_t make_pd(const void *op_desc, const_dnnl_primitive_desc_t hint,
                                      const dnnl_memory_desc_t *residual, tfc_conv_act act) {
   dnnl_primitive_attr_t attr = NULL;
-  if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
+  if (g_lib.primitive_attr_create(&attr) != dnnl_success) return NULL;
   dnnl_primitive_desc_t pd = NULL;
-  if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+  if (g_lib.primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
       !set_post_ops(attr, residual, act) ||
-      dnnl_primitive_desc_create(&pd, op_desc, attr, g_engine, hint) != dnnl_success)
+      g_lib.primitive_desc_create(&pd, op_desc, attr, g_engine, hint) != dnnl_success)
     pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
+  g_lib.primitive_attr_destroy(attr);
   return pd;
 }
 
@@ -172,27 +244,27 @@ static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
  * size, the implementation name and the primitive. False on failure. */
 static bool finish(tfc_dnn_conv *p, const_dnnl_primitive_desc_t pd, const dnnl_memory_desc_t *user_w) {
   const char *impl = NULL;
-  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl)
+  if (g_lib.primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl)
     snprintf(p->impl, sizeof p->impl, "%s", impl);
-  const dnnl_memory_desc_t *sm = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  const dnnl_memory_desc_t *sm = g_lib.primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
   if (sm) p->md_scratch = *sm;
-  p->scratch_bytes = sm ? dnnl_memory_desc_get_size(sm) : 0;
-  const dnnl_memory_desc_t *lw = dnnl_primitive_desc_query_md(
+  p->scratch_bytes = sm ? g_lib.memory_desc_get_size(sm) : 0;
+  const dnnl_memory_desc_t *lw = g_lib.primitive_desc_query_md(
       pd, p->pass == TFC_CONV_BWD_FILTER ? dnnl_query_diff_weights_md : dnnl_query_weights_md, 0);
   if (!lw) return false;
   p->md_wlib = *lw;
-  if (!dnnl_memory_desc_equal(lw, user_w)) {
-    p->wlib_bytes = dnnl_memory_desc_get_size(lw);
+  if (!g_lib.memory_desc_equal(lw, user_w)) {
+    p->wlib_bytes = g_lib.memory_desc_get_size(lw);
     dnnl_primitive_desc_t rpd = NULL;
     bool to_user = p->pass == TFC_CONV_BWD_FILTER;
-    if (dnnl_reorder_primitive_desc_create(&rpd, to_user ? lw : user_w, g_engine,
+    if (g_lib.reorder_primitive_desc_create(&rpd, to_user ? lw : user_w, g_engine,
                                            to_user ? user_w : lw, g_engine, NULL) != dnnl_success)
       return false;
-    bool ok = dnnl_primitive_create(&p->reorder, rpd) == dnnl_success;
-    dnnl_primitive_desc_destroy(rpd);
+    bool ok = g_lib.primitive_create(&p->reorder, rpd) == dnnl_success;
+    g_lib.primitive_desc_destroy(rpd);
     if (!ok) return false;
   }
-  return dnnl_primitive_create(&p->prim, pd) == dnnl_success;
+  return g_lib.primitive_create(&p->prim, pd) == dnnl_success;
 }
 
 /* A primitive for one pass (see tfc_dnn_conv_new); a forward pass may add a
@@ -209,12 +281,12 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
   p->has_residual = residual;
   dnnl_memory_desc_t src, wei, dst, wany;
   dnnl_dims_t bias_dims = {g->out_depth};
-  if ((bias && dnnl_memory_desc_init_by_tag(&p->md_bias, 1, bias_dims, dnnl_f32, dnnl_a) !=
+  if ((bias && g_lib.memory_desc_init_by_tag(&p->md_bias, 1, bias_dims, dnnl_f32, dnnl_a) !=
                    dnnl_success) ||
       !act_md(&src, g->batch, g->in_depth, g->in_rows, g->in_cols) ||
       !act_md(&dst, g->batch, g->out_depth, g->out_rows, g->out_cols) ||
       !filter_md(&wei, depthwise, g) ||
-      dnnl_memory_desc_init_by_tag(&wany, wei.ndims, wei.dims, dnnl_f32, dnnl_format_tag_any) !=
+      g_lib.memory_desc_init_by_tag(&wany, wei.ndims, wei.dims, dnnl_f32, dnnl_format_tag_any) !=
           dnnl_success) {
     tfc_free(p);
     return NULL;
@@ -233,7 +305,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
   dnnl_primitive_desc_t fwd_pd = NULL, pd = NULL;
   /* The filter layout is left to the library: its fast kernels want a
    * blocked one, and reordering the (small) filter per call is cheap. */
-  bool ok = dnnl_dilated_convolution_forward_desc_init(
+  bool ok = g_lib.dilated_convolution_forward_desc_init(
                 &fwd_d, pass == TFC_CONV_FWD ? dnnl_forward_inference : dnnl_forward_training,
                 dnnl_convolution_direct, &src, &wany, bias ? &p->md_bias : NULL, &dst, strides,
                 dil, pad_l, pad_r) == dnnl_success &&
@@ -248,7 +320,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
     p->arg_b = DNNL_ARG_WEIGHTS;
     p->arg_out = DNNL_ARG_DST;
   } else if (ok && pass == TFC_CONV_BWD_INPUT) {
-    ok = dnnl_dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &src, &wany,
+    ok = g_lib.dilated_convolution_backward_data_desc_init(&d, dnnl_convolution_direct, &src, &wany,
                                                           &dst, strides, dil, pad_l,
                                                           pad_r) == dnnl_success &&
          (pd = make_pd(&d, fwd_pd, NULL, TFC_CONV_ACT_NONE)) != NULL;
@@ -259,7 +331,7 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
     p->arg_b = DNNL_ARG_DIFF_DST;
     p->arg_out = DNNL_ARG_DIFF_SRC;
   } else if (ok) {
-    ok = dnnl_dilated_convolution_backward_weights_desc_init(&d, dnnl_convolution_direct, &src,
+    ok = g_lib.dilated_convolution_backward_weights_desc_init(&d, dnnl_convolution_direct, &src,
                                                              &wany, NULL, &dst, strides, dil,
                                                              pad_l, pad_r) == dnnl_success &&
          (pd = make_pd(&d, fwd_pd, NULL, TFC_CONV_ACT_NONE)) != NULL;
@@ -271,8 +343,8 @@ static tfc_dnn_conv *conv_new(tfc_conv_pass pass, bool depthwise, const tfc_conv
     p->arg_out = DNNL_ARG_DIFF_WEIGHTS;
   }
   if (ok) ok = finish(p, pd, &wei);
-  if (fwd_pd) dnnl_primitive_desc_destroy(fwd_pd);
-  if (pd) dnnl_primitive_desc_destroy(pd);
+  if (fwd_pd) g_lib.primitive_desc_destroy(fwd_pd);
+  if (pd) g_lib.primitive_desc_destroy(pd);
   omp_restore(prev);
   if (!ok) {
     tfc_dnn_conv_free(p);
@@ -296,7 +368,7 @@ tfc_dnn_conv *tfc_dnn_conv_new_fwd(bool depthwise, const tfc_conv_geom *g, bool 
 static bool run_reorder(const_dnnl_primitive_t r, dnnl_stream_t s, dnnl_memory_t from,
                         dnnl_memory_t to) {
   dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-  return dnnl_primitive_execute(r, s, 2, args) == dnnl_success;
+  return g_lib.primitive_execute(r, s, 2, args) == dnnl_success;
 }
 
 /* Runs p (see tfc_dnn_conv_run_fwd): w_lib, when not NULL, is the filter
@@ -313,18 +385,18 @@ static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, cons
   /* the filter operand: a for the input gradient, b for the other passes */
   bool filter_is_a = p->pass == TFC_CONV_BWD_INPUT;
   bool ok = r &&
-            dnnl_memory_create(&ma, filter_is_a && w_lib ? &p->md_wlib : &p->md_a, g_engine,
+            g_lib.memory_create(&ma, filter_is_a && w_lib ? &p->md_wlib : &p->md_a, g_engine,
                                filter_is_a && w_lib ? (void *)w_lib : (void *)a) == dnnl_success &&
-            dnnl_memory_create(&mb, !filter_is_a && w_lib ? &p->md_wlib : &p->md_b, g_engine,
+            g_lib.memory_create(&mb, !filter_is_a && w_lib ? &p->md_wlib : &p->md_b, g_engine,
                                !filter_is_a && w_lib ? (void *)w_lib : (void *)b) == dnnl_success &&
-            dnnl_memory_create(&mo, &p->md_out, g_engine, out) == dnnl_success &&
+            g_lib.memory_create(&mo, &p->md_out, g_engine, out) == dnnl_success &&
             (!p->scratch_bytes ||
-             dnnl_memory_create(&ms, &p->md_scratch, g_engine, r->scratch) == dnnl_success) &&
+             g_lib.memory_create(&ms, &p->md_scratch, g_engine, r->scratch) == dnnl_success) &&
             (!p->has_bias ||
-             dnnl_memory_create(&mbias, &p->md_bias, g_engine, (void *)bias) == dnnl_success) &&
+             g_lib.memory_create(&mbias, &p->md_bias, g_engine, (void *)bias) == dnnl_success) &&
             (!p->has_residual ||
-             dnnl_memory_create(&mres, &p->md_out, g_engine, (void *)residual) == dnnl_success) &&
-            (!reorder || dnnl_memory_create(&mw, &p->md_wlib, g_engine,
+             g_lib.memory_create(&mres, &p->md_out, g_engine, (void *)residual) == dnnl_success) &&
+            (!reorder || g_lib.memory_create(&mw, &p->md_wlib, g_engine,
                                             (char *)r->scratch + soff) == dnnl_success);
   if (ok && ((p->has_bias && !bias) || (p->has_residual && !residual))) ok = false;
   if (ok) {
@@ -342,20 +414,20 @@ static bool conv_run(const tfc_dnn_conv *p, const float *a, const float *b, cons
       if (p->pass != TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, *user, mw);
       dnnl_memory_t u = *user;
       *user = mw;
-      ok = ok && dnnl_primitive_execute(p->prim, s, nargs, args) == dnnl_success;
+      ok = ok && g_lib.primitive_execute(p->prim, s, nargs, args) == dnnl_success;
       if (ok && p->pass == TFC_CONV_BWD_FILTER) ok = run_reorder(p->reorder, s, mw, u);
     } else {
-      ok = dnnl_primitive_execute(p->prim, s, nargs, args) == dnnl_success;
+      ok = g_lib.primitive_execute(p->prim, s, nargs, args) == dnnl_success;
     }
-    ok = ok && dnnl_stream_wait(s) == dnnl_success;
+    ok = ok && g_lib.stream_wait(s) == dnnl_success;
   }
-  if (mw) dnnl_memory_destroy(mw);
-  if (ms) dnnl_memory_destroy(ms);
-  if (mbias) dnnl_memory_destroy(mbias);
-  if (mres) dnnl_memory_destroy(mres);
-  if (ma) dnnl_memory_destroy(ma);
-  if (mb) dnnl_memory_destroy(mb);
-  if (mo) dnnl_memory_destroy(mo);
+  if (mw) g_lib.memory_destroy(mw);
+  if (ms) g_lib.memory_destroy(ms);
+  if (mbias) g_lib.memory_destroy(mbias);
+  if (mres) g_lib.memory_destroy(mres);
+  if (ma) g_lib.memory_destroy(ma);
+  if (mb) g_lib.memory_destroy(mb);
+  if (mo) g_lib.memory_destroy(mo);
   omp_restore(prev);
   return ok;
 }
@@ -386,12 +458,12 @@ bool tfc_dnn_conv_prepare_weights(const tfc_dnn_conv *p, const float *filter, vo
   thread_res *r = thread_resources(0);
   const dnnl_memory_desc_t *user = p->pass == TFC_CONV_BWD_INPUT ? &p->md_a : &p->md_b;
   dnnl_memory_t from = NULL, to = NULL;
-  bool ok = r && dnnl_memory_create(&from, user, g_engine, (void *)filter) == dnnl_success &&
-            dnnl_memory_create(&to, &p->md_wlib, g_engine, dst) == dnnl_success &&
+  bool ok = r && g_lib.memory_create(&from, user, g_engine, (void *)filter) == dnnl_success &&
+            g_lib.memory_create(&to, &p->md_wlib, g_engine, dst) == dnnl_success &&
             run_reorder(p->reorder, r->stream, from, to) &&
-            dnnl_stream_wait(r->stream) == dnnl_success;
-  if (from) dnnl_memory_destroy(from);
-  if (to) dnnl_memory_destroy(to);
+            g_lib.stream_wait(r->stream) == dnnl_success;
+  if (from) g_lib.memory_destroy(from);
+  if (to) g_lib.memory_destroy(to);
   omp_restore(prev);
   return ok;
 }
@@ -402,8 +474,8 @@ const char *tfc_dnn_conv_impl(const tfc_dnn_conv *p) { return p->impl[0] ? p->im
 /* Frees a primitive (see dnn_backend.h). */
 void tfc_dnn_conv_free(tfc_dnn_conv *p) {
   if (!p) return;
-  if (p->prim) dnnl_primitive_destroy(p->prim);
-  if (p->reorder) dnnl_primitive_destroy(p->reorder);
+  if (p->prim) g_lib.primitive_destroy(p->prim);
+  if (p->reorder) g_lib.primitive_destroy(p->reorder);
   tfc_free(p);
 }
 
@@ -412,8 +484,9 @@ bool tfc_dnn_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
                    const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
                    int64_t ldc) {
   if (m <= 0 || n <= 0) return true;
+  if (!tfc_dnn_available()) return false;
   int prev = omp_single();
-  bool ok = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb,
+  bool ok = g_lib.sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb,
                        beta, c, ldc) == dnnl_success;
   omp_restore(prev);
   return ok;
@@ -424,7 +497,11 @@ static pthread_once_t g_desc_once = PTHREAD_ONCE_INIT;
 
 /* Fills g_desc from the library's version report. */
 static void describe_once(void) {
-  const dnnl_version_t *v = dnnl_version();
+  if (!tfc_dnn_available()) {
+    snprintf(g_desc, sizeof g_desc, "oneDNN (not loaded)");
+    return;
+  }
+  const dnnl_version_t *v = g_lib.version();
   snprintf(g_desc, sizeof g_desc, "oneDNN %d.%d.%d (cpu runtime %s)", v->major, v->minor, v->patch,
            v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other");
 }

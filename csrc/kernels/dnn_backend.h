@@ -6,7 +6,8 @@
  * several threads at once, on different data of that exact shape. Creating a
  * primitive is expensive (the library picks an implementation and JIT-compiles
  * it), so callers create it once per shape and keep it (kernels/conv_dnn.c).
- * Only kernels/dnn_backend.c includes the library's header.
+ * Only kernels/dnn_backend.c includes the library's header, and it loads
+ * the library on first use rather than linking it (see there).
  *
  * Threading: the library is built on the OpenMP runtime (GNU libgomp), which
  * is not fork-safe once it has started worker threads. Every call here runs
@@ -28,8 +29,10 @@
 
 typedef struct tfc_dnn_conv tfc_dnn_conv;
 
-/* True when the library is linked in and its CPU engine could be created
- * (created once, on first call; thread-safe). */
+/* True when the library could be loaded (dlopen, on the first call) and its
+ * CPU engine created (once; thread-safe). Every other function here needs
+ * a primitive made after this returned true, except tfc_dnn_sgemm and
+ * tfc_dnn_describe, which load the library themselves. */
 bool tfc_dnn_available(void);
 
 /* A primitive for one pass of the convolution of geometry *g; depthwise

@@ -1,6 +1,7 @@
 """The TF 1.15 public surface: names, signatures, dtypes, shapes, aliases, and what
 keeps import light (lazy modules, no threads)."""
 import inspect
+import os
 import subprocess
 import sys
 
@@ -214,3 +215,64 @@ def test_openblas_loads_on_first_product_without_threads():
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        check=True).stdout
   assert out.split() == ["False", "True", "0", "7"]
+
+
+FARM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "farm")
+
+# Modules a frozen graph's inference does not need; `import tfc` leaves them
+# for first use (tfc._LAZY), and running the seed's task must not pull them in.
+_NOT_FOR_INFERENCE = (
+    "tfc.ops.control_flow_ops", "tfc.ops.functional_ops", "tfc.ops.variables",
+    "tfc.ops.variable_scope", "tfc.ops.init_ops", "tfc.ops.random_ops", "tfc.ops.state_ops",
+    "tfc.ops.nn_ops", "tfc.ops.linalg_ops", "tfc.ops.gradient_registry", "tfc.nn", "tfc.math",
+    "tfc.linalg", "tfc.random", "tfc.train", "tfc.layers", "tfc.framework.nest",
+    "tfc.framework.graph_io")
+
+
+def test_frozen_graph_inference_loads_only_what_it_needs():
+  # The seed's task as written (GFile, GraphDef, import_graph_def, ConfigProto,
+  # Session, tf.squeeze, one image path): none of the modules above, no
+  # `threading` from tfc itself before the first message, and neither OpenBLAS
+  # (the classifier head's small product runs on oneDNN) nor a thread.
+  code = (
+      "import os, sys, numpy\n"
+      "def maps(): return open('/proc/self/maps').read()\n"
+      "def threads(): return len(os.listdir('/proc/self/task'))\n"
+      "n = threads(); had = 'threading' in sys.modules\n"
+      "import tfc as tf\n"
+      "print('threading' in sys.modules and not had, 'libdnnl' in maps())\n"
+      "with tf.gfile.GFile(%r, 'rb') as f:\n"
+      "  gd = tf.GraphDef(); gd.ParseFromString(f.read())\n"
+      "with tf.Graph().as_default() as g:\n"
+      "  tf.import_graph_def(gd, input_map=None, return_elements=None, name='')\n"
+      "config = tf.ConfigProto(inter_op_parallelism_threads=1, intra_op_parallelism_threads=1)\n"
+      "config.graph_options.optimizer_options.opt_level = "
+      "config.graph_options.optimizer_options.L0\n"
+      "with tf.Session(graph=g, config=config) as sess:\n"
+      "  res = sess.run(tf.squeeze(g.get_tensor_by_name('output:0')),\n"
+      "                 {g.get_tensor_by_name('image_path:0'): %r})\n"
+      "print(int(res), 'libopenblas' in maps(), threads() - n)\n"
+      "print(' '.join(m for m in %r if m in sys.modules) or '-')\n"
+      % (os.path.join(FARM, "frozen_model.pb"), os.path.join(FARM, "input", "img0.jpg"),
+         _NOT_FOR_INFERENCE))
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       check=True, cwd="/").stdout.split("\n")
+  assert out[0] == "False False"
+  cls, blas, new_threads = out[1].split()
+  assert 0 <= int(cls) < 10 and blas == "False" and new_threads == "0"
+  assert out[2] == "-"
+
+
+def test_lazy_names_resolve_and_are_listed():
+  # Every name of tfc._LAZY is in dir(tfc), resolves to the object its
+  # module defines, and `from tfc import x` works like an attribute access.
+  import importlib
+  names = dir(tf)
+  for name, (module, attr) in sorted(tf._LAZY.items()):
+    assert name in names
+    mod = importlib.import_module(module)
+    assert getattr(tf, name) is (mod if attr is None else getattr(mod, attr)), name
+  ns = {}
+  exec("from tfc import cond, Variable, variable_scope, nn", ns)
+  assert ns["cond"] is tf.cond and ns["Variable"] is tf.Variable and ns["nn"] is tf.nn
+  assert tf.Variable.__module__ == "tfc.ops.variables"

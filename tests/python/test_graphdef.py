@@ -370,3 +370,46 @@ def test_large_graph_def_edits_after_parsing_are_imported():
   with tf.Graph().as_default() as g:
     tf.import_graph_def(gd2, name="")
     assert "total" not in [op.name for op in g.get_operations()]
+
+
+def test_messages_build_only_the_proto_files_they_need():
+  # In a fresh process: GraphDef adds graph.proto and what it imports (not
+  # config.proto or the checkpoint/summary files); ConfigProto adds
+  # config.proto's; any other name, nested ones included, still resolves; and
+  # when the pool is completed first (descriptor_pool()), GraphDef still
+  # remembers a large input's bytes.
+  import subprocess
+  import sys
+  code = (
+      "import tfc as tf\n"
+      "from tfc import protos\n"
+      "def added(): return sorted(n for n, f in protos._files.items() if f.added)\n"
+      "tf.GraphDef()\n"
+      "a = added()\n"
+      "assert 'graph.proto' in a and 'node_def.proto' in a and 'config.proto' not in a, a\n"
+      "assert 'saver.proto' not in a and 'summary.proto' not in a, a\n"
+      "c = tf.ConfigProto(inter_op_parallelism_threads=1)\n"
+      "c.graph_options.optimizer_options.opt_level = c.graph_options.optimizer_options.L0\n"
+      "b = added()\n"
+      "assert 'config.proto' in b and 'rewriter_config.proto' in b and 'saver.proto' not in b, b\n"
+      "print(len(a), len(b), len(protos._files))\n"
+      "assert protos.DtypeAndShape.DESCRIPTOR.full_name == "
+      "'tensorflow.ResourceHandleProto.DtypeAndShape'\n"
+      "assert protos.MetaGraphDef().DESCRIPTOR.file.name == 'meta_graph.proto'\n"
+      "assert len(added()) == len(protos._files)\n")
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       cwd="/").stdout.split()
+  n_graph, n_config, n_all = map(int, out)
+  assert n_graph < n_config < n_all
+  code = (
+      "import tfc as tf\n"
+      "from tfc import protos\n"
+      "pool = protos.descriptor_pool()\n"
+      "assert pool.FindMessageTypeByName('tensorflow.GraphDef').name == 'GraphDef'\n"
+      "with tf.Graph().as_default() as g:\n"
+      "  tf.constant(bytes(2 << 20), name='blob')\n"
+      "data = g.as_graph_def().SerializeToString()\n"
+      "gd = tf.GraphDef.FromString(data)\n"
+      "assert protos.serialized_graph_def(gd) is data\n"
+      "assert protos.message_class('tensorflow.GraphDef') is tf.GraphDef\n")
+  subprocess.run([sys.executable, "-c", code], check=True, cwd="/")

@@ -5,9 +5,9 @@ this module adds construction from (target, graph, config), the context
 manager / default-session behaviour, and the fetch/feed structure handlers
 the C side calls for anything other than a single fetch or a flat list.
 """
+import _thread
 import collections
 import functools
-import threading
 import warnings
 
 from tfc import _tfc
@@ -282,7 +282,7 @@ class Session(_tfc.Session):
 class InteractiveSession(Session):
   """A Session that installs itself as the default session on construction."""
 
-  _count_lock = threading.Lock()
+  _count_lock = _thread.allocate_lock()
   _active_session_count = 0
 
   def __init__(self, target="", graph=None, config=None):

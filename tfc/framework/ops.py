@@ -4,8 +4,10 @@ The C extension stores the graph (nodes, edges, attrs, shapes); this module
 adds TF 1.15's Python-side state: name scopes, device/colocation/control
 dependency stacks, collections, the default-graph and default-session stacks.
 """
+# _thread, not threading: the same lock and thread-local types without
+# importing threading (which `import tfc` need not pay for).
+import _thread
 import re
-import threading
 
 import numpy as np
 
@@ -375,7 +377,7 @@ class _GraphContext(object):
     return False
 
 
-class _GraphThreadState(threading.local):
+class _GraphThreadState(_thread._local):
   """A graph's per-thread construction state."""
 
   def __init__(self):
@@ -412,7 +414,7 @@ class Graph(_tfc.Graph):
 
   def __init__(self):
     super(Graph, self).__init__()
-    self._lock = threading.RLock()
+    self._lock = _thread.RLock()
     # Name scope, device, colocation and control-dependency stacks are per
     # thread, as in TF 1.15: threads building ops in one graph do not see
     # each other's scopes.
@@ -917,7 +919,7 @@ def _op_to_colocate_with(v):
 # Default graph / session stacks
 
 
-class _DefaultStack(threading.local):
+class _DefaultStack(_thread._local):
   def __init__(self):
     super(_DefaultStack, self).__init__()
     self.stack = []
@@ -975,7 +977,7 @@ class _DefaultGraphStack(_DefaultStack):
     _DefaultGraphStack._global_default_graph = None
 
 
-_global_lock = threading.Lock()
+_global_lock = _thread.allocate_lock()
 _default_graph_stack = _DefaultGraphStack()
 _default_session_stack = _DefaultStack()
 
