@@ -203,6 +203,7 @@ _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Input pipelines: TFRecord files, Example parsing, sparse tensors.
 _LAZY["python_io"] = ("tfc.python_io", None)
+_LAZY["saved_model"] = ("tfc.saved_model", None)
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
     "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
