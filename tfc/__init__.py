@@ -204,6 +204,18 @@ _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
 # Input pipelines: TFRecord files, Example parsing, sparse tensors.
 _LAZY["python_io"] = ("tfc.python_io", None)
 _LAZY["saved_model"] = ("tfc.saved_model", None)
+_LAZY.update((_name, ("tfc.framework.indexed_slices", _name)) for _name in (
+    "IndexedSlices", "IndexedSlicesValue"))
+# Sparse tensors, row partitioning and stitching.
+_LAZY["sparse"] = ("tfc.sparse", None)
+_LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
+    "dynamic_partition", "dynamic_stitch", "parallel_dynamic_stitch"))
+_LAZY.update((_name, ("tfc.ops.sparse_ops", _name)) for _name in (
+    "sparse_to_dense", "sparse_tensor_to_dense", "sparse_tensor_dense_matmul", "sparse_reorder",
+    "sparse_reduce_sum", "sparse_add", "sparse_concat", "sparse_reshape", "sparse_retain",
+    "sparse_fill_empty_rows", "sparse_placeholder", "sparse_reset_shape", "sparse_slice",
+    "sparse_split", "sparse_to_indicator", "sparse_transpose", "sparse_segment_sum",
+    "sparse_segment_mean", "sparse_segment_sqrt_n", "sparse_matmul"))
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
     "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))

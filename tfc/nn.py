@@ -31,4 +31,7 @@ def __getattr__(name):
   if name in ("static_rnn", "static_bidirectional_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name == "embedding_lookup_sparse":
+    from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
+    return sparse_ops.embedding_lookup_sparse
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)

@@ -1245,6 +1245,107 @@ custom("ApplyAdam", "nesterov", _apply_case("ApplyAdam", use_nesterov=True))
 custom("ApplyAdagrad", "no_update_slots", _apply_case("ApplyAdagrad", update_slots=False))
 
 
+def _sparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
+    slots = {"SparseApplyAdagrad": ["accum"], "SparseApplyMomentum": ["accum"],
+             "SparseApplyRMSProp": ["ms", "mom"],
+             "SparseApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + idx_dt + repr(attrs))
+        var, init0 = _var(tf, rng.randn(4, 3).astype(np.float32), "var")
+        inits = [init0]
+        refs = {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (4, 3)).astype(np.float32)
+            if s == "mg":
+                value *= np.float32(0.3)
+            r, i = _var(tf, value, s)
+            refs[s] = r
+            inits.append(i)
+        grad = inp(F(len(idx), 3), "grad")
+        indices = inp(V(list(idx), idx_dt), "indices")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        if op == "SparseApplyAdagrad":
+            out = tf.raw_ops.SparseApplyAdagrad(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                                grad=grad, indices=indices, **attrs)
+        elif op == "SparseApplyMomentum":
+            out = tf.raw_ops.SparseApplyMomentum(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                                 grad=grad, indices=indices,
+                                                 momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "SparseApplyRMSProp":
+            out = tf.raw_ops.SparseApplyRMSProp(var=var, ms=refs["ms"], mom=refs["mom"],
+                                                lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                                                momentum=sc(0.5, "momentum"),
+                                                epsilon=sc(1e-7, "eps"), grad=grad,
+                                                indices=indices, **attrs)
+        else:
+            out = tf.raw_ops.SparseApplyCenteredRMSProp(
+                var=var, mg=refs["mg"], ms=refs["ms"], mom=refs["mom"], lr=sc(0.01, "lr"),
+                rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                grad=grad, indices=indices, **attrs)
+        after = [tf.raw_ops.Identity(input=refs[s], name=s + "_after") for s in slots]
+        return {"init": inits, "fetches": [out], "after": after}
+    return build
+
+
+for _op in ["SparseApplyAdagrad", "SparseApplyMomentum", "SparseApplyRMSProp",
+            "SparseApplyCenteredRMSProp"]:
+    custom(_op, "f32", _sparse_apply_case(_op))
+    custom(_op, "i64_indices", _sparse_apply_case(_op, "int64", (3, 1)))
+    custom(_op, "index_out_of_range", _sparse_apply_case(_op, "int32", (0, 4)), error=True)
+custom("SparseApplyMomentum", "nesterov", _sparse_apply_case("SparseApplyMomentum",
+                                                             use_nesterov=True))
+custom("SparseApplyAdagrad", "no_update_slots", _sparse_apply_case("SparseApplyAdagrad",
+                                                                   update_slots=False))
+
+case("DynamicPartition", data=F(6, 2), partitions=V([2, 0, 2, 1, 0, 2], "int32"),
+     num_partitions=3)
+case("DynamicPartition", "i64_2d", data=I(2, 3, 2, dt="int64"),
+     partitions=V([[1, 0, 1], [0, 0, 1]], "int32"), num_partitions=2)
+case("DynamicPartition", "string", data=V([b"a", b"bc", b"", b"d"], "string"),
+     partitions=V([1, 1, 0, 1], "int32"), num_partitions=2)
+case("DynamicPartition", "bad_partition", data=F(3), partitions=V([0, 3, 1], "int32"),
+     num_partitions=2, error=True)
+case("DynamicStitch", indices=[V([0, 4, 2], "int32"), V([[1], [3]], "int32")],
+     data=[F(3, 2), F(2, 1, 2)])
+case("DynamicStitch", "repeated", indices=[V([0, 1], "int32"), V([1], "int32")],
+     data=[I(2, 3), I(1, 3)])
+case("DynamicStitch", "negative_index", indices=[V([0, -1], "int32")], data=[F(2)], error=True)
+case("ParallelDynamicStitch", indices=[V([0, 4, 2], "int32"), V([[1], [3]], "int32")],
+     data=[F(3, 2), F(2, 1, 2)])
+case("SparseToDense", sparse_indices=V([[0, 1], [2, 3]], "int64"), output_shape=K([3, 4], "int64"),
+     sparse_values=F(2), default_value=V(-1.0, "float32"))
+case("SparseToDense", "scalar_value_i32", sparse_indices=V([1, 3], "int32"),
+     output_shape=K([5], "int32"), sparse_values=V(5, "int32"), default_value=V(0, "int32"))
+case("SparseToDense", "string", sparse_indices=V([[0], [2]], "int64"),
+     output_shape=K([3], "int64"), sparse_values=V([b"x", b"y"], "string"),
+     default_value=V(b"-", "string"))
+case("SparseToDense", "no_validate", sparse_indices=V([[2, 0], [0, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     validate_indices=False)
+case("SparseToDense", "unordered", sparse_indices=V([[2, 0], [0, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     error=True)
+case("SparseToDense", "out_of_bounds", sparse_indices=V([[0, 0], [3, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     error=True)
+case("SparseTensorDenseMatMul", a_indices=V([[0, 1], [1, 0], [2, 2]], "int64"), a_values=F(3),
+     a_shape=K([3, 3], "int64"), b=F(3, 4))
+case("SparseTensorDenseMatMul", "adjoint_a_b_f64", a_indices=V([[0, 1], [1, 0], [2, 2]], "int64"),
+     a_values=F(3, dt="float64"), a_shape=K([3, 3], "int64"), b=F(4, 3, dt="float64"),
+     adjoint_a=True, adjoint_b=True)
+case("SparseTensorDenseMatMul", "i32_indices", a_indices=V([[0, 0], [1, 2]], "int32"),
+     a_values=I(2), a_shape=K([2, 3], "int64"), b=I(3, 2))
+case("SparseTensorDenseMatMul", "out_of_bounds", a_indices=V([[0, 5]], "int64"), a_values=F(1),
+     a_shape=V([2, 3], "int64"), b=F(3, 2), error=True)
+case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_values=F(3),
+     input_shape=K([3, 4], "int64"))
+case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
+     input_values=V([b"a", b"b", b"c"], "string"), input_shape=K([2, 2, 3], "int64"))
+
+
 # ---- edge values, dtypes and shapes
 _NANS = [np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -2.0]
 for _op in ["Abs", "Neg", "Sign", "Floor", "Ceil", "Round", "Exp", "Expm1", "Log", "Log1p",

@@ -22,11 +22,12 @@ extern const tfc_kernel_table tfc_kernels_checkpoint;   /* SaveV2, RestoreV2, Me
 extern const tfc_kernel_table tfc_kernels_string;       /* StringJoin, StaticRegexFullMatch */
 extern const tfc_kernel_table tfc_kernels_summary;      /* ScalarSummary, HistogramSummary, MergeSummary */
 extern const tfc_kernel_table tfc_kernels_parsing;      /* ParseExample*, DecodeRaw/CSV, StringSplit* */
+extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 
 #define TFC_KERNEL_TABLES                                                               \
   &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
       &tfc_kernels_array, &tfc_kernels_state, &tfc_kernels_random, &tfc_kernels_logging, &tfc_kernels_conv, &tfc_kernels_image, \
       &tfc_kernels_checkpoint, &tfc_kernels_string, &tfc_kernels_summary, &tfc_kernels_control, \
-      &tfc_kernels_parsing
+      &tfc_kernels_parsing, &tfc_kernels_sparse
 
 #endif

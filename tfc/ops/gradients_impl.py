@@ -117,13 +117,35 @@ def _zeros_like_output(t):
   return _apply_op("ZerosLike", None, [t]).outputs[0]
 
 
+def _is_slices(g):
+  return getattr(g, "_tfc_indexed_slices", False)
+
+
 def _aggregate(grads_list):
-  """The sum of the gradient contributions of one tensor (None when none)."""
+  """The sum of the gradient contributions of one tensor (None when none).
+  IndexedSlices contributions stay sparse when all are sparse (their values
+  and indices concatenated); mixed with dense ones they are summed densely."""
   if not grads_list:
     return None
   if len(grads_list) == 1:
     return grads_list[0]
+  if any(_is_slices(g) for g in grads_list):
+    if all(_is_slices(g) for g in grads_list):
+      from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+      axis = _ops.convert_to_tensor(0)
+      values = _apply_op("ConcatV2", None, [[g.values for g in grads_list], axis]).outputs[0]
+      indices = [g.indices for g in grads_list]
+      if len(set(i.dtype.base_dtype for i in indices)) > 1:
+        indices = [_apply_op("Cast", None, [i], {"DstT": _int64()}).outputs[0] for i in indices]
+      indices = _apply_op("ConcatV2", None, [indices, axis]).outputs[0]
+      return IndexedSlices(values, indices, grads_list[0].dense_shape)
+    grads_list = [_ops.convert_to_tensor(g) for g in grads_list]
   return _apply_op("AddN", None, [grads_list]).outputs[0]
+
+
+def _int64():
+  from tfc import dtypes  # pylint: disable=g-import-not-at-top
+  return dtypes.int64
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
@@ -178,7 +200,14 @@ def _gated_tuple(grads, live):
     gating = {g.op for g in present}
   with _ops.name_scope(None, "tuple", present):
     gate = _cf.group(*sorted(gating, key=lambda op: op._id))
-    return [_cf.with_dependencies([gate], g) if g is not None else None for g in grads]
+
+    def gated(g):
+      if g is None:
+        return None
+      if _is_slices(g):
+        return type(g)(_cf.with_dependencies([gate], g.values), g.indices, g.dense_shape)
+      return _cf.with_dependencies([gate], g)
+    return [gated(g) for g in grads]
 
 
 def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, gate):

@@ -31,5 +31,5 @@ class GradientDescentOptimizer(_optimizer.Optimizer):
 
   def _apply_sparse_duplicate_indices(self, grad, var):
     delta_values = grad.values * _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype)
-    return _state_ops.scatter_add(var._ref(), grad.indices, -delta_values,  # pylint: disable=protected-access
+    return _state_ops.scatter_sub(var._ref(), grad.indices, delta_values,  # pylint: disable=protected-access
                                   use_locking=self._use_locking).op
