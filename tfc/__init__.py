@@ -206,6 +206,16 @@ _LAZY["python_io"] = ("tfc.python_io", None)
 _LAZY["saved_model"] = ("tfc.saved_model", None)
 _LAZY.update((_name, ("tfc.framework.indexed_slices", _name)) for _name in (
     "IndexedSlices", "IndexedSlicesValue"))
+# String ops.
+_LAZY["strings"] = ("tfc.strings", None)
+_LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
+              "string_to_number": ("tfc.ops.string_ops", "to_number"),
+              "string_strip": ("tfc.ops.string_ops", "strip"),
+              "substr": ("tfc.ops.string_ops", "substr"),
+              "reduce_join": ("tfc.ops.string_ops", "reduce_join"),
+              "regex_replace": ("tfc.ops.string_ops", "regex_replace"),
+              "string_join": ("tfc.ops.string_ops", "join"),
+              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong")})
 # Sparse tensors, row partitioning and stitching.
 _LAZY["sparse"] = ("tfc.sparse", None)
 _LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (

@@ -1340,6 +1340,41 @@ case("SparseTensorDenseMatMul", "i32_indices", a_indices=V([[0, 0], [1, 2]], "in
      a_values=I(2), a_shape=K([2, 3], "int64"), b=I(3, 2))
 case("SparseTensorDenseMatMul", "out_of_bounds", a_indices=V([[0, 5]], "int64"), a_values=F(1),
      a_shape=V([2, 3], "int64"), b=F(3, 2), error=True)
+_WORDS = [b"", b"abc", "h\u00e9llo".encode(), b"  pad ", b"MiXeD 42"]
+case("StringLength", input=V(_WORDS, "string"))
+case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
+case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))
+case("Substr", "per_element_i64", input=V([b"abcdef", b"xyz"], "string"),
+     pos=V([-2, 0], "int64"), len=V([5, 2], "int64"))
+case("Substr", "utf8", input=V(["h\u00e9llo".encode()], "string"), pos=V(1, "int32"),
+     len=V(3, "int32"), unit="UTF8_CHAR")
+case("Substr", "pos_out_of_range", input=V([b"abc"], "string"), pos=V(5, "int32"),
+     len=V(1, "int32"), error=True)
+case("StringStrip", input=V([b"  a b ", b"\tx\n", b""], "string"))
+case("StringUpper", input=V(_WORDS, "string"))
+case("StringLower", input=V(_WORDS, "string"))
+case("StringToNumber", string_tensor=V([b"1.5", b" -2e3", b"inf"], "string"))
+case("StringToNumber", "i64", string_tensor=V([b"9000000000", b"-3"], "string"),
+     out_type="int64")
+case("StringToNumber", "bad", string_tensor=V([b"1", b"x2"], "string"), error=True)
+case("AsString", "i32", input=I(5, lo=-500, hi=500))
+case("AsString", "f32_precision", input=F(4), precision=3)
+case("AsString", "f64_scientific_width", input=F(3, dt="float64"), scientific=True, width=14)
+case("AsString", "bool", input=V([True, False], "bool"))
+case("AsString", "zero_fill", input=I(3, lo=0, hi=99), width=4, fill="0")
+case("ReduceJoin", inputs=V([[b"a", b"b", b"c"], [b"d", b"e", b"f"]], "string"),
+     reduction_indices=K([1, 0], "int32"), separator="|")
+case("ReduceJoin", "keep_dims", inputs=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     reduction_indices=K([0], "int32"), keep_dims=True)
+case("RegexFullMatch", input=V([b"bob@example", b"nobody"], "string"),
+     pattern=V(b"[a-z]+@[a-z]+", "string"))
+case("RegexReplace", input=V([b"aaxaay", b"b"], "string"), pattern=V(b"a+", "string"),
+     rewrite=V(b"<\\0>", "string"))
+case("RegexReplace", "first", input=V([b"aaxaay"], "string"), pattern=V(b"a+", "string"),
+     rewrite=V(b"X", "string"), replace_global=False)
+case("StaticRegexReplace", input=V([b"bob@example", b"al@x"], "string"),
+     pattern="([a-z]+)@([a-z]+)", rewrite="\\2 at \\1")
+case("StringToHashBucketStrong", input=V(_WORDS, "string"), num_buckets=1000, key=[1, 2])
 case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_values=F(3),
      input_shape=K([3, 4], "int64"))
 case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
