@@ -206,6 +206,11 @@ _LAZY["python_io"] = ("tfc.python_io", None)
 _LAZY["saved_model"] = ("tfc.saved_model", None)
 _LAZY.update((_name, ("tfc.framework.indexed_slices", _name)) for _name in (
     "IndexedSlices", "IndexedSlicesValue"))
+# Dense linear algebra (LAPACK).
+_LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
+    "cholesky", "matrix_inverse", "matrix_determinant", "log_matrix_determinant",
+    "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals",
+    "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
 # String ops.
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),

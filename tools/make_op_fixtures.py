@@ -1375,6 +1375,67 @@ case("RegexReplace", "first", input=V([b"aaxaay"], "string"), pattern=V(b"a+", "
 case("StaticRegexReplace", input=V([b"bob@example", b"al@x"], "string"),
      pattern="([a-z]+)@([a-z]+)", rewrite="\\2 at \\1")
 case("StringToHashBucketStrong", input=V(_WORDS, "string"), num_buckets=1000, key=[1, 2])
+_SPD = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]
+_GEN = [[2.0, -1.0, 0.5], [1.0, 3.0, -2.0], [0.5, 1.5, 4.0]]
+case("Cholesky", input=V(_SPD, "float32"))
+case("Cholesky", "f64_batch", input=V([_SPD, np.eye(3).tolist()], "float64"))
+case("MatrixInverse", input=V(_GEN, "float32"))
+case("MatrixInverse", "f64_adjoint", input=V([_GEN, _SPD], "float64"), adjoint=True)
+case("MatrixInverse", "singular", input=V([[1.0, 2.0], [2.0, 4.0]], "float64"), error=True)
+case("MatrixDeterminant", input=V([_GEN, _SPD], "float32"))
+case("MatrixDeterminant", "f64_singular", input=V([[1.0, 2.0], [2.0, 4.0]], "float64"))
+case("LogMatrixDeterminant", input=V([_GEN, _SPD], "float64"))
+case("MatrixSolve", matrix=V(_GEN, "float32"), rhs=F(3, 2))
+case("MatrixSolve", "f64_adjoint_batch", matrix=V([_GEN, _SPD], "float64"),
+     rhs=F(2, 3, 4, dt="float64"), adjoint=True)
+case("MatrixSolve", "singular", matrix=V([[1.0, 2.0], [2.0, 4.0]], "float64"),
+     rhs=F(2, 1, dt="float64"), error=True)
+case("MatrixTriangularSolve", matrix=V(_GEN, "float32"), rhs=F(3, 2))
+case("MatrixTriangularSolve", "upper_adjoint_f64", matrix=V([_GEN, _SPD], "float64"),
+     rhs=F(2, 3, 2, dt="float64"), lower=False, adjoint=True)
+
+
+def _values_only(op, spec, **attrs):
+    def build(tf, inp):
+        outs = getattr(tf.raw_ops, op)(input=inp(spec, "input"), **attrs)
+        return {"fetches": [outs[0]]}  # the other outputs are empty placeholders
+    return build
+
+
+custom("SelfAdjointEigV2", "values_only",
+       _values_only("SelfAdjointEigV2", V([_SPD, _SPD], "float64"), compute_v=False))
+custom("Svd", "values_only", _values_only("Svd", V(_GEN, "float32"), compute_uv=False))
+custom("Svd", "values_only_f64_wide", _values_only("Svd", F(2, 3, 5, dt="float64"),
+                                                   compute_uv=False))
+
+
+def _sign_free_factor(op, **attrs):
+    def build(tf, inp):
+        x = inp(F(4, 3, dt="float64"), "input")
+        outs = getattr(tf.raw_ops, op)(input=x, **attrs)
+        if op == "Qr":
+            q, r = outs
+            return {"fetches": [tf.linalg.matmul(q, r), tf.linalg.matmul(r, r, transpose_a=True),
+                                tf.linalg.matmul(q, q, transpose_a=True)]}
+        e, v = outs
+        return {"fetches": [e, tf.linalg.matmul(v * tf.expand_dims(e, -2), v, transpose_b=True)]}
+    return build
+
+
+custom("Qr", "reconstruct", _sign_free_factor("Qr"))
+custom("Qr", "reconstruct_full", _sign_free_factor("Qr", full_matrices=True))
+custom("SelfAdjointEigV2", "reconstruct",
+       lambda tf, inp: _sign_free_factor("SelfAdjointEigV2")(
+           tf, lambda spec, name: tf.constant(_SPD, tf.float64)))
+
+
+def _svd_reconstruct(tf, inp):
+    x = inp(F(4, 3, dt="float64"), "input")
+    s, u, v = tf.raw_ops.Svd(input=x, compute_uv=True, full_matrices=False)
+    return {"fetches": [s, tf.linalg.matmul(u * tf.expand_dims(s, -2), v, transpose_b=True)]}
+
+
+custom("Svd", "reconstruct", _svd_reconstruct)
 case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_values=F(3),
      input_shape=K([3, 4], "int64"))
 case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
