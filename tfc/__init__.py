@@ -103,7 +103,8 @@ from tfc.ops.init_ops import (zeros_initializer, ones_initializer, constant_init
                               random_uniform_initializer, random_normal_initializer,
                               truncated_normal_initializer, variance_scaling_initializer,
                               glorot_uniform_initializer, glorot_normal_initializer,
-                              he_normal, he_uniform, lecun_normal, lecun_uniform)
+                              he_normal, he_uniform, lecun_normal, lecun_uniform,
+                              orthogonal_initializer)
 from tfc.client.session import Session, InteractiveSession  # noqa: F401
 from tfc.ops.gradient_registry import (RegisterGradient, NoGradient, no_gradient,  # noqa: F401
                                        NotDifferentiable)
@@ -167,6 +168,7 @@ def get_logger():
 
 
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
+         "hessians": ("tfc.ops.gradients_impl", "hessians"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
          "test": ("tfc.test", None),
          "app": ("tfc.app", None),
@@ -235,7 +237,7 @@ _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
     "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
-    "SparseTensor", "SparseTensorValue"))
+    "SparseTensor", "SparseTensorValue", "convert_to_tensor_or_sparse_tensor"))
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",

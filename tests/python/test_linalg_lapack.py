@@ -170,3 +170,21 @@ def test_linalg_errors_name_the_node():
       tf.matrix_solve(np.eye(3), np.ones((2, 1)))
     with pytest.raises(TypeError):
       tf.cholesky(np.eye(2, dtype=np.int32))
+
+
+def test_orthogonal_initializer_and_hessians():
+  with tf.Graph().as_default(), tf.Session() as sess:
+    for shape in ((4, 4), (3, 5), (2, 3, 4)):
+      w = tf.get_variable("w%d" % len(sess.graph.get_operations()), shape,
+                          initializer=tf.orthogonal_initializer(gain=2.0, seed=1))
+      sess.run(w.initializer)
+      m = sess.run(w).reshape(-1, shape[-1])
+      if m.shape[0] < m.shape[1]:
+        m = m.T
+      np.testing.assert_allclose(m.T @ m, 4.0 * np.eye(m.shape[1]), atol=1e-5)
+    with pytest.raises(ValueError):
+      tf.initializers.orthogonal()([3])
+    x = tf.placeholder(tf.float64, [3])
+    h, = tf.hessians(tf.reduce_sum(x * x * x) + x[0] * x[1], x)
+    got = sess.run(h, {x: [1.0, 2.0, 3.0]})
+    np.testing.assert_allclose(got, [[6, 1, 0], [1, 12, 0], [0, 0, 18]])

@@ -342,3 +342,32 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
       continue
     result.append(_aggregate(per_op[x.value_index]))
   return result
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+  """The Hessian of sum(ys) with respect to each x of xs: a tensor of shape
+  x.shape + x.shape, built row by row from the gradient of each element of the
+  first gradient (xs need fully defined static shapes)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  xs = _as_list(xs)
+  kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops,
+            "gate_gradients": gate_gradients, "aggregation_method": aggregation_method}
+  hessians_out = []
+  with _ops.name_scope(name, "hessians"):
+    for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
+      shape = x.get_shape()
+      if not shape.is_fully_defined():
+        raise ValueError("hessians needs xs of fully defined shape, got %s for %s" % (shape, x))
+      n = shape.num_elements()
+      if gradient is None:
+        hessians_out.append(None)
+        continue
+      gradient = array_ops.reshape(_ops.convert_to_tensor(gradient), [-1])
+      rows = []
+      for j in range(n):
+        row = gradients(gradient[j], x, **kwargs)[0]
+        row = array_ops.zeros_like(x) if row is None else _ops.convert_to_tensor(row)
+        rows.append(row)
+      hessians_out.append(array_ops.reshape(array_ops.stack(rows), shape.as_list() * 2))
+  return hessians_out
