@@ -130,6 +130,7 @@ def get_logger():
 # the session, the kernels' Python faces, array and math ops) pay for no more.
 # dir(tfc) lists them; `from tfc import x` and tfc.x work as for any other name.
 _LAZY = {"gradients": ("tfc.ops.gradients_impl", "gradients"),
+         "hessians": ("tfc.ops.gradients_impl", "hessians"),
          "AggregationMethod": ("tfc.ops.gradients_impl", "AggregationMethod"),
          "test": ("tfc.test", None),
          "app": ("tfc.app", None),
@@ -166,11 +167,39 @@ _LAZY.update({"graph_util": ("tfc.framework.graph_util", None),
               "read_file": ("tfc.io", "read_file"), "write_file": ("tfc.io", "write_file")})
 # Input pipelines: TFRecord files, Example parsing, sparse tensors.
 _LAZY["python_io"] = ("tfc.python_io", None)
+_LAZY["saved_model"] = ("tfc.saved_model", None)
+_LAZY.update((_name, ("tfc.framework.indexed_slices", _name)) for _name in (
+    "IndexedSlices", "IndexedSlicesValue"))
+# Dense linear algebra (LAPACK).
+_LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
+    "cholesky", "matrix_inverse", "matrix_determinant", "log_matrix_determinant",
+    "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals",
+    "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
+# String ops.
+_LAZY["strings"] = ("tfc.strings", None)
+_LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
+              "string_to_number": ("tfc.ops.string_ops", "to_number"),
+              "string_strip": ("tfc.ops.string_ops", "strip"),
+              "substr": ("tfc.ops.string_ops", "substr"),
+              "reduce_join": ("tfc.ops.string_ops", "reduce_join"),
+              "regex_replace": ("tfc.ops.string_ops", "regex_replace"),
+              "string_join": ("tfc.ops.string_ops", "join"),
+              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong")})
+# Sparse tensors, row partitioning and stitching.
+_LAZY["sparse"] = ("tfc.sparse", None)
+_LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
+    "dynamic_partition", "dynamic_stitch", "parallel_dynamic_stitch"))
+_LAZY.update((_name, ("tfc.ops.sparse_ops", _name)) for _name in (
+    "sparse_to_dense", "sparse_tensor_to_dense", "sparse_tensor_dense_matmul", "sparse_reorder",
+    "sparse_reduce_sum", "sparse_add", "sparse_concat", "sparse_reshape", "sparse_retain",
+    "sparse_fill_empty_rows", "sparse_placeholder", "sparse_reset_shape", "sparse_slice",
+    "sparse_split", "sparse_to_indicator", "sparse_transpose", "sparse_segment_sum",
+    "sparse_segment_mean", "sparse_segment_sqrt_n", "sparse_matmul"))
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
     "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
-    "SparseTensor", "SparseTensorValue"))
+    "SparseTensor", "SparseTensorValue", "convert_to_tensor_or_sparse_tensor"))
 _LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")
 # Queues and readers.
 _LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
@@ -204,7 +233,7 @@ for _module, _names in (
                          "random_uniform_initializer random_normal_initializer "
                          "truncated_normal_initializer variance_scaling_initializer "
                          "glorot_uniform_initializer glorot_normal_initializer he_normal "
-                         "he_uniform lecun_normal lecun_uniform"),
+                         "he_uniform lecun_normal lecun_uniform orthogonal_initializer"),
     ("tfc.ops.gradient_registry", "RegisterGradient NoGradient no_gradient NotDifferentiable")):
   _LAZY.update((_name, (_module, _name)) for _name in _names.split())
 del _module, _names

@@ -4,7 +4,8 @@ from tfc.ops.init_ops import (Zeros as zeros, Ones as ones, Constant as constant
                               TruncatedNormal as truncated_normal,
                               VarianceScaling as variance_scaling,
                               GlorotUniform as glorot_uniform, GlorotNormal as glorot_normal,
-                              he_normal, he_uniform, lecun_normal, lecun_uniform)
+                              he_normal, he_uniform, lecun_normal, lecun_uniform,
+                              Orthogonal as orthogonal)
 from tfc.ops.variables import (global_variables_initializer as global_variables,  # noqa: F401
                                local_variables_initializer as local_variables,
                                variables_initializer as variables)

@@ -10,3 +10,19 @@ from tfc.ops.linalg_ops import (tensordot, trace, adjoint, cross, normalize,  # 
                                 matrix_set_diag as set_diag, matrix_band_part as band_part)
 
 transpose = matrix_transpose
+
+
+def __getattr__(name):
+  """The LAPACK-backed functions load on first use."""
+  from tfc.ops import linalg_impl  # pylint: disable=g-import-not-at-top
+  alias = {"inv": "matrix_inverse", "det": "matrix_determinant", "slogdet":
+           "log_matrix_determinant", "solve": "matrix_solve", "triangular_solve":
+           "matrix_triangular_solve", "eigh": "self_adjoint_eig", "eigvalsh":
+           "self_adjoint_eigvals"}.get(name, name)
+  if alias in ("cholesky", "matrix_inverse", "matrix_determinant", "log_matrix_determinant",
+               "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig",
+               "self_adjoint_eigvals", "svd", "qr", "cholesky_solve", "logdet", "lstsq"):
+    value = getattr(linalg_impl, alias)
+    globals()[name] = value
+    return value
+  raise AttributeError("module 'tfc.linalg' has no attribute %r" % name)

@@ -32,4 +32,7 @@ def __getattr__(name):
               "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name == "embedding_lookup_sparse":
+    from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
+    return sparse_ops.embedding_lookup_sparse
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)

@@ -89,6 +89,9 @@ def compute_gradient(x, x_shape, y, y_shape, x_init_value=None, delta=1e-3, init
         if j != i:
           f[xj] = dj
       g = grad_ts[i]
+      if getattr(g, "_tfc_indexed_slices", False):
+        with y.graph.as_default():
+          g = _ops.convert_to_tensor(g)  # the dense Jacobian of a sparse gradient
       if g is None:
         theo = np.zeros((int(np.prod(shp)), y_size), dtype=d.dtype)
       else:

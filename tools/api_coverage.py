@@ -65,6 +65,9 @@ LEFT_OUT = [
     ("tf.train.experimental.*LossScale*", _GPU + " (float16 loss scaling)"),
     ("tf.train.experimental.*mixed_precision*", _GPU + " (float16 graph rewrite)"),
     ("tf.test.is_built_with_rocm", _GPU),
+    ("tf.saved_model.experimental", _EAGER + ": TF 2's object-based SavedModel"),
+    ("re:tf[.]saved_model[.](Asset|SaveOptions|save|load_v2)$",
+     _EAGER + ": TF 2's object-based SavedModel (tf.saved_model.save/load of trackables)"),
     ("tf.sysconfig", "TF's C++ build flags (for compiling custom ops against TF)"),
     ("tf.user_ops", "TF's example custom op"),
 ]

@@ -1586,6 +1586,202 @@ custom("ResourceApplyMomentum", "nesterov", _rapply_case("ResourceApplyMomentum"
 custom("ResourceApplyAdam", "nesterov", _rapply_case("ResourceApplyAdam", use_nesterov=True))
 custom("ResourceApplyAdagrad", "no_update_slots",
        _rapply_case("ResourceApplyAdagrad", update_slots=False))
+def _sparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
+    slots = {"SparseApplyAdagrad": ["accum"], "SparseApplyMomentum": ["accum"],
+             "SparseApplyRMSProp": ["ms", "mom"],
+             "SparseApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + idx_dt + repr(attrs))
+        var, init0 = _var(tf, rng.randn(4, 3).astype(np.float32), "var")
+        inits = [init0]
+        refs = {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (4, 3)).astype(np.float32)
+            if s == "mg":
+                value *= np.float32(0.3)
+            r, i = _var(tf, value, s)
+            refs[s] = r
+            inits.append(i)
+        grad = inp(F(len(idx), 3), "grad")
+        indices = inp(V(list(idx), idx_dt), "indices")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        if op == "SparseApplyAdagrad":
+            out = tf.raw_ops.SparseApplyAdagrad(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                                grad=grad, indices=indices, **attrs)
+        elif op == "SparseApplyMomentum":
+            out = tf.raw_ops.SparseApplyMomentum(var=var, accum=refs["accum"], lr=sc(0.1, "lr"),
+                                                 grad=grad, indices=indices,
+                                                 momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "SparseApplyRMSProp":
+            out = tf.raw_ops.SparseApplyRMSProp(var=var, ms=refs["ms"], mom=refs["mom"],
+                                                lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                                                momentum=sc(0.5, "momentum"),
+                                                epsilon=sc(1e-7, "eps"), grad=grad,
+                                                indices=indices, **attrs)
+        else:
+            out = tf.raw_ops.SparseApplyCenteredRMSProp(
+                var=var, mg=refs["mg"], ms=refs["ms"], mom=refs["mom"], lr=sc(0.01, "lr"),
+                rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                grad=grad, indices=indices, **attrs)
+        after = [tf.raw_ops.Identity(input=refs[s], name=s + "_after") for s in slots]
+        return {"init": inits, "fetches": [out], "after": after}
+    return build
+
+
+for _op in ["SparseApplyAdagrad", "SparseApplyMomentum", "SparseApplyRMSProp",
+            "SparseApplyCenteredRMSProp"]:
+    custom(_op, "f32", _sparse_apply_case(_op))
+    custom(_op, "i64_indices", _sparse_apply_case(_op, "int64", (3, 1)))
+    custom(_op, "index_out_of_range", _sparse_apply_case(_op, "int32", (0, 4)), error=True)
+custom("SparseApplyMomentum", "nesterov", _sparse_apply_case("SparseApplyMomentum",
+                                                             use_nesterov=True))
+custom("SparseApplyAdagrad", "no_update_slots", _sparse_apply_case("SparseApplyAdagrad",
+                                                                   update_slots=False))
+
+case("DynamicPartition", data=F(6, 2), partitions=V([2, 0, 2, 1, 0, 2], "int32"),
+     num_partitions=3)
+case("DynamicPartition", "i64_2d", data=I(2, 3, 2, dt="int64"),
+     partitions=V([[1, 0, 1], [0, 0, 1]], "int32"), num_partitions=2)
+case("DynamicPartition", "string", data=V([b"a", b"bc", b"", b"d"], "string"),
+     partitions=V([1, 1, 0, 1], "int32"), num_partitions=2)
+case("DynamicPartition", "bad_partition", data=F(3), partitions=V([0, 3, 1], "int32"),
+     num_partitions=2, error=True)
+case("DynamicStitch", indices=[V([0, 4, 2], "int32"), V([[1], [3]], "int32")],
+     data=[F(3, 2), F(2, 1, 2)])
+case("DynamicStitch", "repeated", indices=[V([0, 1], "int32"), V([1], "int32")],
+     data=[I(2, 3), I(1, 3)])
+case("DynamicStitch", "negative_index", indices=[V([0, -1], "int32")], data=[F(2)], error=True)
+case("ParallelDynamicStitch", indices=[V([0, 4, 2], "int32"), V([[1], [3]], "int32")],
+     data=[F(3, 2), F(2, 1, 2)])
+case("SparseToDense", sparse_indices=V([[0, 1], [2, 3]], "int64"), output_shape=K([3, 4], "int64"),
+     sparse_values=F(2), default_value=V(-1.0, "float32"))
+case("SparseToDense", "scalar_value_i32", sparse_indices=V([1, 3], "int32"),
+     output_shape=K([5], "int32"), sparse_values=V(5, "int32"), default_value=V(0, "int32"))
+case("SparseToDense", "string", sparse_indices=V([[0], [2]], "int64"),
+     output_shape=K([3], "int64"), sparse_values=V([b"x", b"y"], "string"),
+     default_value=V(b"-", "string"))
+case("SparseToDense", "no_validate", sparse_indices=V([[2, 0], [0, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     validate_indices=False)
+case("SparseToDense", "unordered", sparse_indices=V([[2, 0], [0, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     error=True)
+case("SparseToDense", "out_of_bounds", sparse_indices=V([[0, 0], [3, 1]], "int64"),
+     output_shape=K([3, 2], "int64"), sparse_values=F(2), default_value=V(0.0, "float32"),
+     error=True)
+case("SparseTensorDenseMatMul", a_indices=V([[0, 1], [1, 0], [2, 2]], "int64"), a_values=F(3),
+     a_shape=K([3, 3], "int64"), b=F(3, 4))
+case("SparseTensorDenseMatMul", "adjoint_a_b_f64", a_indices=V([[0, 1], [1, 0], [2, 2]], "int64"),
+     a_values=F(3, dt="float64"), a_shape=K([3, 3], "int64"), b=F(4, 3, dt="float64"),
+     adjoint_a=True, adjoint_b=True)
+case("SparseTensorDenseMatMul", "i32_indices", a_indices=V([[0, 0], [1, 2]], "int32"),
+     a_values=I(2), a_shape=K([2, 3], "int64"), b=I(3, 2))
+case("SparseTensorDenseMatMul", "out_of_bounds", a_indices=V([[0, 5]], "int64"), a_values=F(1),
+     a_shape=V([2, 3], "int64"), b=F(3, 2), error=True)
+_WORDS = [b"", b"abc", "h\u00e9llo".encode(), b"  pad ", b"MiXeD 42"]
+case("StringLength", input=V(_WORDS, "string"))
+case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
+case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))
+case("Substr", "per_element_i64", input=V([b"abcdef", b"xyz"], "string"),
+     pos=V([-2, 0], "int64"), len=V([5, 2], "int64"))
+case("Substr", "utf8", input=V(["h\u00e9llo".encode()], "string"), pos=V(1, "int32"),
+     len=V(3, "int32"), unit="UTF8_CHAR")
+case("Substr", "pos_out_of_range", input=V([b"abc"], "string"), pos=V(5, "int32"),
+     len=V(1, "int32"), error=True)
+case("StringStrip", input=V([b"  a b ", b"\tx\n", b""], "string"))
+case("StringUpper", input=V(_WORDS, "string"))
+case("StringLower", input=V(_WORDS, "string"))
+case("StringToNumber", string_tensor=V([b"1.5", b" -2e3", b"inf"], "string"))
+case("StringToNumber", "i64", string_tensor=V([b"9000000000", b"-3"], "string"),
+     out_type="int64")
+case("StringToNumber", "bad", string_tensor=V([b"1", b"x2"], "string"), error=True)
+case("AsString", "i32", input=I(5, lo=-500, hi=500))
+case("AsString", "f32_precision", input=F(4), precision=3)
+case("AsString", "f64_scientific_width", input=F(3, dt="float64"), scientific=True, width=14)
+case("AsString", "bool", input=V([True, False], "bool"))
+case("AsString", "zero_fill", input=I(3, lo=0, hi=99), width=4, fill="0")
+case("ReduceJoin", inputs=V([[b"a", b"b", b"c"], [b"d", b"e", b"f"]], "string"),
+     reduction_indices=K([1, 0], "int32"), separator="|")
+case("ReduceJoin", "keep_dims", inputs=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     reduction_indices=K([0], "int32"), keep_dims=True)
+case("RegexFullMatch", input=V([b"bob@example", b"nobody"], "string"),
+     pattern=V(b"[a-z]+@[a-z]+", "string"))
+case("RegexReplace", input=V([b"aaxaay", b"b"], "string"), pattern=V(b"a+", "string"),
+     rewrite=V(b"<\\0>", "string"))
+case("RegexReplace", "first", input=V([b"aaxaay"], "string"), pattern=V(b"a+", "string"),
+     rewrite=V(b"X", "string"), replace_global=False)
+case("StaticRegexReplace", input=V([b"bob@example", b"al@x"], "string"),
+     pattern="([a-z]+)@([a-z]+)", rewrite="\\2 at \\1")
+case("StringToHashBucketStrong", input=V(_WORDS, "string"), num_buckets=1000, key=[1, 2])
+_SPD = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]
+_GEN = [[2.0, -1.0, 0.5], [1.0, 3.0, -2.0], [0.5, 1.5, 4.0]]
+case("Cholesky", input=V(_SPD, "float32"))
+case("Cholesky", "f64_batch", input=V([_SPD, np.eye(3).tolist()], "float64"))
+case("MatrixInverse", input=V(_GEN, "float32"))
+case("MatrixInverse", "f64_adjoint", input=V([_GEN, _SPD], "float64"), adjoint=True)
+case("MatrixInverse", "singular", input=V([[1.0, 2.0], [2.0, 4.0]], "float64"), error=True)
+case("MatrixDeterminant", input=V([_GEN, _SPD], "float32"))
+case("MatrixDeterminant", "f64_singular", input=V([[1.0, 2.0], [2.0, 4.0]], "float64"))
+case("LogMatrixDeterminant", input=V([_GEN, _SPD], "float64"))
+case("MatrixSolve", matrix=V(_GEN, "float32"), rhs=F(3, 2))
+case("MatrixSolve", "f64_adjoint_batch", matrix=V([_GEN, _SPD], "float64"),
+     rhs=F(2, 3, 4, dt="float64"), adjoint=True)
+case("MatrixSolve", "singular", matrix=V([[1.0, 2.0], [2.0, 4.0]], "float64"),
+     rhs=F(2, 1, dt="float64"), error=True)
+case("MatrixTriangularSolve", matrix=V(_GEN, "float32"), rhs=F(3, 2))
+case("MatrixTriangularSolve", "upper_adjoint_f64", matrix=V([_GEN, _SPD], "float64"),
+     rhs=F(2, 3, 2, dt="float64"), lower=False, adjoint=True)
+
+
+def _values_only(op, spec, **attrs):
+    def build(tf, inp):
+        outs = getattr(tf.raw_ops, op)(input=inp(spec, "input"), **attrs)
+        return {"fetches": [outs[0]]}  # the other outputs are empty placeholders
+    return build
+
+
+custom("SelfAdjointEigV2", "values_only",
+       _values_only("SelfAdjointEigV2", V([_SPD, _SPD], "float64"), compute_v=False))
+custom("Svd", "values_only", _values_only("Svd", V(_GEN, "float32"), compute_uv=False))
+custom("Svd", "values_only_f64_wide", _values_only("Svd", F(2, 3, 5, dt="float64"),
+                                                   compute_uv=False))
+
+
+def _sign_free_factor(op, **attrs):
+    def build(tf, inp):
+        x = inp(F(4, 3, dt="float64"), "input")
+        outs = getattr(tf.raw_ops, op)(input=x, **attrs)
+        if op == "Qr":
+            q, r = outs
+            return {"fetches": [tf.linalg.matmul(q, r), tf.linalg.matmul(r, r, transpose_a=True),
+                                tf.linalg.matmul(q, q, transpose_a=True)]}
+        e, v = outs
+        return {"fetches": [e, tf.linalg.matmul(v * tf.expand_dims(e, -2), v, transpose_b=True)]}
+    return build
+
+
+custom("Qr", "reconstruct", _sign_free_factor("Qr"))
+custom("Qr", "reconstruct_full", _sign_free_factor("Qr", full_matrices=True))
+custom("SelfAdjointEigV2", "reconstruct",
+       lambda tf, inp: _sign_free_factor("SelfAdjointEigV2")(
+           tf, lambda spec, name: tf.constant(_SPD, tf.float64)))
+
+
+def _svd_reconstruct(tf, inp):
+    x = inp(F(4, 3, dt="float64"), "input")
+    s, u, v = tf.raw_ops.Svd(input=x, compute_uv=True, full_matrices=False)
+    return {"fetches": [s, tf.linalg.matmul(u * tf.expand_dims(s, -2), v, transpose_b=True)]}
+
+
+custom("Svd", "reconstruct", _svd_reconstruct)
+case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_values=F(3),
+     input_shape=K([3, 4], "int64"))
+case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
+     input_values=V([b"a", b"b", b"c"], "string"), input_shape=K([2, 2, 3], "int64"))
+
 
 # ---- edge values, dtypes and shapes
 _NANS = [np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -2.0]

@@ -5,7 +5,9 @@
  * IsVariableInitialized, CountUpTo, the sparse row updates ScatterUpdate /
  * ScatterAdd / ScatterSub / ScatterMul / ScatterDiv / ScatterMin / ScatterMax
  * and ApplyGradientDescent / ApplyMomentum / ApplyAdam / ApplyAdagrad /
- * ApplyRMSProp / ApplyCenteredRMSProp.
+ * ApplyRMSProp / ApplyCenteredRMSProp, and their row-sparse forms
+ * SparseApplyMomentum / SparseApplyAdagrad / SparseApplyRMSProp /
+ * SparseApplyCenteredRMSProp.
  *
  * Names, argument order, attrs and defaults are TensorFlow's (state_ops.cc,
  * training_ops.cc), and so are the shape functions and their messages.
@@ -102,6 +104,63 @@ static bool shape_apply_centered_rmsprop(tfc_shape_ctx *ctx) {
   return shape_apply(ctx, "vmmmssssm");
 }
 
+/* Shared by the SparseApply* ops: inputs flagged 'm' merge with the variable's
+ * shape (input 0), 's' are scalars, 'g' is the gradient (rows: dimension 0
+ * matches the indices, the rest the variable's dims 1..), 'i' the indices
+ * (a vector). The output has the merged variable shape. */
+static bool shape_sparse_apply(tfc_shape_ctx *ctx, const char *pattern) {
+  tfc_shape s = ctx->in_shapes[0];
+  int gi = -1, ii = -1;
+  for (int i = 1; pattern[i] != '\0' && i < ctx->n_inputs; i++) {
+    if (pattern[i] == 's') {
+      if (!with_rank(ctx, i, 0)) return false;
+    } else if (pattern[i] == 'g') {
+      gi = i;
+    } else if (pattern[i] == 'i') {
+      ii = i;
+      if (!with_rank(ctx, i, 1)) return false;
+    } else if (!tfc_shape_merge_ctx(ctx, &s, &ctx->in_shapes[i], &s)) {
+      return false;
+    }
+  }
+  if (gi >= 0 && ii >= 0) {
+    const tfc_shape *g = &ctx->in_shapes[gi], *ind = &ctx->in_shapes[ii];
+    if (g->rank == 0) return tfc_shape_fail(ctx, "Shape must be at least rank 1 but is rank 0");
+    if (g->rank > 0 && ind->rank == 1 && g->dims[0] >= 0 && ind->dims[0] >= 0 &&
+        g->dims[0] != ind->dims[0])
+      return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld",
+                            (long long)g->dims[0], (long long)ind->dims[0]);
+    if (g->rank > 0 && s.rank >= 0) {
+      if (g->rank != s.rank)
+        return tfc_shape_fail(ctx, "Shapes must be equal rank, but are %d and %d", s.rank,
+                              g->rank);
+      for (int d = 1; d < s.rank; d++)
+        if (g->dims[d] >= 0 && s.dims[d] >= 0 && g->dims[d] != s.dims[d])
+          return tfc_shape_fail(ctx, "Dimension %d in both shapes must be equal, but are %lld "
+                                "and %lld", d, (long long)s.dims[d], (long long)g->dims[d]);
+    }
+  }
+  ctx->out_shapes[0] = s;
+  return true;
+}
+
+/* SparseApplyMomentum: var, accum, lr, grad, indices, momentum. */
+static bool shape_sparse_apply_momentum(tfc_shape_ctx *ctx) {
+  return shape_sparse_apply(ctx, "vmsgis");
+}
+/* SparseApplyAdagrad: var, accum, lr, grad, indices. */
+static bool shape_sparse_apply_adagrad(tfc_shape_ctx *ctx) {
+  return shape_sparse_apply(ctx, "vmsgi");
+}
+/* SparseApplyRMSProp: var, ms, mom, lr, rho, momentum, epsilon, grad, indices. */
+static bool shape_sparse_apply_rmsprop(tfc_shape_ctx *ctx) {
+  return shape_sparse_apply(ctx, "vmmssssgi");
+}
+/* SparseApplyCenteredRMSProp: var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices. */
+static bool shape_sparse_apply_centered_rmsprop(tfc_shape_ctx *ctx) {
+  return shape_sparse_apply(ctx, "vmmmssssgi");
+}
+
 #define VAR_ATTRS "shape: shape; dtype: type; container: string = ''; shared_name: string = ''"
 
 /* Attrs of the Scatter* ops other than ScatterUpdate, for a type set. */
@@ -159,6 +218,24 @@ static const tfc_op_spec specs[] = {
      "var: Ref(T); mg: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; "
      "grad: T",
      "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_centered_rmsprop},
+    {"SparseApplyMomentum",
+     "var: Ref(T); accum: Ref(T); lr: T; grad: T; indices: Tindices; momentum: T", "out: Ref(T)",
+     "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false; "
+     "use_nesterov: bool = false", 0, shape_sparse_apply_momentum},
+    {"SparseApplyAdagrad", "var: Ref(T); accum: Ref(T); lr: T; grad: T; indices: Tindices",
+     "out: Ref(T)",
+     "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false; "
+     "update_slots: bool = true", 0, shape_sparse_apply_adagrad},
+    {"SparseApplyRMSProp",
+     "var: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; grad: T; "
+     "indices: Tindices",
+     "out: Ref(T)", "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false", 0,
+     shape_sparse_apply_rmsprop},
+    {"SparseApplyCenteredRMSProp",
+     "var: Ref(T); mg: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; "
+     "epsilon: T; grad: T; indices: Tindices",
+     "out: Ref(T)", "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false", 0,
+     shape_sparse_apply_centered_rmsprop},
 };
 
 const tfc_op_table tfc_ops_state = {specs, (int)(sizeof specs / sizeof specs[0])};

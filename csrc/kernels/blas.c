@@ -48,6 +48,7 @@ typedef void (*set_threads_fn)(int);
 typedef char *(*get_text_fn)(void);
 
 /* The loaded library's entry points; all NULL when none could be loaded. */
+static void *g_lib;  /* the library handle (LAPACK symbols are looked up in it) */
 static struct {
   sgemm_fn sgemm;
   dgemm_fn dgemm;
@@ -103,6 +104,7 @@ static void blas_load(void) {
             dlerror());
     return;
   }
+  g_lib = lib;
   /* POSIX guarantees object and function pointers convert through void*. */
   void *p[4] = {dlsym(lib, "cblas_sgemm"), dlsym(lib, "cblas_dgemm"), dlsym(lib, "cblas_sgemv"),
                 dlsym(lib, "cblas_dgemv")};
@@ -129,6 +131,13 @@ static void blas_load(void) {
 
 /* Loads the BLAS once (cheap after the first call). */
 static inline void blas_ready(void) { pthread_once(&g_once, blas_load); }
+
+/* Looks up another entry point (a LAPACK routine) in the loaded library,
+ * loading it first with the environment above; NULL when absent. */
+void *tfc_blas_symbol(const char *name) {
+  blas_ready();
+  return g_lib ? dlsym(g_lib, name) : NULL;
+}
 
 /* True when every value is within the BLAS int range. */
 bool tfc_blas_dims_ok(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {

@@ -49,4 +49,8 @@ void tfc_blas_dgemv(bool trans, int64_t m, int64_t n, double alpha, const double
  * for benchmarks and bug reports. Never NULL; static storage. */
 const char *tfc_blas_describe(void);
 
+/* Another entry point of the loaded OpenBLAS (its LAPACK routines, e.g.
+ * "dgetrf_"), loading the library first as above; NULL when it is absent. */
+void *tfc_blas_symbol(const char *name);
+
 #endif

@@ -27,12 +27,17 @@ extern const tfc_kernel_table tfc_kernels_tensor_array; /* TensorArrayV3 and its
 extern const tfc_kernel_table tfc_kernels_data_flow;    /* queues and readers */
 extern const tfc_kernel_table tfc_kernels_dataset;      /* tf.data datasets and iterators */
 extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: VarHandleOp, ResourceApply*, ... */
+extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
+extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
+extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 
 #define TFC_KERNEL_TABLES                                                               \
   &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
       &tfc_kernels_array, &tfc_kernels_state, &tfc_kernels_random, &tfc_kernels_logging, &tfc_kernels_conv, &tfc_kernels_image, \
       &tfc_kernels_checkpoint, &tfc_kernels_string, &tfc_kernels_summary, &tfc_kernels_control, \
       &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
-      &tfc_kernels_dataset, &tfc_kernels_resource
+      &tfc_kernels_dataset, &tfc_kernels_resource, \
+      &tfc_kernels_sparse, &tfc_kernels_strings, \
+      &tfc_kernels_linalg
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * state.c — CPU kernels for TF 1.x ref variables and the dense training
  * updates that act on them (ops in core/ops_state.c), plus the sparse row
- * updates Scatter{Update,Add,Sub,Mul,Div,Min,Max}.
+ * updates Scatter{Update,Add,Sub,Mul,Div,Min,Max} and SparseApply{Momentum,
+ * Adagrad,RMSProp,CenteredRMSProp}.
  *
  * A VariableV2 kernel finds or creates its tfc_var in the session's resource
  * manager and hands it on as a ref output. Ops with Ref inputs get the
@@ -1100,6 +1101,166 @@ static void apply_centered_rmsprop_compute(tfc_kernel_ctx *ctx) {
   apply_compute(ctx, &spec_centered_rmsprop);
 }
 
+/* -------------------------------------------------- sparse training updates */
+
+/* Describes one SparseApply* op: the Ref inputs, the scalar inputs (by input
+ * index), the gradient rows and their indices. */
+typedef struct sparse_apply_spec {
+  apply_kind kind;
+  int n_vars;                 /* inputs 0..n_vars-1 are Ref */
+  int grad_index, indices_index;
+  int n_scalars;
+  int scalar_inputs[4];
+  const char *scalar_names[4];
+  const char *var_names[4];
+  const char *flag_attr;      /* "use_nesterov" / "update_slots" / NULL */
+  bool flag_default;
+} sparse_apply_spec;
+
+static const sparse_apply_spec sspec_momentum = {
+    APPLY_MOMENTUM, 2, 3, 4, 2, {2, 5}, {"lr", "momentum"}, {"var", "accum"}, "use_nesterov",
+    false};
+static const sparse_apply_spec sspec_adagrad = {
+    APPLY_ADAGRAD, 2, 3, 4, 1, {2}, {"lr"}, {"var", "accum"}, "update_slots", true};
+static const sparse_apply_spec sspec_rmsprop = {
+    APPLY_RMSPROP, 3, 7, 8, 4, {3, 4, 5, 6}, {"lr", "rho", "momentum", "epsilon"},
+    {"var", "ms", "mom"}, NULL, false};
+static const sparse_apply_spec sspec_centered_rmsprop = {
+    APPLY_CENTERED_RMSPROP, 4, 8, 9, 4, {4, 5, 6, 7}, {"lr", "rho", "momentum", "epsilon"},
+    {"var", "mg", "ms", "mom"}, NULL, false};
+
+/* Validates a SparseApply* call like TF's training_ops (same order and
+ * wording) with the variables locked; fills c[] with the scalars. false (ctx
+ * failed) on a bad input. */
+static bool sparse_apply_validate(tfc_kernel_ctx *ctx, const sparse_apply_spec *sp,
+                                  tfc_var **vars, double *c) {
+  char a[160], b[160];
+  for (int i = 0; i < sp->n_vars; i++) {
+    if (vars[i]->value == NULL) {
+      fail_uninitialized(ctx, vars[i]);
+      return false;
+    }
+  }
+  const tfc_tensor *var0 = vars[0]->value;
+  for (int i = 1; i < sp->n_vars; i++) {
+    if (!tfc_tensor_same_shape(var0, vars[i]->value)) {
+      tensor_shape_text(var0, a, sizeof a);
+      tensor_shape_text(vars[i]->value, b, sizeof b);
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                             "var and %s do not have the same shape%s %s", sp->var_names[i], a, b);
+    }
+    if (vars[i]->value->dtype != var0->dtype)
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: variables must all be %s",
+                             ctx->op_type, tfc_dtype_name(var0->dtype));
+  }
+  for (int k = 0; k < sp->n_scalars; k++) {
+    const tfc_tensor *t = ctx->inputs[sp->scalar_inputs[k]];
+    if (!legacy_scalar(t)) {
+      tensor_shape_text(t, a, sizeof a);
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s is not a scalar: %s",
+                             sp->scalar_names[k], a);
+    }
+    c[k] = tfc_tensor_get_double(t, 0);
+  }
+  const tfc_tensor *grad = ctx->inputs[sp->grad_index];
+  const tfc_tensor *indices = ctx->inputs[sp->indices_index];
+  if (var0->rank < 1)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "var must be at least 1 dimensional");
+  if (indices->rank != 1)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "indices must be one-dimensional");
+  if (grad->rank != var0->rank) {
+    tensor_shape_text(var0, a, sizeof a);
+    tensor_shape_text(grad, b, sizeof b);
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "var and grad must have the same rank: %s %s", a, b);
+  }
+  for (int d = 1; d < var0->rank; d++) {
+    if (var0->dims[d] != grad->dims[d])
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                             "var and grad must match in dimension %d", d);
+  }
+  if (grad->dims[0] != indices->dims[0])
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                           "grad must be the same size as indices in the first dimension.");
+  if (grad->dtype != var0->dtype)
+    return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "grad must be %s, got %s",
+                           tfc_dtype_name(var0->dtype), tfc_dtype_name(grad->dtype));
+  int64_t rows = var0->dims[0];
+  for (int64_t i = 0; i < indices->dims[0]; i++) {
+    int64_t r = scatter_index(indices, i);
+    if (r < 0 || r >= rows)
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                             "Index %lld at offset %lld in indices is out of range",
+                             (long long)r, (long long)i);
+  }
+  return true;
+}
+
+/* Shared compute of the SparseApply* kernels: for each i, the dense update
+ * rule of the op applied to row indices[i] of the variable and its slots with
+ * gradient row i, in order (a repeated index is updated once per
+ * occurrence, as TF's kernels do). Only the touched rows are read or written. */
+static void sparse_apply_compute(tfc_kernel_ctx *ctx, const sparse_apply_spec *sp) {
+  tfc_var *vars[4] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < sp->n_vars; i++)
+    if ((vars[i] = ref_input(ctx, i)) == NULL) return;
+  double c[8] = {0};
+  lock_vars(vars, sp->n_vars);
+  if (!sparse_apply_validate(ctx, sp, vars, c)) {
+    unlock_vars(vars, sp->n_vars);
+    return;
+  }
+  for (int i = 0; i < sp->n_vars; i++) {
+    if (!make_writable(ctx, vars[i])) {
+      unlock_vars(vars, sp->n_vars);
+      return;
+    }
+  }
+  const tfc_tensor *var0 = vars[0]->value;
+  const tfc_tensor *grad = ctx->inputs[sp->grad_index];
+  const tfc_tensor *indices = ctx->inputs[sp->indices_index];
+  tfc_dtype dt = var0->dtype;
+  size_t es = tfc_dtype_size(dt);
+  int64_t inner = var0->dims[0] > 0 ? var0->nelems / var0->dims[0] : 0;
+  apply_job job = {.kind = sp->kind, .dtype = dt, .flag = sp->flag_default};
+  if (sp->flag_attr) {
+    const tfc_attr_value *f = tfc_attrs_find(ctx->attrs, sp->flag_attr);
+    if (f && f->kind == TFC_ATTR_B) job.flag = f->v.b;
+  }
+  memcpy(job.c, c, sizeof c);
+  char *base[4] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < sp->n_vars; i++) base[i] = vars[i]->value->data;
+  size_t row_bytes = (size_t)inner * es;
+  for (int64_t i = 0; i < indices->dims[0] && inner > 0; i++) {
+    size_t off = (size_t)scatter_index(indices, i) * row_bytes;
+    job.var = base[0] + off;
+    job.s1 = base[1] ? base[1] + off : NULL;
+    job.s2 = base[2] ? base[2] + off : NULL;
+    job.s3 = base[3] ? base[3] + off : NULL;
+    job.grad = (const char *)grad->data + (size_t)i * row_bytes;
+    apply_range(&job, 0, inner);
+  }
+  unlock_vars(vars, sp->n_vars);
+  ctx->ref_outputs[0] = tfc_var_ref(vars[0]);
+}
+
+/* SparseApplyMomentum: ApplyMomentum's rule on the rows `indices`. */
+static void sparse_apply_momentum_compute(tfc_kernel_ctx *ctx) {
+  sparse_apply_compute(ctx, &sspec_momentum);
+}
+/* SparseApplyAdagrad: ApplyAdagrad's rule on the rows `indices`. */
+static void sparse_apply_adagrad_compute(tfc_kernel_ctx *ctx) {
+  sparse_apply_compute(ctx, &sspec_adagrad);
+}
+/* SparseApplyRMSProp: ApplyRMSProp's rule on the rows `indices`. */
+static void sparse_apply_rmsprop_compute(tfc_kernel_ctx *ctx) {
+  sparse_apply_compute(ctx, &sspec_rmsprop);
+}
+/* SparseApplyCenteredRMSProp: ApplyCenteredRMSProp's rule on the rows `indices`. */
+static void sparse_apply_centered_rmsprop_compute(tfc_kernel_ctx *ctx) {
+  sparse_apply_compute(ctx, &sspec_centered_rmsprop);
+}
+
 /* ------------------------------------------------------------------ table */
 
 static const tfc_dtype real_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
@@ -1137,6 +1298,11 @@ static const tfc_kernel_def defs[] = {
     {"ApplyAdagrad", "CPU", "T", real_types, NULL, apply_adagrad_compute, NULL, 0},
     {"ApplyRMSProp", "CPU", "T", real_types, NULL, apply_rmsprop_compute, NULL, 0},
     {"ApplyCenteredRMSProp", "CPU", "T", real_types, NULL, apply_centered_rmsprop_compute, NULL, 0},
+    {"SparseApplyMomentum", "CPU", "T", real_types, NULL, sparse_apply_momentum_compute, NULL, 0},
+    {"SparseApplyAdagrad", "CPU", "T", real_types, NULL, sparse_apply_adagrad_compute, NULL, 0},
+    {"SparseApplyRMSProp", "CPU", "T", real_types, NULL, sparse_apply_rmsprop_compute, NULL, 0},
+    {"SparseApplyCenteredRMSProp", "CPU", "T", real_types, NULL,
+     sparse_apply_centered_rmsprop_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_state = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -130,6 +130,8 @@ def test_gather_gradient_sums_repeated_rows(shape, idx):
                                          x_init_value=p)
     assert err < 1e-8
     g = tf.gradients(tf.reduce_sum(y), params)[0]
+    assert isinstance(g, tf.IndexedSlices)  # as TF: the rows gathered, not a dense tensor
+    g = tf.convert_to_tensor(g)
     assert any(op.type == "UnsortedSegmentSum" for op in tf.get_default_graph().get_operations())
     with tf.Session() as s:
       got = s.run(g)
@@ -143,7 +145,7 @@ def test_gather_gradient_with_unknown_params_shape():
   with tf.Graph().as_default():
     p = tf.placeholder(tf.float64, [None, 2])
     y = tf.gather(p, [2, 0, 2])
-    g = tf.gradients(tf.reduce_sum(y), p)[0]
+    g = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(y), p)[0])
     with tf.Session() as s:
       got = s.run(g, {p: np.ones((4, 2))})
   np.testing.assert_array_equal(got, [[1, 1], [0, 0], [2, 2], [0, 0]])

@@ -241,13 +241,13 @@ def test_embedding_lookup():
   ids = np.array([[3, 1], [0, 3]])
   with tf.Graph().as_default():
     got = run([tf.nn.embedding_lookup(params, ids), tf.nn.embedding_lookup([params], ids),
-               tf.nn.embedding_lookup(params, ids, max_norm=1.0)])
-    with pytest.raises(NotImplementedError, match="DynamicPartition"):
-      tf.nn.embedding_lookup([params[:5], params[5:]], ids)
+               tf.nn.embedding_lookup(params, ids, max_norm=1.0),
+               tf.nn.embedding_lookup([params[:5], params[5:]], ids, partition_strategy="div")])
     with pytest.raises(ValueError, match="Need at least one param"):
       tf.nn.embedding_lookup([], ids)
   np.testing.assert_array_equal(got[0], params[ids])
   np.testing.assert_array_equal(got[1], params[ids])
+  np.testing.assert_array_equal(got[3], params[ids])
   norms = np.linalg.norm(params[ids], axis=-1, keepdims=True)
   np.testing.assert_allclose(got[2], params[ids] / np.maximum(norms, 1.0), rtol=1e-5)
 

@@ -1254,6 +1254,13 @@ def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
 
 
 def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
+  """`value` itself when it is an IndexedSlices (of a compatible dtype), else
+  convert_to_tensor(value, dtype, name)."""
+  if getattr(value, "_tfc_indexed_slices", False):
+    if dtype and not _dtypes.as_dtype(dtype).is_compatible_with(value.dtype):
+      raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r"
+                       % (_dtypes.as_dtype(dtype).name, value.dtype.name, str(value)))
+    return value
   return convert_to_tensor(value, dtype, name)
 
 

@@ -340,6 +340,18 @@ class TensorShape(object):
       raise ValueError("as_list() is not defined on an unknown TensorShape.")
     return [d._value for d in self._dims]
 
+  def as_proto(self):
+    """This shape as a `TensorShapeProto` (unknown dimensions are -1; an unknown
+    rank sets `unknown_rank`)."""
+    from tfc import protos as _protos  # pylint: disable=g-import-not-at-top
+    proto = _protos.TensorShapeProto()
+    if self._dims is None:
+      proto.unknown_rank = True
+    else:
+      for d in self._dims:
+        proto.dim.add(size=-1 if d._value is None else int(d._value))
+    return proto
+
   def _as_tuple_or_none(self):
     """The C extension's shape form."""
     if self._dims is None:

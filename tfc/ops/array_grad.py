@@ -280,9 +280,35 @@ def _gather_axis0(params, indices, grad):
   return dense if sp is not None else _reshape(dense, params_shape)
 
 
+def _gather_slices(params, indices, grad):
+  """Sparse gradient of gather(params, indices, axis=0): an IndexedSlices of
+  the rows of grad at `indices` (repeats kept; they add up), dense_shape
+  params' shape (a constant when static). Nothing of params' size is built."""
+  from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+  sp = _static_shape(params)
+  if sp is not None:
+    params_shape = _const(sp)
+    n_idx = indices.get_shape().num_elements()
+    if n_idx is not None:
+      values_shape = _const([n_idx] + list(sp[1:]))
+      flat_shape = _const([n_idx])
+    else:
+      values_shape = _const([-1] + list(sp[1:]))
+      flat_shape = _const([-1])
+  else:
+    params_shape = _shape(params)
+    size = _reshape(_out("Size", [indices]), _const([1]))
+    values_shape = _out("ConcatV2", [[size, _out(
+        "StridedSlice", [params_shape, _const([1]), _const([0]), _const([1])],
+        {"end_mask": 1})], _const(0)])
+    flat_shape = size
+  values = _reshape(grad, values_shape)
+  return IndexedSlices(values, _reshape(indices, flat_shape), params_shape)
+
+
 def _gather_any_axis(params, indices, grad, axis):
   if axis == 0:
-    return _gather_axis0(params, indices, grad)
+    return _gather_slices(params, indices, grad)
   pr, ir = params._rank(), indices._rank()
   if pr is None or ir is None:
     raise LookupError("No gradient defined for GatherV2 on axis %d with unknown ranks" % axis)
@@ -337,4 +363,4 @@ def _unsorted_segment_sum_grad(op, grad):
 @RegisterGradient("Gather")
 def _gather_grad(op, grad):
   params, indices = op.inputs
-  return [_gather_axis0(params, indices, grad), None]
+  return [_gather_slices(params, indices, grad), None]

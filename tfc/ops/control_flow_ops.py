@@ -61,6 +61,10 @@ def group(*inputs, **kwargs):
 
 
 def with_dependencies(dependencies, output_tensor, name=None):
+  if getattr(output_tensor, "_tfc_indexed_slices", False):
+    # an IndexedSlices: its values wait for the dependencies
+    return type(output_tensor)(with_dependencies(dependencies, output_tensor.values, name),
+                               output_tensor.indices, output_tensor.dense_shape)
   with _ops.name_scope(name, "control_dependency", list(dependencies) + [output_tensor]) as name:
     with _ops.colocate_with(output_tensor):
       with _ops.control_dependencies(dependencies):

@@ -117,13 +117,35 @@ def _zeros_like_output(t):
   return _apply_op("ZerosLike", None, [t]).outputs[0]
 
 
+def _is_slices(g):
+  return getattr(g, "_tfc_indexed_slices", False)
+
+
 def _aggregate(grads_list):
-  """The sum of the gradient contributions of one tensor (None when none)."""
+  """The sum of the gradient contributions of one tensor (None when none).
+  IndexedSlices contributions stay sparse when all are sparse (their values
+  and indices concatenated); mixed with dense ones they are summed densely."""
   if not grads_list:
     return None
   if len(grads_list) == 1:
     return grads_list[0]
+  if any(_is_slices(g) for g in grads_list):
+    if all(_is_slices(g) for g in grads_list):
+      from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+      axis = _ops.convert_to_tensor(0)
+      values = _apply_op("ConcatV2", None, [[g.values for g in grads_list], axis]).outputs[0]
+      indices = [g.indices for g in grads_list]
+      if len(set(i.dtype.base_dtype for i in indices)) > 1:
+        indices = [_apply_op("Cast", None, [i], {"DstT": _int64()}).outputs[0] for i in indices]
+      indices = _apply_op("ConcatV2", None, [indices, axis]).outputs[0]
+      return IndexedSlices(values, indices, grads_list[0].dense_shape)
+    grads_list = [_ops.convert_to_tensor(g) for g in grads_list]
   return _apply_op("AddN", None, [grads_list]).outputs[0]
+
+
+def _int64():
+  from tfc import dtypes  # pylint: disable=g-import-not-at-top
+  return dtypes.int64
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
@@ -178,7 +200,14 @@ def _gated_tuple(grads, live):
     gating = {g.op for g in present}
   with _ops.name_scope(None, "tuple", present):
     gate = _cf.group(*sorted(gating, key=lambda op: op._id))
-    return [_cf.with_dependencies([gate], g) if g is not None else None for g in grads]
+
+    def gated(g):
+      if g is None:
+        return None
+      if _is_slices(g):
+        return type(g)(_cf.with_dependencies([gate], g.values), g.indices, g.dense_shape)
+      return _cf.with_dependencies([gate], g)
+    return [gated(g) for g in grads]
 
 
 def _set_grad(grads, t, grad):
@@ -396,3 +425,32 @@ def _gradients_core(graph, grad_scope, ys, xs, grad_ys, stop_tensors, colocate, 
       g = _aggregate([v for v in g if v is not None])
     result.append(g)
   return result
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+  """The Hessian of sum(ys) with respect to each x of xs: a tensor of shape
+  x.shape + x.shape, built row by row from the gradient of each element of the
+  first gradient (xs need fully defined static shapes)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  xs = _as_list(xs)
+  kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops,
+            "gate_gradients": gate_gradients, "aggregation_method": aggregation_method}
+  hessians_out = []
+  with _ops.name_scope(name, "hessians"):
+    for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
+      shape = x.get_shape()
+      if not shape.is_fully_defined():
+        raise ValueError("hessians needs xs of fully defined shape, got %s for %s" % (shape, x))
+      n = shape.num_elements()
+      if gradient is None:
+        hessians_out.append(None)
+        continue
+      gradient = array_ops.reshape(_ops.convert_to_tensor(gradient), [-1])
+      rows = []
+      for j in range(n):
+        row = gradients(gradient[j], x, **kwargs)[0]
+        row = array_ops.zeros_like(x) if row is None else _ops.convert_to_tensor(row)
+        rows.append(row)
+      hessians_out.append(array_ops.reshape(array_ops.stack(rows), shape.as_list() * 2))
+  return hessians_out

@@ -212,6 +212,41 @@ def he_uniform(seed=None):
   return VarianceScaling(scale=2., mode="fan_in", distribution="uniform", seed=seed)
 
 
+class Orthogonal(Initializer):
+  """An orthogonal matrix (of the shape flattened to [prod(shape[:-1]), shape[-1]]),
+  times `gain`: the Q of the QR decomposition of a standard-normal matrix, its
+  columns' signs fixed by R's diagonal (as TF 1.15)."""
+
+  def __init__(self, gain=1.0, seed=None, dtype=_dtypes.float32):
+    self.gain = gain
+    self.seed = seed
+    self.dtype = _assert_float_dtype(_dtypes.as_dtype(dtype))
+
+  def __call__(self, shape, dtype=None, partition_info=None):
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    from tfc.ops import linalg_impl  # pylint: disable=g-import-not-at-top
+    from tfc.ops import linalg_ops  # pylint: disable=g-import-not-at-top
+    from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+    dtype = _assert_float_dtype(_dtypes.as_dtype(dtype or self.dtype))
+    shape = list(shape)
+    if len(shape) < 2:
+      raise ValueError("The tensor to initialize must be at least two-dimensional")
+    num_rows = 1
+    for dim in shape[:-1]:
+      num_rows *= dim
+    num_cols = shape[-1]
+    flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
+    a = _random_ops.random_normal(flat_shape, dtype=dtype, seed=self.seed)
+    q, r = linalg_impl.qr(a, full_matrices=False)
+    q *= math_ops.sign(linalg_ops.matrix_diag_part(r))
+    if num_rows < num_cols:
+      q = array_ops.matrix_transpose(q)
+    return self.gain * array_ops.reshape(q, shape)
+
+  def get_config(self):
+    return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
 zeros_initializer = Zeros
 ones_initializer = Ones
 constant_initializer = Constant
@@ -221,3 +256,4 @@ truncated_normal_initializer = TruncatedNormal
 variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer = GlorotUniform
 glorot_normal_initializer = GlorotNormal
+orthogonal_initializer = Orthogonal

@@ -696,10 +696,16 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                      max_norm=None):
   """Rows of `params` selected by `ids` (a gather along the first dimension).
 
-  params is one tensor or variable, or a list holding one; lists of several shards
-  need DynamicPartition/DynamicStitch, which tfc does not have yet (NotImplementedError).
-  With max_norm, each row found is rescaled to an L2 norm of at most max_norm.
+  `params` is one tensor or variable, or a list of shards of one table (e.g.
+  variables on several parameter servers), split by `partition_strategy`:
+  "mod" puts id i in shard i % n (row i // n there); "div" gives each shard a
+  contiguous block of ids, the first (total % n) shards one id more. The ids
+  are split with DynamicPartition, each shard gathered where it lives, and
+  the rows put back in order with ParallelDynamicStitch. The gradient with
+  respect to each shard is an IndexedSlices of the rows looked up. With
+  max_norm, each row found is rescaled to an L2 norm of at most max_norm.
   """
+  del validate_indices
   if partition_strategy not in ("mod", "div"):
     raise ValueError("Unrecognized partition strategy: " + str(partition_strategy))
   if params is None:
@@ -710,16 +716,67 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
       raise ValueError("Need at least one param")
   else:
     params = [params]
-  if len(params) > 1:
-    raise NotImplementedError(
-        "embedding_lookup over %d partitioned params needs DynamicPartition and "
-        "DynamicStitch, which tfc does not have yet; pass a single params tensor"
-        % len(params))
   with _ops.name_scope(name, "embedding_lookup", params + [ids]) as name:
+    np_ = len(params)
     ids = _ops.convert_to_tensor(ids, name="ids")
-    with _ops.colocate_with(params[0]):
-      rows = _clip_rows(_array_ops.gather(params[0], ids, name=name), ids, max_norm)
-    return _array_ops.identity(rows)
+    if np_ == 1:
+      with _ops.colocate_with(params[0]):
+        rows = _clip_rows(_array_ops.gather(params[0], ids, name=name), ids, max_norm)
+      return _array_ops.identity(rows)
+    from tfc.ops import data_flow_ops  # pylint: disable=g-import-not-at-top
+    from tfc.framework import tensor_shape  # pylint: disable=g-import-not-at-top
+    params = [p if hasattr(p, "get_shape") else _ops.convert_to_tensor(p, name="params")
+              for p in params]
+    flat_ids = _array_ops.reshape(ids, [-1])
+    original_indices = _math_ops.range(_array_ops.size(flat_ids))
+    if partition_strategy == "mod":
+      p_assignments = flat_ids % np_
+      new_ids = flat_ids // np_
+    else:
+      dim_0 = 0
+      for p in params:
+        d = tensor_shape.dimension_value(p.get_shape()[0]) if p.get_shape().ndims else None
+        if d is None:
+          dim_0 = None
+          break
+        dim_0 += d
+      if dim_0 is not None:
+        num_total_ids = _ops.convert_to_tensor(dim_0, dtype=flat_ids.dtype)
+      else:
+        dims = []
+        for p in params:
+          with _ops.colocate_with(p):
+            dims.append(_array_ops.shape(p)[0])
+        num_total_ids = _math_ops.reduce_sum(_math_ops.cast(_array_ops.stack(dims),
+                                                            flat_ids.dtype))
+      ids_per_partition = num_total_ids // np_
+      extras = num_total_ids % np_
+      p_assignments = _math_ops.maximum(flat_ids // (ids_per_partition + 1),
+                                        (flat_ids - extras) // ids_per_partition)
+      is_in_first_extras_partitions = _math_ops.cast(p_assignments < extras, flat_ids.dtype)
+      new_ids = (is_in_first_extras_partitions * (flat_ids % (ids_per_partition + 1)) +
+                 (1 - is_in_first_extras_partitions) *
+                 ((flat_ids - extras) % ids_per_partition))
+    p_assignments = _math_ops.cast(p_assignments, _dtypes.int32)
+    gather_ids = data_flow_ops.dynamic_partition(new_ids, p_assignments, np_)
+    pindices = data_flow_ops.dynamic_partition(original_indices, p_assignments, np_)
+    partitioned_result = []
+    for p in range(np_):
+      with _ops.colocate_with(params[p]):
+        partitioned_result.append(_array_ops.gather(params[p], gather_ids[p]))
+    ret = data_flow_ops.parallel_dynamic_stitch(pindices, partitioned_result, name=name)
+    element_shape = params[0].get_shape()[1:]
+    for p in params[1:]:
+      element_shape = element_shape.merge_with(p.get_shape()[1:])
+    if element_shape.is_fully_defined():
+      element_shape_d = _ops.convert_to_tensor(element_shape.as_list(), dtype=_dtypes.int32)
+    else:
+      with _ops.colocate_with(params[0]):
+        element_shape_d = _array_ops.shape(params[0])[1:]
+    ret = _array_ops.reshape(ret, _array_ops.concat(
+        [_array_ops.shape(ids), element_shape_d], 0))
+    ret.set_shape(ids.get_shape().concatenate(element_shape))
+    return _clip_rows(ret, ids, max_norm)
 
 
 def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,

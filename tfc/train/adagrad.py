@@ -12,6 +12,14 @@ def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, na
                     "update_slots": bool(update_slots)})
 
 
+def sparse_apply_adagrad(var, accum, lr, grad, indices, use_locking=False, update_slots=True,
+                         name=None):
+  """SparseApplyAdagrad: ApplyAdagrad's rule on rows `indices` of var and accum."""
+  return _apply_op("SparseApplyAdagrad", name, [var, accum, lr, grad, indices],
+                   {"use_locking": bool(use_locking),
+                    "update_slots": bool(update_slots)}).outputs[0]
+
+
 class AdagradOptimizer(_optimizer.Optimizer):
   """Adagrad; slot 'accumulator' (named '<var>/Adagrad'), filled with initial_accumulator_value."""
 
@@ -45,3 +53,10 @@ class AdagradOptimizer(_optimizer.Optimizer):
         var._ref(), acc._ref(),  # pylint: disable=protected-access
         _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad,
         use_locking=self._use_locking)
+
+  def _apply_sparse(self, grad, var):
+    acc = self.get_slot(var, "accumulator")
+    return sparse_apply_adagrad(
+        var._ref(), acc._ref(),  # pylint: disable=protected-access
+        _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad.values,
+        grad.indices, use_locking=self._use_locking).op

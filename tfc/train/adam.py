@@ -68,6 +68,39 @@ class AdamOptimizer(_optimizer.Optimizer):
         cast(self._beta1_t, dt), cast(self._beta2_t, dt), cast(self._epsilon_t, dt),
         grad, use_locking=self._use_locking)
 
+  def _apply_sparse(self, grad, var):
+    """TF 1.x's sparse Adam: m and v of every row decay (m *= beta1, v *= beta2),
+    the rows of the gradient are added (ScatterAdd), and every row of var
+    moves by lr_t * m / (sqrt(v) + epsilon)."""
+    from tfc.ops import state_ops as _state_ops  # pylint: disable=g-import-not-at-top
+    beta1_power, beta2_power = self._get_beta_accumulators()
+    dt = var.dtype.base_dtype
+    cast = _math_ops.cast
+    beta1_power = cast(beta1_power, dt)
+    beta2_power = cast(beta2_power, dt)
+    lr_t = cast(self._lr_t, dt)
+    beta1_t = cast(self._beta1_t, dt)
+    beta2_t = cast(self._beta2_t, dt)
+    epsilon_t = cast(self._epsilon_t, dt)
+    lr = lr_t * _math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
+    # pylint: disable=protected-access
+    m = self.get_slot(var, "m")
+    m_scaled_g_values = grad.values * (1 - beta1_t)
+    m_t = _state_ops.assign(m._ref(), m * beta1_t, use_locking=self._use_locking)
+    with _ops.control_dependencies([m_t]):
+      m_t = _state_ops.scatter_add(m._ref(), grad.indices, m_scaled_g_values,
+                                   use_locking=self._use_locking)
+    v = self.get_slot(var, "v")
+    v_scaled_g_values = (grad.values * grad.values) * (1 - beta2_t)
+    v_t = _state_ops.assign(v._ref(), v * beta2_t, use_locking=self._use_locking)
+    with _ops.control_dependencies([v_t]):
+      v_t = _state_ops.scatter_add(v._ref(), grad.indices, v_scaled_g_values,
+                                   use_locking=self._use_locking)
+    v_sqrt = _math_ops.sqrt(v_t)
+    var_update = _state_ops.assign_sub(var._ref(), lr * m_t / (v_sqrt + epsilon_t),
+                                       use_locking=self._use_locking)
+    return _control_flow_ops.group(*[var_update, m_t, v_t])
+
   def _finish(self, update_ops, name_scope):
     with _ops.control_dependencies(update_ops):
       beta1_power, beta2_power = self._get_beta_accumulators()

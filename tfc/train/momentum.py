@@ -15,6 +15,14 @@ def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nester
                     "use_nesterov": bool(use_nesterov)})
 
 
+def sparse_apply_momentum(var, accum, lr, grad, indices, momentum, use_locking=False,
+                          use_nesterov=False, name=None):
+  """SparseApplyMomentum: ApplyMomentum's rule on rows `indices` of var and accum."""
+  return _apply_op("SparseApplyMomentum", name, [var, accum, lr, grad, indices, momentum],
+                   {"use_locking": bool(use_locking),
+                    "use_nesterov": bool(use_nesterov)}).outputs[0]
+
+
 class MomentumOptimizer(_optimizer.Optimizer):
   """Gradient descent with momentum; slot 'momentum' (named '<var>/Momentum')."""
 
@@ -43,3 +51,12 @@ class MomentumOptimizer(_optimizer.Optimizer):
         _math_ops.cast(self._learning_rate_tensor, dt), grad,
         _math_ops.cast(self._momentum_tensor, dt),
         use_locking=self._use_locking, use_nesterov=self._use_nesterov)
+
+  def _apply_sparse(self, grad, var):
+    mom = self.get_slot(var, "momentum")
+    dt = var.dtype.base_dtype
+    return sparse_apply_momentum(
+        var._ref(), mom._ref(),  # pylint: disable=protected-access
+        _math_ops.cast(self._learning_rate_tensor, dt), grad.values, grad.indices,
+        _math_ops.cast(self._momentum_tensor, dt),
+        use_locking=self._use_locking, use_nesterov=self._use_nesterov).op

@@ -349,7 +349,12 @@ class Optimizer(object):
     raise NotImplementedError()
 
   def _apply_sparse_duplicate_indices(self, grad, var):
-    return self._apply_sparse(grad, var)
+    """Sums the rows of repeated indices (Unique + UnsortedSegmentSum), then
+    `_apply_sparse` on the result, as TF 1.x's optimizers do."""
+    summed_values, unique_indices = _deduplicate_indexed_slices(grad.values, grad.indices)
+    from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+    return self._apply_sparse(IndexedSlices(summed_values, unique_indices, grad.dense_shape),
+                              var)
 
   def _apply_sparse(self, grad, var):
     raise NotImplementedError("sparse (IndexedSlices) gradients are not supported by %s" %
@@ -360,6 +365,16 @@ class Optimizer(object):
 
   def _call_if_callable(self, param):
     return param() if callable(param) else param
+
+
+def _deduplicate_indexed_slices(values, indices):
+  """(summed values, unique indices): the rows of repeated indices added up."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+  unique_indices, new_index_positions = array_ops.unique(indices)
+  summed_values = math_ops.unsorted_segment_sum(values, new_index_positions,
+                                                array_ops.shape(unique_indices)[0])
+  return summed_values, unique_indices
 
 
 def _flatten(x):

@@ -25,6 +25,22 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad,
                    {"use_locking": bool(use_locking)})
 
 
+def sparse_apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, indices,
+                          use_locking=False, name=None):
+  """SparseApplyRMSProp: ApplyRMSProp's rule on rows `indices`."""
+  return _apply_op("SparseApplyRMSProp", name,
+                   [var, ms, mom, lr, rho, momentum, epsilon, grad, indices],
+                   {"use_locking": bool(use_locking)}).outputs[0]
+
+
+def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices,
+                                   use_locking=False, name=None):
+  """SparseApplyCenteredRMSProp: ApplyCenteredRMSProp's rule on rows `indices`."""
+  return _apply_op("SparseApplyCenteredRMSProp", name,
+                   [var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices],
+                   {"use_locking": bool(use_locking)}).outputs[0]
+
+
 class RMSPropOptimizer(_optimizer.Optimizer):
   """RMSProp; slots 'rms' ('<var>/RMSProp', ones), 'mg' when centered (zeros) and
   'momentum' (zeros), named '<var>/RMSProp', '<var>/RMSProp_1', ... in that order."""
@@ -71,3 +87,18 @@ class RMSPropOptimizer(_optimizer.Optimizer):
                                      grad, use_locking=self._use_locking)
     return apply_rms_prop(var._ref(), rms._ref(), mom._ref(), *hyper, grad,
                           use_locking=self._use_locking)
+
+  def _apply_sparse(self, grad, var):
+    rms = self.get_slot(var, "rms")
+    mom = self.get_slot(var, "momentum")
+    dt = var.dtype.base_dtype
+    hyper = (_math_ops.cast(self._learning_rate_tensor, dt), _math_ops.cast(self._decay_tensor, dt),
+             _math_ops.cast(self._momentum_tensor, dt), _math_ops.cast(self._epsilon_tensor, dt))
+    # pylint: disable=protected-access
+    if self._centered:
+      mg = self.get_slot(var, "mg")
+      return sparse_apply_centered_rms_prop(var._ref(), mg._ref(), rms._ref(), mom._ref(),
+                                            *hyper, grad.values, grad.indices,
+                                            use_locking=self._use_locking).op
+    return sparse_apply_rms_prop(var._ref(), rms._ref(), mom._ref(), *hyper, grad.values,
+                                 grad.indices, use_locking=self._use_locking).op

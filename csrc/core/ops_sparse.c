@@ -1,0 +1,134 @@
+/*
+ * ops_sparse.c — op definitions for partitioning and stitching rows
+ * (DynamicPartition, DynamicStitch, ParallelDynamicStitch: what
+ * tf.nn.embedding_lookup uses over sharded parameters) and for sparse
+ * tensors in COO form (SparseToDense, SparseTensorDenseMatMul,
+ * SparseReorder).
+ *
+ * Names, argument order, attrs and defaults are TensorFlow's
+ * (data_flow_ops.cc, sparse_ops.cc), and so are the shape rules.
+ */
+#include <stdio.h>
+
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+/* DynamicPartition: partitions.shape is a prefix of data.shape; every output
+ * is [?] + data.shape[partitions.rank:]. */
+static bool shape_dynamic_partition(tfc_shape_ctx *ctx) {
+  const tfc_shape *data = &ctx->in_shapes[0], *part = &ctx->in_shapes[1];
+  tfc_shape out = tfc_shape_unknown();
+  if (data->rank >= 0 && part->rank >= 0) {
+    if (part->rank > data->rank)
+      return tfc_shape_fail(ctx, "Shape must be at least rank %d but is rank %d", part->rank,
+                            data->rank);
+    for (int d = 0; d < part->rank; d++)
+      if (data->dims[d] >= 0 && part->dims[d] >= 0 && data->dims[d] != part->dims[d])
+        return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld",
+                              (long long)data->dims[d], (long long)part->dims[d]);
+    out.rank = 1 + data->rank - part->rank;
+    out.dims[0] = -1;
+    for (int d = part->rank; d < data->rank; d++) out.dims[1 + d - part->rank] = data->dims[d];
+  }
+  for (int i = 0; i < ctx->n_outputs; i++) ctx->out_shapes[i] = out;
+  return true;
+}
+
+/* DynamicStitch / ParallelDynamicStitch: [?] + data[0].shape[indices[0].rank:]
+ * (the first dimension is max(indices) + 1, known when every index is a constant). */
+static bool shape_dynamic_stitch(tfc_shape_ctx *ctx) {
+  int n = ctx->n_inputs / 2;
+  const tfc_shape *ind = &ctx->in_shapes[0], *data = &ctx->in_shapes[n];
+  tfc_shape out = tfc_shape_unknown();
+  if (ind->rank >= 0 && data->rank >= 0 && data->rank >= ind->rank) {
+    out.rank = 1 + data->rank - ind->rank;
+    out.dims[0] = -1;
+    for (int d = ind->rank; d < data->rank; d++) out.dims[1 + d - ind->rank] = data->dims[d];
+    int64_t max_index = -1;
+    bool all_const = true;
+    for (int i = 0; i < n && all_const; i++) {
+      const tfc_tensor *t = ctx->in_values ? ctx->in_values[i] : NULL;
+      if (t == NULL) {
+        all_const = false;
+        break;
+      }
+      const int32_t *v = t->data;
+      for (int64_t k = 0; k < t->nelems; k++)
+        if (v[k] > max_index) max_index = v[k];
+    }
+    if (all_const) out.dims[0] = max_index + 1;
+  }
+  ctx->out_shapes[0] = out;
+  return true;
+}
+
+/* SparseToDense: the output's shape is the value of output_shape when known. */
+static bool shape_sparse_to_dense(tfc_shape_ctx *ctx) {
+  const tfc_shape *os = &ctx->in_shapes[1];
+  const tfc_tensor *v = ctx->in_values ? ctx->in_values[1] : NULL;
+  if (os->rank > 1) return tfc_shape_fail(ctx, "Shape must be at most rank 1 but is rank %d", os->rank);
+  if (v != NULL && v->nelems <= TFC_MAX_RANK) {
+    tfc_shape out;
+    out.rank = (int)v->nelems;
+    for (int i = 0; i < out.rank; i++)
+      out.dims[i] = (int64_t)tfc_tensor_get_double(v, i);
+    ctx->out_shapes[0] = out;
+  } else if (os->rank == 1 && os->dims[0] >= 0 && os->dims[0] <= TFC_MAX_RANK) {
+    ctx->out_shapes[0] = tfc_shape_unknown_dims((int)os->dims[0]);
+  }
+  return true;
+}
+
+/* SparseTensorDenseMatMul: [rows of op(A), columns of op(B)]; A's rows are
+ * known only from a constant a_shape. */
+static bool shape_sparse_dense_matmul(tfc_shape_ctx *ctx) {
+  const tfc_shape *b = &ctx->in_shapes[3];
+  const tfc_tensor *ashape = ctx->in_values ? ctx->in_values[2] : NULL;
+  const tfc_attr_value *aa = tfc_attrs_find(ctx->attrs, "adjoint_a");
+  const tfc_attr_value *ab = tfc_attrs_find(ctx->attrs, "adjoint_b");
+  bool adj_a = aa && aa->kind == TFC_ATTR_B && aa->v.b;
+  bool adj_b = ab && ab->kind == TFC_ATTR_B && ab->v.b;
+  if (b->rank >= 0 && b->rank != 2)
+    return tfc_shape_fail(ctx, "Shape must be rank 2 but is rank %d", b->rank);
+  tfc_shape out = tfc_shape_unknown_dims(2);
+  if (b->rank == 2) out.dims[1] = b->dims[adj_b ? 0 : 1];
+  if (ashape != NULL && ashape->nelems == 2) {
+    int64_t r = (int64_t)tfc_tensor_get_double(ashape, 0), c = (int64_t)tfc_tensor_get_double(ashape, 1);
+    out.dims[0] = adj_a ? c : r;
+    int64_t inner = adj_a ? r : c;
+    int64_t binner = b->rank == 2 ? b->dims[adj_b ? 1 : 0] : -1;
+    if (binner >= 0 && inner != binner)
+      return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld",
+                            (long long)inner, (long long)binner);
+  }
+  ctx->out_shapes[0] = out;
+  return true;
+}
+
+/* SparseReorder: the outputs have the inputs' shapes. */
+static bool shape_sparse_reorder(tfc_shape_ctx *ctx) {
+  ctx->out_shapes[0] = ctx->in_shapes[0];
+  ctx->out_shapes[1] = ctx->in_shapes[1];
+  return true;
+}
+
+static const tfc_op_spec specs[] = {
+    {"DynamicPartition", "data: T; partitions: int32", "outputs: num_partitions * T",
+     "num_partitions: int >= 1; T: type", 0, shape_dynamic_partition},
+    {"DynamicStitch", "indices: N * int32; data: N * T", "merged: T", "N: int >= 1; T: type", 0,
+     shape_dynamic_stitch},
+    {"ParallelDynamicStitch", "indices: N * int32; data: N * T", "merged: T",
+     "N: int >= 1; T: type", 0, shape_dynamic_stitch},
+    {"SparseToDense",
+     "sparse_indices: Tindices; output_shape: Tindices; sparse_values: T; default_value: T",
+     "dense: T", "validate_indices: bool = true; T: type; Tindices: {int32, int64}", 0,
+     shape_sparse_to_dense},
+    {"SparseTensorDenseMatMul", "a_indices: Tindices; a_values: T; a_shape: int64; b: T",
+     "product: T",
+     "T: type; Tindices: {int32, int64} = int64; adjoint_a: bool = false; adjoint_b: bool = false",
+     0, shape_sparse_dense_matmul},
+    {"SparseReorder", "input_indices: int64; input_values: T; input_shape: int64",
+     "output_indices: int64; output_values: T", "T: type", 0, shape_sparse_reorder},
+};
+
+const tfc_op_table tfc_ops_sparse = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -1,0 +1,116 @@
+"""Gradient functions of the LAPACK-backed linear-algebra ops (TF's formulas)."""
+from tfc.ops.gradient_registry import RegisterGradient
+
+
+def _m():
+  from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+  return math_ops
+
+
+def _l():
+  from tfc.ops import linalg_ops  # pylint: disable=g-import-not-at-top
+  return linalg_ops
+
+
+def _impl():
+  from tfc.ops import linalg_impl  # pylint: disable=g-import-not-at-top
+  return linalg_impl
+
+
+def _adj(x):
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  return array_ops.matrix_transpose(x)
+
+
+@RegisterGradient("MatrixInverse")
+def _matrix_inverse_grad(op, grad):
+  ainv = op.outputs[0]
+  m = _m()
+  return -m.matmul(ainv, m.matmul(grad, ainv, transpose_b=True), transpose_a=True)
+
+
+def _unsqueeze2(t, like):
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  return array_ops.reshape(t, array_ops.concat([array_ops.shape(t), [1, 1]], 0))
+
+
+@RegisterGradient("MatrixDeterminant")
+def _matrix_determinant_grad(op, grad):
+  a, c = op.inputs[0], op.outputs[0]
+  a_adj_inv = _impl().matrix_inverse(a, adjoint=True)
+  return _unsqueeze2(grad * c, a) * a_adj_inv
+
+
+@RegisterGradient("LogMatrixDeterminant")
+def _log_matrix_determinant_grad(op, _, grad_b):
+  a = op.inputs[0]
+  a_adj_inv = _impl().matrix_inverse(a, adjoint=True)
+  return _unsqueeze2(grad_b, a) * a_adj_inv
+
+
+@RegisterGradient("MatrixSolve")
+def _matrix_solve_grad(op, grad):
+  a, c = op.inputs[0], op.outputs[0]
+  adjoint_a = op.get_attr("adjoint")
+  m = _m()
+  grad_b = _impl().matrix_solve(a, grad, adjoint=not adjoint_a)
+  if adjoint_a:
+    grad_a = -m.matmul(c, grad_b, transpose_b=True)
+  else:
+    grad_a = -m.matmul(grad_b, c, transpose_b=True)
+  return grad_a, grad_b
+
+
+@RegisterGradient("MatrixTriangularSolve")
+def _matrix_triangular_solve_grad(op, grad):
+  a, c = op.inputs[0], op.outputs[0]
+  adjoint_a = op.get_attr("adjoint")
+  lower_a = op.get_attr("lower")
+  m = _m()
+  grad_b = _impl().matrix_triangular_solve(a, grad, lower=lower_a, adjoint=not adjoint_a)
+  if adjoint_a:
+    grad_a = -m.matmul(c, grad_b, transpose_b=True)
+  else:
+    grad_a = -m.matmul(grad_b, c, transpose_b=True)
+  grad_a = _l().matrix_band_part(grad_a, -1, 0) if lower_a else \
+      _l().matrix_band_part(grad_a, 0, -1)
+  return grad_a, grad_b
+
+
+@RegisterGradient("Cholesky")
+def _cholesky_grad(op, grad):
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  l = op.outputs[0]
+  m, lo = _m(), _l()
+  identity = lo.matrix_set_diag(array_ops.zeros_like(l),
+                                array_ops.ones_like(lo.matrix_diag_part(l)))
+  l_inverse = _impl().matrix_triangular_solve(l, identity)
+  middle = m.matmul(l, grad, transpose_a=True)
+  middle = lo.matrix_set_diag(middle, 0.5 * lo.matrix_diag_part(middle))
+  middle = lo.matrix_band_part(middle, -1, 0)
+  grad_a = m.matmul(m.matmul(l_inverse, middle, transpose_a=True), l_inverse)
+  grad_a += _adj(grad_a)
+  return grad_a * 0.5
+
+
+@RegisterGradient("SelfAdjointEigV2")
+def _self_adjoint_eig_grad(op, grad_e, grad_v):
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  m, lo = _m(), _l()
+  e = op.outputs[0]
+  if grad_e is None:
+    grad_e = array_ops.zeros_like(e)
+  if op.get_attr("compute_v"):
+    v = op.outputs[1]
+    if grad_v is None:
+      grad_v = array_ops.zeros_like(v)
+    diff = array_ops.expand_dims(e, -2) - array_ops.expand_dims(e, -1)
+    f = lo.matrix_set_diag(diff * m.reciprocal(diff * diff + 1e-20), array_ops.zeros_like(e))
+    grad_a = m.matmul(v, m.matmul(lo.matrix_diag(grad_e) +
+                                  f * m.matmul(v, grad_v, transpose_a=True),
+                                  v, transpose_b=True))
+  else:
+    _, v = _impl().self_adjoint_eig(op.inputs[0])
+    grad_a = m.matmul(v, m.matmul(lo.matrix_diag(grad_e), v, transpose_b=True))
+  grad_a = lo.matrix_band_part(grad_a + _adj(grad_a), -1, 0)
+  return lo.matrix_set_diag(grad_a, 0.5 * lo.matrix_diag_part(grad_a))

@@ -1,0 +1,133 @@
+"""String ops (TF 1.15 `string_ops`): the tf.strings functions and their
+top-level aliases (tf.as_string, tf.string_to_number, tf.substr, ...).
+Every element is handled by a C kernel."""
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
+
+
+def _str(x, name):
+  return _ops.convert_to_tensor(x, dtype=_dtypes.string, name=name)
+
+
+def length(input, name=None, unit="BYTE"):  # pylint: disable=redefined-builtin
+  """Length of each string in bytes ("BYTE") or code points ("UTF8_CHAR")."""
+  if unit not in ("BYTE", "UTF8_CHAR"):
+    raise ValueError("unit must be 'BYTE' or 'UTF8_CHAR', got %r" % (unit,))
+  return _apply_op("StringLength", name, [_str(input, "input")], {"unit": unit}).outputs[0]
+
+
+def substr(input, pos, len, name=None, unit="BYTE"):  # pylint: disable=redefined-builtin
+  """The substring [pos, pos + len) of each string (pos < 0 counts from the end)."""
+  if unit not in ("BYTE", "UTF8_CHAR"):
+    raise ValueError("unit must be 'BYTE' or 'UTF8_CHAR', got %r" % (unit,))
+  with _ops.name_scope(name, "Substr", [input, pos, len]) as scope:
+    pos = _ops.convert_to_tensor(pos, name="pos")
+    if pos.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+      raise TypeError("pos must be int32 or int64, got %s" % pos.dtype.name)
+    len = _ops.convert_to_tensor(len, dtype=pos.dtype.base_dtype, name="len")
+    return _apply_op("Substr", scope, [_str(input, "input"), pos, len],
+                     {"unit": unit}).outputs[0]
+
+
+def strip(input, name=None):  # pylint: disable=redefined-builtin
+  """Each string without leading and trailing whitespace."""
+  return _apply_op("StringStrip", name, [_str(input, "input")]).outputs[0]
+
+
+def upper(input, encoding="", name=None):  # pylint: disable=redefined-builtin
+  """Each string with ASCII letters in upper case."""
+  return _apply_op("StringUpper", name, [_str(input, "input")],
+                   {"encoding": encoding}).outputs[0]
+
+
+def lower(input, encoding="", name=None):  # pylint: disable=redefined-builtin
+  """Each string with ASCII letters in lower case."""
+  return _apply_op("StringLower", name, [_str(input, "input")],
+                   {"encoding": encoding}).outputs[0]
+
+
+def to_number(string_tensor, out_type=_dtypes.float32, name=None):
+  """Each string parsed as a number of out_type (InvalidArgumentError otherwise)."""
+  return _apply_op("StringToNumber", name, [_str(string_tensor, "string_tensor")],
+                   {"out_type": _dtypes.as_dtype(out_type)}).outputs[0]
+
+
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",  # pylint: disable=redefined-builtin
+              name=None):
+  """Each element formatted as a string (printf-style options as TF)."""
+  return _apply_op("AsString", name, [_ops.convert_to_tensor(input, name="input")],
+                   {"precision": int(precision), "scientific": bool(scientific),
+                    "shortest": bool(shortest), "width": int(width),
+                    "fill": fill}).outputs[0]
+
+
+def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
+                reduction_indices=None, keepdims=None):
+  """The strings along `axis` joined with `separator` (all axes when None)."""
+  if axis is None:
+    axis = reduction_indices
+  if keepdims is not None:
+    keep_dims = keepdims
+  with _ops.name_scope(name, "ReduceJoin", [inputs]) as scope:
+    inputs = _str(inputs, "inputs")
+    if axis is None:
+      rank = inputs.get_shape().ndims
+      if rank is not None:
+        axis = list(range(rank - 1, -1, -1))
+      else:
+        from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+        from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+        axis = math_ops.range(array_ops.rank(inputs) - 1, -1, -1)
+    axis = _ops.convert_to_tensor(axis, dtype=_dtypes.int32, name="reduction_indices")
+    return _apply_op("ReduceJoin", scope, [inputs, axis],
+                     {"keep_dims": bool(keep_dims), "separator": separator}).outputs[0]
+
+
+def regex_full_match(input, pattern, name=None):  # pylint: disable=redefined-builtin
+  """Whether each string matches `pattern` as a whole (POSIX extended syntax,
+  RE2's common subset)."""
+  if isinstance(pattern, (str, bytes)):
+    return _apply_op("StaticRegexFullMatch", name, [_str(input, "input")],
+                     {"pattern": pattern}).outputs[0]
+  return _apply_op("RegexFullMatch", name, [_str(input, "input"),
+                                            _str(pattern, "pattern")]).outputs[0]
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # pylint: disable=redefined-builtin
+  """Each string with the first (or every) match of `pattern` replaced by
+  `rewrite` (\\1.. insert groups)."""
+  if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+    return _apply_op("StaticRegexReplace", name, [_str(input, "input")],
+                     {"pattern": pattern, "rewrite": rewrite,
+                      "replace_global": bool(replace_global)}).outputs[0]
+  return _apply_op("RegexReplace", name, [_str(input, "input"), _str(pattern, "pattern"),
+                                          _str(rewrite, "rewrite")],
+                   {"replace_global": bool(replace_global)}).outputs[0]
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # pylint: disable=redefined-builtin
+  """SipHash-2-4 with the two-int `key` of each string, modulo num_buckets."""
+  key = [int(k) for k in key]
+  if len(key) != 2:
+    raise ValueError("key must have 2 elements")
+  key = [k - (1 << 64) if k >= (1 << 63) else k for k in key]
+  return _apply_op("StringToHashBucketStrong", name, [_str(input, "input")],
+                   {"num_buckets": int(num_buckets), "key": key}).outputs[0]
+
+
+def join(inputs, separator="", name=None):
+  """Elementwise join of scalars and same-shaped string tensors."""
+  inputs = [_str(x, "inputs") for x in inputs]
+  return _apply_op("StringJoin", name, [inputs], {"separator": separator}).outputs[0]
+
+
+def split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=None, name=None):  # pylint: disable=redefined-builtin
+  """Each string of a vector split on `sep` (None: whitespace), as a SparseTensor."""
+  from tfc.ops import parsing_ops  # pylint: disable=g-import-not-at-top
+  if input is None:
+    input = source
+  if result_type != "SparseTensor":
+    raise ValueError("tfc's tf.strings.split returns a SparseTensor (result_type='SparseTensor')")
+  with _ops.name_scope(name, "StringSplit", [input]):
+    return parsing_ops.string_split_v2(input, sep=sep, maxsplit=maxsplit)
