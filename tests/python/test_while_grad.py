@@ -326,3 +326,24 @@ def test_parallel_iterations_keep_pushes_and_pops_in_order():
   eps = 1e-6
   num = np.array([(f(xv + eps * e) - f(xv - eps * e)) / (2 * eps) for e in np.eye(16)])
   np.testing.assert_allclose(runs[0], num, rtol=1e-6, atol=1e-9)
+
+
+def test_graph_def_round_trip_of_a_gradient_loop():
+  g = tf.Graph()
+  with g.as_default():
+    x = tf.placeholder(tf.float32, [3], name="x")
+
+    def body(i, a):
+      a = tf.cond(a[0] > 0.0, lambda: a * 1.5, lambda: tf.sin(a) - 1.0)
+      _, a = tf.while_loop(lambda j, b: j < i + 1, lambda j, b: (j + 1, tf.tanh(b) + b * 0.5),
+                           [0, a])
+      return i + 1, a
+    _, r = tf.while_loop(lambda i, a: i < 3, body, [0, x])
+    gx, = tf.gradients(tf.reduce_sum(r), x)
+    gd = g.as_graph_def()
+    with tf.Session() as sess:
+      ref = sess.run(gx, {x: [0.4, -0.3, 0.9]})
+  with tf.Graph().as_default():
+    out, = tf.import_graph_def(gd, return_elements=[gx.name], name="")
+    with tf.Session() as sess:
+      np.testing.assert_array_equal(sess.run(out, {"x:0": [0.4, -0.3, 0.9]}), ref)
