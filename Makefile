@@ -348,7 +348,7 @@ $(BUILD)/graphdef.dict: $(wildcard csrc/core/ops_*.c)
 fuzz-run: $(BUILD)/graphdef.dict
 	@rc=0; for t in $(FUZZ_TARGETS); do \
 	  corpus=$(BUILD)/corpus/$$t; seeds=$(BUILD)/seeds/$$t; mkdir -p $$corpus $$seeds $(BUILD)/artifacts; \
-	  cp tests/fixtures/graphdef/*.pb tests/fixtures/farm/*.pb $$seeds/; \
+	  cp tests/fixtures/graphdef/*.pb tests/fixtures/farm/*.pb tests/fixtures/functions/*.pb $$seeds/; \
 	  if [ -d tests/fuzz/seeds/$$t ]; then cp tests/fuzz/seeds/$$t/* $$seeds/; fi; \
 	  case $$t in graphdef) opts="-max_len=$(FUZZ_MAX_LEN_graphdef) -dict=$(BUILD)/graphdef.dict";; \
 	    checkpoint_index) opts="-max_len=$(FUZZ_MAX_LEN_checkpoint_index)";; \

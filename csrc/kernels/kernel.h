@@ -72,6 +72,9 @@ typedef struct tfc_kernel_init {
 } tfc_kernel_init;
 
 #define TFC_KERNEL_ASYNC 0x1u   /* compute may finish later via tfc_kernel_async_done */
+#define TFC_KERNEL_PER_PLAN 0x2u /* state belongs to one plan: never shared through the kernel
+                                    cache, even for a stateful op (e.g. it points into the plan's
+                                    function runtime) */
 
 typedef struct tfc_kernel_def {
   const char *op;                 /* op type name */

@@ -99,7 +99,8 @@ static bool init_kernel(tfc_executor *x, xnode *xn, const tfc_exec_env *env, tfc
     return false;
   }
   if (!xn->kdef->init) return true;
-  bool share = (sn->def->flags & TFC_OP_STATEFUL) && sn->gnode && env->kernel_cache;
+  bool share = (sn->def->flags & TFC_OP_STATEFUL) && sn->gnode && env->kernel_cache &&
+               !(xn->kdef->flags & TFC_KERNEL_PER_PLAN);
   tfc_kernel_cache *kc = env->kernel_cache;
   size_t klen = share ? strlen(sn->name) : 0;
   if (share) {

@@ -8,6 +8,9 @@
  * output types there, so arity and type mismatches are plan-build errors
  * naming the node. compute() runs the functions on the calling thread.
  * While checks the step's cancellation and deadline between iterations.
+ * States hold handles of the plan's function runtime, so they are never
+ * shared through the kernel cache (TFC_KERNEL_PER_PLAN): on a worker, graphs
+ * registered in one session have runtimes of their own.
  */
 #include "runtime/function.h"
 
@@ -299,14 +302,14 @@ static void while_compute(tfc_kernel_ctx *ctx) {
 }
 
 static const tfc_kernel_def defs[] = {
-    {"PartitionedCall", "CPU", NULL, NULL, call_init, call_compute, fstate_destroy, 0},
-    {"StatefulPartitionedCall", "CPU", NULL, NULL, call_init, call_compute, fstate_destroy, 0},
-    {"If", "CPU", NULL, NULL, if_init, if_compute, fstate_destroy, 0},
-    {"StatelessIf", "CPU", NULL, NULL, if_init, if_compute, fstate_destroy, 0},
-    {"Case", "CPU", NULL, NULL, case_init, case_compute, fstate_destroy, 0},
-    {"StatelessCase", "CPU", NULL, NULL, case_init, case_compute, fstate_destroy, 0},
-    {"While", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, 0},
-    {"StatelessWhile", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, 0},
+    {"PartitionedCall", "CPU", NULL, NULL, call_init, call_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"StatefulPartitionedCall", "CPU", NULL, NULL, call_init, call_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"If", "CPU", NULL, NULL, if_init, if_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"StatelessIf", "CPU", NULL, NULL, if_init, if_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"Case", "CPU", NULL, NULL, case_init, case_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"StatelessCase", "CPU", NULL, NULL, case_init, case_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"While", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"StatelessWhile", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -547,12 +547,16 @@ def test_functions_run_on_grpc_workers():
 
 @pytest.mark.parametrize("pb,fetch,feed_k", [("defun.pb", "y:0", None), ("defun.pb", "u:0", None),
                                              ("tf2_graph.pb", "mid_p:0", 1),
-                                             ("tf2_graph.pb", "mid_q:0", 1)])
+                                             ("tf2_graph.pb", "mid_q:0", 1),
+                                             ("tf2_graph.pb", "cond_out:0", 1),
+                                             ("tf2_graph.pb", "cond_out:0", 3),
+                                             ("tf2_graph.pb", "case_out:0", 1),
+                                             ("tf2_graph.pb", "case_out:0", 2)])
 def test_gradients_of_imported_function_calls(pb, fetch, feed_k):
   """tf.gradients through calls of functions that came from TensorFlow's
   GraphDefs (call by name, StatefulPartitionedCall of a function calling
-  another): the gradient is traced from the function's body; checked by
-  central differences."""
+  another, StatelessIf and Case whose branches call functions): gradients
+  traced from the bodies; checked by central differences."""
   g = tf.Graph()
   with g.as_default():
     tf.import_graph_def(tf.GraphDef.FromString(open(os.path.join(FIX, pb), "rb").read()), name="")

@@ -397,18 +397,22 @@ def _imported_gradient(op, fname):
   a GraphDef): a gradient function traced from the function's body (imported
   into the trace) with tf.gradients, called with the inputs and the output
   gradients."""
-  g = op.graph
+  return _body_gradient(op.graph, fname, [t.dtype.base_dtype for t in op.inputs],
+                        [t.dtype.base_dtype for t in op.outputs])
+
+
+def _body_gradient(g, fname, in_types, out_types):
+  """The Defun computing the gradient of library function `fname` of g:
+  (inputs..., output gradients...) -> input gradients. Cached per graph."""
   cache = getattr(g, "_tfc_imported_grads", None)
   if cache is None:
     cache = g._tfc_imported_grads = {}
-  n_in = len(op.inputs)
+  n_in = len(in_types)
   gdf = cache.get(fname)
   if gdf is None:
     body, ret_names = g._function_body(fname)
     sig = g._function_signature(fname)
     arg_names = [a["name"] for a in sig["inputs"]]
-    in_types = [t.dtype.base_dtype for t in op.inputs]
-    out_types = [t.dtype.base_dtype for t in op.outputs]
     lib = [(n, g._function_def(n)) for n in g._function_names()]
 
     def grad_body(*a):
@@ -427,9 +431,50 @@ def _imported_gradient(op, fname):
           return_elements=ret_names)
       gs = gradients_impl.gradients(ys, xs, grad_ys=list(a[n_in:]))
       return [gr if gr is not None else array_ops.zeros_like(x) for gr, x in zip(gs, xs)]
-    gdf = _DefinedFunction(grad_body, in_types + out_types, func_name=fname + "_grad")
+    gdf = _DefinedFunction(grad_body, list(in_types) + list(out_types), func_name=fname + "_grad")
     cache[fname] = gdf
   return gdf
+
+
+def _branch_gradient(op, *dys, branches, index_input):
+  """Gradient of If/StatelessIf/Case: the same op over the branches'
+  gradient functions, on (inputs..., output gradients...)."""
+  from tfc.framework import op_def_library  # pylint: disable=g-import-not-at-top
+  g = op.graph
+  data = list(op.inputs)[1:]
+  in_types = [t.dtype.base_dtype for t in data]
+  out_types = [t.dtype.base_dtype for t in op.outputs]
+  dys = [d if d is not None else _zeros(o) for d, o in zip(dys, op.outputs)]
+  names = []
+  for b in branches:
+    gdf = _body_gradient(g, b, in_types, out_types)
+    names.append(gdf.add_to_graph(g).name)
+  attrs = {"Tin": in_types + out_types, "Tout": in_types}
+  if op.type in ("Case", "StatelessCase"):
+    attrs["branches"] = names
+  else:
+    attrs["then_branch"], attrs["else_branch"] = names
+    attrs["Tcond"] = op.inputs[0].dtype.base_dtype
+  grad_op = op_def_library._apply_op(op.type, op.name.split("/")[-1] + "_grad",
+                                     [op.inputs[0], data + dys], attrs, graph=g)
+  return [None] + list(grad_op.outputs)
+
+
+def _func_name(v):
+  if isinstance(v, bytes):
+    v = v.decode()
+  return getattr(v, "name", v)
+
+
+def _if_gradient(op, *dys):
+  return _branch_gradient(op, *dys, index_input=0,
+                          branches=[_func_name(op.get_attr("then_branch")),
+                                    _func_name(op.get_attr("else_branch"))])
+
+
+def _case_gradient(op, *dys):
+  return _branch_gradient(op, *dys, index_input=0,
+                          branches=[_func_name(b) for b in op.get_attr("branches")])
 
 
 def _gradient_for_call(op):
@@ -437,6 +482,10 @@ def _gradient_for_call(op):
   function's name, or a PartitionedCall), or None: for a Defun-defined one
   python_grad_func, else grad_func, else the gradient of the traced Python
   function; for one imported from a GraphDef, the gradient of its body."""
+  if op.type in ("If", "StatelessIf"):
+    return _if_gradient
+  if op.type in ("Case", "StatelessCase"):
+    return _case_gradient
   df = _registry(op.graph).get(op.type)
   if df is None:
     fname = _called_function(op)
