@@ -188,3 +188,17 @@ def test_orthogonal_initializer_and_hessians():
     h, = tf.hessians(tf.reduce_sum(x * x * x) + x[0] * x[1], x)
     got = sess.run(h, {x: [1.0, 2.0, 3.0]})
     np.testing.assert_allclose(got, [[6, 1, 0], [1, 12, 0], [0, 0, 18]])
+
+
+def test_orthogonal_initializer_matches_tensorflow():
+  # TensorFlow 2.21 (compat.v1): tf.set_random_seed(3), get_variable("w", [4, 3],
+  # initializer=tf.orthogonal_initializer(seed=7))
+  want = [[-0.2920464277267456, -0.6001112461090088, -0.029382452368736267],
+          [0.8762837648391724, 0.14063307642936707, -0.07731104642152786],
+          [0.34244441986083984, -0.7478760480880737, -0.30381566286087036],
+          [-0.1719518005847931, 0.24651594460010529, -0.9491342902183533]]
+  with tf.Graph().as_default(), tf.Session() as sess:
+    tf.set_random_seed(3)
+    w = tf.get_variable("w", [4, 3], initializer=tf.orthogonal_initializer(seed=7))
+    sess.run(tf.global_variables_initializer())
+    np.testing.assert_allclose(sess.run(w), want, atol=1e-6)
