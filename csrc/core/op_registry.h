@@ -33,6 +33,7 @@
 #define TFC_OP_ALLOWS_UNINIT 0x2u
 #define TFC_OP_COMMUTATIVE 0x4u
 #define TFC_OP_AGGREGATE 0x8u
+#define TFC_OP_FUNCTION 0x10u  /* the signature of a function of a graph's library */
 
 typedef struct tfc_arg_def {
   char *name;

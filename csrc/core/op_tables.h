@@ -25,11 +25,12 @@ extern const tfc_op_table tfc_ops_summary;   /* ScalarSummary, HistogramSummary,
 extern const tfc_op_table tfc_ops_parsing;   /* ParseExample*, DecodeRaw/CSV, StringSplit* */
 extern const tfc_op_table tfc_ops_data_flow; /* queues and readers */
 extern const tfc_op_table tfc_ops_dataset;   /* tf.data datasets and iterators */
+extern const tfc_op_table tfc_ops_functional; /* PartitionedCall, If, While, Case (function calls) */
 
 #define TFC_OP_TABLES                                                                  \
   &tfc_ops_math, &tfc_ops_reduce, &tfc_ops_nn, &tfc_ops_array, &tfc_ops_state,         \
       &tfc_ops_random, &tfc_ops_logging, &tfc_ops_internal, &tfc_ops_conv, &tfc_ops_image, \
       &tfc_ops_checkpoint, &tfc_ops_string, &tfc_ops_summary, &tfc_ops_control, \
-      &tfc_ops_parsing, &tfc_ops_data_flow, &tfc_ops_dataset
+      &tfc_ops_parsing, &tfc_ops_data_flow, &tfc_ops_dataset, &tfc_ops_functional
 
 #endif

@@ -14,6 +14,8 @@
 #include "core/cancel.h"
 #include "core/resource.h"
 
+struct tfc_flib;
+
 typedef struct tfc_step {
   int64_t step_id;
   tfc_resource_mgr *resources;          /* variables of the session */
@@ -26,6 +28,7 @@ typedef struct tfc_step {
    * session closed): kernels that wait on something outside the step
    * register here (core/cancel.h). NULL in steps that cannot be aborted. */
   tfc_cancel *cancel_reg;
+  struct tfc_flib *flib;                /* the graph's functions (core/function.h); may be NULL */
 } tfc_step;
 
 #endif

@@ -19,6 +19,7 @@
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "graph/device_name.h"
+#include "graph/function_lib.h"
 #include "graph/graphdef.h"
 #include "graph/graphdef_pb.h"
 #include "graph/subgraph.h"
@@ -679,6 +680,10 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
   snprintf(suffix, sizeof suffix, "/_p%d", ++s->plan_counter);
   bool *used = tfc_calloc((size_t)r->n_feeds + 1, sizeof(bool));
   if (!used) ok = ok && tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  /* the graph's functions travel with every partition (a worker instantiates them) */
+  void *lib = NULL;
+  size_t lib_len = 0;
+  if (ok && tfc_func_lib_size(g->library) > 0) ok = tfc_func_lib_export(g->library, &lib, &lib_len, st);
   for (int pi = 0; ok && pi < sg.n_parts; pi++) {
     const tfc_partition *part = &sg.parts[pi];
     mpart *q = &p->parts[p->n_parts++];
@@ -730,6 +735,8 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
         .fetch_names = (const char *const *)r->fetches,
         .suffix = suffix,
         .producer = g->producer,
+        .library = lib,
+        .library_len = lib_len,
     };
     ok = tfc_partition_export(&sg, pi, &eo, &q->gdef, &q->gdef_len, st);
     if (!ok) break;
@@ -748,6 +755,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     tfc_rpc_buf_free(&resp);
   }
   tfc_free(used);
+  tfc_free(lib);
   tfc_subgraph_free(&sg);
   tfc_free(feeds);
   tfc_free(fetches);

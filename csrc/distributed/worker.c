@@ -27,6 +27,7 @@
 #include "graph/subgraph.h"
 #include "graph/tensor_proto.h"
 #include "runtime/executor.h"
+#include "runtime/function.h"
 #include "runtime/remap.h"
 #include "worker.pb-c.h"
 
@@ -42,6 +43,7 @@ typedef struct wgraph {
   tfc_graph *g;
   tfc_subgraph sg;
   tfc_executor *exec;       /* NULL for an empty partition */
+  tfc_flib *flib;           /* the partition's functions (its GraphDef's library) */
   int running;              /* RunGraphs using it */
   bool dead;                /* deregistered: free when running drops to 0 */
 } wgraph;
@@ -93,6 +95,7 @@ tfc_worker *tfc_worker_new(const tfc_cluster *c, tfc_status *st) {
 /* Frees a graph record. */
 static void wgraph_free(wgraph *g) {
   tfc_executor_free(g->exec);
+  tfc_flib_free(g->flib); /* after the executor: its kernels point into it */
   tfc_subgraph_free(&g->sg);
   tfc_graph_unref(g->g);
   tfc_free(g->handle);
@@ -294,7 +297,10 @@ static bool register_graph(tfc_worker *w, const uint8_t *req, size_t len, tfc_ms
   pthread_mutex_unlock(&w->mu);
   if (ok && g->sg.n_parts > 0) {
     tfc_exec_env env = {.resources = w->resources, .kernel_cache = g->ws->kcache, .device_type = "CPU"};
-    ok = (g->exec = tfc_executor_new(&g->sg, 0, &env, st)) != NULL;
+    g->flib = tfc_flib_new(g->g, &env);
+    if (!g->flib) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    env.flib = g->flib;
+    if (ok) ok = (g->exec = tfc_executor_new(&g->sg, 0, &env, st)) != NULL;
   }
   char hbuf[48];
   if (ok) {
@@ -440,6 +446,9 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
   }
   if (ok && g->exec) {
     ensure_pools(w);
+    pthread_mutex_lock(&w->mu);
+    tfc_flib_set_pools(g->flib, w->intra);
+    pthread_mutex_unlock(&w->mu);
     tfc_exec_env env = {
         .resources = w->resources,
         .intra_pool = w->intra,
@@ -447,6 +456,7 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
         .log = stderr_log,
         .kernel_cache = g->ws->kcache,
         .device_type = "CPU",
+        .flib = g->flib,
     };
     tfc_executor *execs[1] = {g->exec};
     tfc_step_args args = {.sg = &g->sg, .n_execs = 1, .execs = execs, .rendezvous = base};

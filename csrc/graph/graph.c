@@ -9,12 +9,19 @@
 
 #include "base/alloc.h"
 #include "graph/graph.h"
+#include "graph/function_lib.h"
 
 /* New empty graph with refcount 1; NULL on OOM. */
 tfc_graph *tfc_graph_new(void) {
   tfc_graph *g = tfc_calloc(1, sizeof *g);
   if (!g) return NULL;
   if (pthread_mutex_init(&g->mu, NULL) != 0) {
+    tfc_free(g);
+    return NULL;
+  }
+  g->library = tfc_func_lib_new();
+  if (!g->library) {
+    pthread_mutex_destroy(&g->mu);
     tfc_free(g);
     return NULL;
   }
@@ -53,6 +60,7 @@ void tfc_graph_unref(tfc_graph *g) {
   for (int i = 0; i < n; i++) node_free(tfc_graph_node(g, i));
   for (int k = 0; k < TFC_GRAPH_MAX_CHUNKS; k++) tfc_free(g->chunks[k]);
   tfc_hashmap_destroy(&g->by_name);
+  tfc_func_lib_unref(g->library);
   pthread_mutex_destroy(&g->mu);
   tfc_free(g);
 }
@@ -139,7 +147,7 @@ tfc_node *tfc_graph_add_node(tfc_graph *g, tfc_node_request *req, tfc_status *st
     tfc_status_copy(st, &lst);
     goto fail;
   }
-  const tfc_op_def *def = req->op_type ? tfc_op_lookup(req->op_type) : NULL;
+  const tfc_op_def *def = req->op_type ? tfc_graph_lookup_op(g, req->op_type) : NULL;
   if (!def) {
     tfc_status_set(st, TFC_CODE_NOT_FOUND, "Op type not registered '%s' in binary running on tfc.",
                    req->op_type ? req->op_type : "");

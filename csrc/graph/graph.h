@@ -68,6 +68,8 @@ typedef struct tfc_graph {
   tfc_hashmap by_name;
   bool finalized;
   int producer;              /* GraphDef versions.producer to write */
+  struct tfc_func_lib *library;  /* functions (graph/function_lib.h); never NULL */
+  bool has_library;          /* an imported GraphDef had a `library` field (export keeps it) */
 } tfc_graph;
 
 /* New empty graph with refcount 1; NULL on OOM. */

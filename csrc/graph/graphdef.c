@@ -20,6 +20,7 @@
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "graph/function_lib.h"
 #include "graph/graphdef_pb.h"
 
 /* Largest list-arg length or input count accepted from a GraphDef. */
@@ -307,6 +308,17 @@ static bool attr_from_pb(Tensorflow__AttrValue *v, const char *node, const char 
   return true;
 }
 
+/* Public wrappers of the helpers above (graphdef_pb.h). */
+int tfc_pb_arg_count(const tfc_op_def *op, const tfc_arg_def *a, const Tensorflow__NodeDef *nd) {
+  return arg_count(op, a, nd);
+}
+
+/* AttrValue message -> tfc value (graphdef_pb.h). */
+bool tfc_pb_attr_to_tfc(Tensorflow__AttrValue *v, const char *node, const char *attr,
+                        tfc_attr_value *out, tfc_status *st) {
+  return attr_from_pb(v, node, attr, out, st);
+}
+
 /* ------------------------------------------------------------ import */
 
 typedef struct imp_node {
@@ -526,7 +538,7 @@ static bool resolve_node(importer *im, int i) {
   const Tensorflow__NodeDef *nd = in->nd;
   const char *name = nd->name;
   const char *op_type = nd->op ? nd->op : "";
-  in->op = tfc_op_lookup(op_type);
+  in->op = tfc_graph_lookup_op(im->g, op_type);
   if (!in->op) {
     tfc_status_set(im->st, TFC_CODE_NOT_FOUND, "Op type not registered '%s' in binary running on "
                    "tfc. Make sure the Op and Kernel are registered in the binary running in this "
@@ -978,6 +990,19 @@ static bool resolve_returns(importer *im, tfc_import_result *res) {
   return true;
 }
 
+/* Adds the GraphDef's functions and gradients to g's library (before any
+ * node binds, so nodes may call them by name). */
+static bool add_library(tfc_graph *g, const Tensorflow__GraphDef *gd, tfc_status *st) {
+  if (!gd->library) return true;
+  g->has_library = true;
+  void *bytes = NULL;
+  size_t n = 0;
+  bool ok = tfc_pb_pack(&gd->library->base, NULL, 0, &bytes, &n, st) &&
+            tfc_func_lib_add_library(g->library, bytes, n, st);
+  tfc_free(bytes);
+  return ok;
+}
+
 /* Serializes the GraphDef's library (if any) into res. */
 static bool keep_library(importer *im, const Tensorflow__GraphDef *gd, tfc_import_result *res) {
   if (!res || !gd->library) return true;
@@ -1026,7 +1051,7 @@ bool tfc_graph_import(tfc_graph *g, const void *data, size_t len, const tfc_impo
   tfc_hashmap_init(&im.final_names);
   int graph_was_empty = tfc_graph_num_nodes(g) == 0;
   int *order = NULL;
-  bool ok = index_nodes(&im, gd);
+  bool ok = add_library(g, gd, st) && index_nodes(&im, gd);
   for (int i = 0; ok && i < im.n; i++) ok = resolve_node(&im, i);
   ok = ok && check_references(&im) && build_edges(&im);
   if (ok) {
@@ -1207,6 +1232,12 @@ static Tensorflow__NodeDef__AttrEntry *new_entry(tfc_pb_arena *a, const char *ke
   return e;
 }
 
+/* tfc value -> AttrValue message (graphdef_pb.h). */
+bool tfc_pb_attr_from_tfc(const tfc_attr_value *v, tfc_pb_arena *a, Tensorflow__AttrValue *out,
+                          tfc_status *st) {
+  return attr_to_pb(v, a, out, st);
+}
+
 /* Fills nd from graph node n. */
 static bool node_to_pb(tfc_graph *g, const tfc_node *n, const tfc_export_options *o,
                        tfc_pb_arena *a, Tensorflow__NodeDef *nd, tfc_status *st) {
@@ -1306,7 +1337,17 @@ bool tfc_graph_export_ex(tfc_graph *g, const tfc_export_options *opts, void **da
   size_t vlen = tensorflow__version_def__pack(&versions, vbytes);
   tfc_pb_field tail[2];
   int n_tail = 0;
-  if (o->library) tail[n_tail++] = (tfc_pb_field){2, o->library, o->library_len};
+  void *own_lib = NULL;
+  size_t own_lib_len = 0;
+  if (o->library) {
+    tail[n_tail++] = (tfc_pb_field){2, o->library, o->library_len};
+  } else if (g->has_library || tfc_func_lib_size(g->library) > 0) {
+    if (!tfc_func_lib_export(g->library, &own_lib, &own_lib_len, st)) {
+      tfc_pb_arena_free(&a);
+      return false;
+    }
+    tail[n_tail++] = (tfc_pb_field){2, own_lib, own_lib_len};
+  }
   tail[n_tail++] = (tfc_pb_field){4, vbytes, vlen};
   Tensorflow__NodeDef *nds = tfc_pb_arena_calloc(&a, count + 1, sizeof *nds);
   gd.node = tfc_pb_arena_calloc(&a, count + 1, sizeof *gd.node);
@@ -1319,6 +1360,7 @@ bool tfc_graph_export_ex(tfc_graph *g, const tfc_export_options *opts, void **da
     gd.n_node = count;
     ok = tfc_pb_pack(&gd.base, tail, n_tail, data, len, st);
   }
+  tfc_free(own_lib);
   tfc_pb_arena_free(&a);
   return ok;
 }
@@ -1425,7 +1467,10 @@ bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_
   versions.producer = o->producer;
   uint8_t vbytes[64];
   size_t vlen = tensorflow__version_def__pack(&versions, vbytes);
-  tfc_pb_field tail = {4, vbytes, vlen};
+  tfc_pb_field tail[2];
+  int n_tail = 0;
+  if (o->library) tail[n_tail++] = (tfc_pb_field){2, o->library, o->library_len};
+  tail[n_tail++] = (tfc_pb_field){4, vbytes, vlen};
   /* which feeds this partition reads, which fetches it holds */
   int nf = sg->n_feeds, nx = sg->n_fetches;
   char **feed_node = tfc_pb_arena_calloc(&a, (size_t)nf + 1, sizeof(char *));
@@ -1525,7 +1570,7 @@ bool tfc_partition_export(const tfc_subgraph *sg, int part, const tfc_partition_
   }
   if (ok) {
     gd.n_node = w;
-    ok = tfc_pb_pack(&gd.base, &tail, 1, data, len, st);
+    ok = tfc_pb_pack(&gd.base, tail, n_tail, data, len, st);
   }
   tfc_pb_arena_free(&a);
   return ok;

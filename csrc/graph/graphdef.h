@@ -152,6 +152,8 @@ typedef struct tfc_partition_export_options {
   const char *const *fetch_names;  /* sg->n_fetches entries */
   const char *suffix;
   int producer;                    /* versions.producer */
+  const void *library;             /* serialized FunctionDefLibrary to write (NULL: none) */
+  size_t library_len;
 } tfc_partition_export_options;
 
 /* Serializes partition `part` of sg (see above) into a new tfc_malloc'd

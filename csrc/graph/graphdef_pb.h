@@ -36,6 +36,8 @@
 #include "versions.pb-c.h"
 
 #include "base/status.h"
+#include "core/attr.h"
+#include "core/op_registry.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 
@@ -101,6 +103,20 @@ void tfc_pb_arena_free(tfc_pb_arena *a);
  * false + st on OOM or an unresolvable VarIsInitializedOp. */
 struct tfc_graph;
 bool tfc_pb_rewrite_resource_variables(Tensorflow__GraphDef *gd, struct tfc_graph *g, tfc_status *st);
+
+/* ---- NodeDef helpers shared with function bodies (implemented in graphdef.c) ---- */
+
+/* Number of tensors bound to arg `a` of `op` by NodeDef nd: 1 for a plain
+ * arg, else the number_attr value or the type_list_attr length (from nd or
+ * the attr's default); -1 when missing or malformed. */
+int tfc_pb_arg_count(const tfc_op_def *op, const tfc_arg_def *a, const Tensorflow__NodeDef *nd);
+/* Fills *out (initialised here) with v; storage from the arena, strings and
+ * tensor data borrowed from v. false on OOM. */
+bool tfc_pb_attr_from_tfc(const tfc_attr_value *v, tfc_pb_arena *a, Tensorflow__AttrValue *out,
+                          tfc_status *st);
+/* Converts an AttrValue message into *out (node/attr name the errors). */
+bool tfc_pb_attr_to_tfc(Tensorflow__AttrValue *v, const char *node, const char *attr,
+                        tfc_attr_value *out, tfc_status *st);
 
 /* ---- TensorProto / TensorShapeProto <-> tfc (implemented in tensor_proto.c) ---- */
 

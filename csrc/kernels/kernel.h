@@ -68,6 +68,7 @@ typedef struct tfc_kernel_init {
   const tfc_dtype *out_types;
   const struct tfc_node *node;
   tfc_status *st;
+  struct tfc_flib *flib;         /* the graph's functions (core/function.h); may be NULL */
 } tfc_kernel_init;
 
 #define TFC_KERNEL_ASYNC 0x1u   /* compute may finish later via tfc_kernel_async_done */

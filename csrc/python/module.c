@@ -128,6 +128,11 @@ static PyObject *mod_op_def(PyObject *module, PyObject *arg) {
     PyErr_SetObject(PyExc_KeyError, arg);
     return NULL;
   }
+  return tfc_py_op_def_dict(def);
+}
+
+/* The op_def() dict of def (see py_internal.h). */
+PyObject *tfc_py_op_def_dict(const tfc_op_def *def) {
   PyObject *d = PyDict_New();
   if (!d) return NULL;
   if (set_steal(d, "name", PyUnicode_FromString(def->name)) < 0 ||

@@ -9,6 +9,8 @@
  */
 #include "python/py_internal.h"
 
+#include "graph/function_lib.h"
+
 #include <string.h>
 
 /* ------------------------------------------------------------ op cache */
@@ -295,7 +297,7 @@ static PyObject *graph_add_op(GraphObject *self, PyObject *const *args, Py_ssize
     PyErr_SetString(PyExc_RuntimeError, "Graph is finalized and cannot be modified.");
     return NULL;
   }
-  const tfc_op_def *def = tfc_op_lookup(op_type);
+  const tfc_op_def *def = tfc_graph_lookup_op(self->g, op_type);
   if (!def) {
     PyErr_Format(PyExc_ValueError, "Op type not registered '%s' in binary running on this host.",
                  op_type);
@@ -567,6 +569,20 @@ static PyMethodDef graph_methods[] = {
     {"_add_op", (PyCFunction)(void (*)(void))graph_add_op, METH_FASTCALL | METH_KEYWORDS,
      "_add_op(op_type, name, inputs, attrs, device, control_inputs) -> Operation"},
     {"_op_by_name", (PyCFunction)graph_op_by_name, METH_O, "Operation by name or None."},
+    {"_add_function", (PyCFunction)tfc_py_graph_add_function, METH_O,
+     "_add_function(FunctionDef bytes): adds a function to the graph's library."},
+    {"_add_gradient_def", (PyCFunction)tfc_py_graph_add_gradient_def, METH_VARARGS,
+     "_add_gradient_def(function_name, gradient_function_name)."},
+    {"_function_names", (PyCFunction)tfc_py_graph_function_names, METH_NOARGS,
+     "Names of the library's functions, in the order added."},
+    {"_function_def", (PyCFunction)tfc_py_graph_function_def, METH_O,
+     "_function_def(name) -> FunctionDef bytes or None."},
+    {"_function_signature", (PyCFunction)tfc_py_graph_function_signature, METH_O,
+     "_function_signature(name) -> op_def()-style dict or None."},
+    {"_function_gradient", (PyCFunction)tfc_py_graph_function_gradient, METH_O,
+     "_function_gradient(name) -> the gradient function's name or None."},
+    {"_function_from_graph", (PyCFunction)tfc_py_graph_function_from_graph, METH_VARARGS,
+     "_function_from_graph(name, arg_ops, ret_tensors, ret_names) -> FunctionDef bytes."},
     {"_num_ops", (PyCFunction)graph_num_ops, METH_NOARGS, "Number of operations."},
     {"_op_at", (PyCFunction)graph_op_at, METH_O, "Operation with node id i."},
     {"_ops", (PyCFunction)graph_ops, METH_NOARGS, "List of all operations in creation order."},

@@ -125,6 +125,24 @@ typedef struct TensorObject {
   PyObject *weakreflist;
 } TensorObject;
 
+/* -------------------------------------------------------------- module.c */
+
+/* The dict `op_def(op_type)` returns, for any op definition (also a
+ * function's signature); new reference or NULL. */
+PyObject *tfc_py_op_def_dict(const tfc_op_def *def);
+
+/* -------------------------------------------------------------- py_function.c */
+
+struct GraphObject;
+/* Graph methods on the function library (see py_function.c). */
+PyObject *tfc_py_graph_add_function(struct GraphObject *self, PyObject *arg);
+PyObject *tfc_py_graph_add_gradient_def(struct GraphObject *self, PyObject *args);
+PyObject *tfc_py_graph_function_names(struct GraphObject *self, PyObject *unused);
+PyObject *tfc_py_graph_function_def(struct GraphObject *self, PyObject *arg);
+PyObject *tfc_py_graph_function_signature(struct GraphObject *self, PyObject *arg);
+PyObject *tfc_py_graph_function_gradient(struct GraphObject *self, PyObject *arg);
+PyObject *tfc_py_graph_function_from_graph(struct GraphObject *self, PyObject *args);
+
 /* -------------------------------------------------------------- py_graph.c */
 
 extern PyType_Spec tfc_py_graph_spec;

@@ -85,7 +85,9 @@ static void describe_type_attrs(const tfc_attrs *a, char *buf, size_t size) {
 /* Looks up and initialises the kernel of xn (or shares a cached one). */
 static bool init_kernel(tfc_executor *x, xnode *xn, const tfc_exec_env *env, tfc_status *st) {
   const tfc_snode *sn = xn->sn;
-  xn->kdef = tfc_kernel_lookup(sn->def->name, env->device_type, sn->attrs);
+  /* a call by function name runs on the PartitionedCall kernel */
+  const char *kop = (sn->def->flags & TFC_OP_FUNCTION) ? "PartitionedCall" : sn->def->name;
+  xn->kdef = tfc_kernel_lookup(kop, env->device_type, sn->attrs);
   if (!xn->kdef) {
     char attrs[256];
     describe_type_attrs(sn->attrs, attrs, sizeof attrs);
@@ -120,6 +122,7 @@ static bool init_kernel(tfc_executor *x, xnode *xn, const tfc_exec_env *env, tfc
       .out_types = sn->out_types,
       .node = sn->gnode,
       .st = st,
+      .flib = env->flib,
   };
   void *state = NULL;
   bool ok = xn->kdef->init(&ki, &state);
@@ -606,6 +609,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   s.base.runtime = (void *)a;
   tfc_cancel_init(&s.cancel);
   s.base.cancel_reg = &s.cancel;
+  s.base.flib = env->flib;
   int total = 0, total_slots = 0;
   for (int p = 0; p < a->n_execs; p++) {
     total += a->execs[p]->n;

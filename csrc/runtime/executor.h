@@ -41,6 +41,7 @@ typedef struct tfc_exec_env {
   void *log_ctx;
   tfc_kernel_cache *kernel_cache; /* shares stateful kernels across plans; may be NULL */
   const char *device_type;        /* "CPU" */
+  struct tfc_flib *flib;          /* the graph's function runtime (core/function.h); may be NULL */
 } tfc_exec_env;
 
 /* Builds the executor for partition `part_index` of sg. Kernels are looked up
@@ -80,7 +81,8 @@ tfc_rendezvous *tfc_step_rendezvous(tfc_step *step);
 tfc_kernel_cache *tfc_kernel_cache_new(void);
 void tfc_kernel_cache_free(tfc_kernel_cache *c);
 
-/* Registers the _Send/_Recv kernels (idempotent); false on OOM. */
+/* Registers the runtime's own kernels: _Send/_Recv and the function call
+ * kernels of runtime/function.h (idempotent); false on OOM. */
 bool tfc_sendrecv_register(void);
 
 #endif

@@ -1272,6 +1272,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   s.base.runtime = (void *)a;
   tfc_cancel_init(&s.cancel);
   s.base.cancel_reg = &s.cancel;
+  s.base.flib = env->flib;
   s.helpers_possible = env->inter_pool && tfc_threadpool_size(env->inter_pool) > 1;
   int nf = sg->n_fetches;
   s.roots = tfc_calloc((size_t)a->n_execs + 1, sizeof(rframe *));

@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "runtime/executor.h"
+#include "runtime/function.h"
 
 /* Builds the rendezvous key from the node's attrs; state is the key string. */
 static bool key_init(const tfc_kernel_init *ki, void **state) {
@@ -79,9 +80,11 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool registered;
 
 /* pthread_once body. */
-static void do_register(void) { registered = tfc_kernel_register_table(defs, 2); }
+static void do_register(void) {
+  registered = tfc_kernel_register_table(defs, 2) && tfc_function_kernels_register();
+}
 
-/* Registers the _Send/_Recv kernels once. */
+/* Registers the _Send/_Recv kernels (and the function kernels) once. */
 bool tfc_sendrecv_register(void) {
   pthread_once(&once, do_register);
   return registered;

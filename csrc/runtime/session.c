@@ -21,6 +21,7 @@
 #include "base/hashmap.h"
 #include "graph/subgraph.h"
 #include "runtime/executor.h"
+#include "runtime/function.h"
 #include "runtime/remap.h"
 
 struct tfc_plan {
@@ -43,6 +44,7 @@ struct tfc_session {
   tfc_device_set ds;
   tfc_resource_mgr *resources;
   tfc_kernel_cache *kcache;
+  tfc_flib *flib;              /* the graph's function runtime */
   tfc_threadpool *inter_pool;
   tfc_threadpool *intra_pool;
   bool pools_ready;
@@ -125,6 +127,10 @@ tfc_session *tfc_session_new(tfc_graph *g, const tfc_session_options *opts, tfc_
   s->resources = tfc_resource_mgr_new();
   s->kcache = tfc_kernel_cache_new();
   if (!s->resources || !s->kcache) goto oom;
+  tfc_exec_env fenv = {.resources = s->resources, .log = s->opts.log, .log_ctx = s->opts.log_ctx,
+                       .device_type = "CPU"};
+  s->flib = tfc_flib_new(g, &fenv);
+  if (!s->flib) goto oom;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->idle, NULL);
   tfc_hashmap_init(&s->plans);
@@ -139,6 +145,7 @@ fail:
     for (int i = 0; s->dev_names && i < s->n_devices; i++) tfc_free(s->dev_names[i]);
     tfc_free(s->dev_names);
     tfc_free(s->dev_parsed);
+    tfc_flib_free(s->flib);
     tfc_resource_mgr_free(s->resources);
     tfc_kernel_cache_free(s->kcache);
     tfc_free(s);
@@ -171,6 +178,7 @@ void tfc_session_free(tfc_session *s) {
     if (tfc_hashmap_slot(&s->plans, i, &k, &kl, &v)) plan_free(v);
   }
   tfc_hashmap_destroy(&s->plans);
+  tfc_flib_free(s->flib); /* after the plans: their kernels point into it */
   /* pool threads do not exist in a forked child: leak the pools there */
   if (same_process) {
     tfc_threadpool_free(s->inter_pool);
@@ -198,6 +206,7 @@ static void ensure_pools_locked(tfc_session *s) {
   /* the calling thread takes part in both, so pools hold one thread less */
   if (inter > 1) s->inter_pool = tfc_threadpool_new(inter - 1);
   if (intra > 1) s->intra_pool = tfc_threadpool_new(intra - 1);
+  tfc_flib_set_pools(s->flib, s->intra_pool);
 }
 
 /* Writes TF's placement lines for newly placed nodes. Caller holds s->mu. */
@@ -266,7 +275,8 @@ static tfc_plan *build_plan(tfc_session *s, int n_feeds, const tfc_endpoint *fee
   p->needs_rendezvous = p->sg.n_parts > 1;
   p->execs = tfc_calloc((size_t)(p->n_execs ? p->n_execs : 1), sizeof(tfc_executor *));
   if (!p->execs) goto oom;
-  tfc_exec_env env = {.resources = s->resources, .kernel_cache = s->kcache, .device_type = "CPU"};
+  tfc_exec_env env = {.resources = s->resources, .kernel_cache = s->kcache, .device_type = "CPU",
+                      .flib = s->flib};
   for (int i = 0; i < p->n_execs; i++) {
     p->execs[i] = tfc_executor_new(&p->sg, i, &env, st);
     if (!p->execs[i]) {
@@ -361,6 +371,7 @@ bool tfc_session_run_timeout(tfc_session *s, tfc_plan *p, tfc_tensor *const *fee
       .log_ctx = s->opts.log_ctx,
       .kernel_cache = s->kcache,
       .device_type = "CPU",
+      .flib = s->flib,
   };
   tfc_rendezvous *rdv = NULL;
   bool ok = true;

@@ -189,7 +189,8 @@ static void krun_pool(const char *op, tfc_attrs *attrs, int n_in, tfc_tensor **i
   if (!k) {
     tfc_status_set(&r->st, TFC_CODE_NOT_FOUND, "no kernel %s", op);
   } else {
-    tfc_kernel_init ki = {op, op, attrs, n_in, NULL, n_out, NULL, NULL, &r->st};
+    tfc_kernel_init ki = {.node_name = op, .op_type = op, .attrs = attrs, .n_inputs = n_in,
+                          .n_outputs = n_out, .st = &r->st};
     if (!k->init || k->init(&ki, &state)) {
       tfc_kernel_ctx ctx;
       memset(&ctx, 0, sizeof ctx);

@@ -115,8 +115,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         scope_key = "/".join(parts[:i])
         if scope_key not in names_in_use:
           names_in_use[scope_key] = 1
-    if library:
-      graph._tfc_library = library
     _apply_context(graph, new_ops)
   if return_elements is None:
     return None
@@ -223,8 +221,8 @@ def graph_as_graph_def(self, from_version=None, add_shapes=False):
   """Graph.as_graph_def: a GraphDef of the graph's ops (those added since
   `version` had the value from_version when given)."""
   first = int(from_version) if from_version else 0
-  library = getattr(self, "_tfc_library", None)
-  data = self._as_graph_def(first=first, end=0, add_shapes=bool(add_shapes), library=library)
+  # the graph's function library (imported or added) is written by C
+  data = self._as_graph_def(first=first, end=0, add_shapes=bool(add_shapes))
   gd = _protos.GraphDef()
   gd.ParseFromString(data)
   return gd

@@ -445,7 +445,7 @@ def create_meta_graph_def(meta_info_def=None, graph_def=None, saver_def=None,
       _op_types = set(op.type for op in graph.get_operations())
       library = meta_graph_def.graph_def.library.function
       if library:
-        functions = [_FunctionOps.FromString(f) for f in library]
+        functions = list(library)
         names = set(f.signature.name for f in functions)
         _op_types = set(t for t in _op_types if t not in names)
         for f in functions:

@@ -75,6 +75,9 @@ def _enum(x):
 
 _PLANS = {}
 _OP_DEFS = {}
+# Set by tfc.framework.function while a function is traced: (graph, values)
+# -> (graph, values) with tensors of enclosing graphs captured.
+_CAPTURE = [None]
 
 
 def _op_def(op_type):
@@ -86,13 +89,18 @@ def _op_def(op_type):
   return od
 
 
-def _plan(op_type):
+def _plan(op_type, graph=None):
   p = _PLANS.get(op_type)
   if p is None:
     try:
       od = _op_def(op_type)
     except KeyError:
-      raise ValueError("Op type not registered '%s' in binary running on this machine." % op_type)
+      # a function of the graph's library, called by name (not cached: per graph)
+      g = graph if graph is not None else _ops.get_default_graph()
+      sig = g._function_signature(op_type) if hasattr(g, "_function_signature") else None
+      if sig is None:
+        raise ValueError("Op type not registered '%s' in binary running on this machine." % op_type)
+      return _OpPlan(op_type, sig)
     p = _OpPlan(op_type, od)
     _PLANS[op_type] = p
   return p
@@ -169,7 +177,7 @@ def _apply_op(op_type, name, inputs, attrs=None, graph=None):
   """
   plan = _PLANS.get(op_type)
   if plan is None:
-    plan = _plan(op_type)
+    plan = _plan(op_type, graph)
   if inputs.__class__ is dict:
     missing = [n for n in plan.input_names if n not in inputs]
     if missing:
@@ -180,6 +188,8 @@ def _apply_op(op_type, name, inputs, attrs=None, graph=None):
     if len(values) != plan.n_inputs:
       raise TypeError("%s takes %d inputs, got %d" % (op_type, plan.n_inputs, len(values)))
 
+  if _CAPTURE[0] is not None:
+    graph, values = _CAPTURE[0](graph, values)
   g = graph
   if g is None:
     g = _find_graph(values)

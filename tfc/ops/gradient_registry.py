@@ -82,4 +82,9 @@ def get_gradient_function(op):
   try:
     return _REGISTRY[op_type]
   except KeyError:
+    if hasattr(op.graph, "_function_signature") and op.graph._function_signature(op_type):
+      from tfc.framework import function as _function  # pylint: disable=g-import-not-at-top
+      fn = _function._gradient_for_call(op)
+      if fn is not None:
+        return fn
     raise LookupError("gradient registry has no entry for: %s" % op_type)

@@ -1,0 +1,411 @@
+"""Functions in graphs: TF 1.15's `tensorflow.python.framework.function`
+(`Defun`) and the tracer that turns a Python callable into a FunctionDef of
+the graph's function library.
+
+`trace(func, input_types, input_shapes=None, name=None)` is the mechanism
+shared by Defun and input pipelines (Dataset.map): it calls `func` once on
+placeholders in a graph of its own, writes that graph as a FunctionDef (C:
+Graph._function_from_graph) and returns a `TracedFunction`. Tensors of
+enclosing graphs that `func` uses are captured: each becomes an extra
+argument of the function (after the declared ones) and `captured_inputs`
+lists the outer tensors to pass for them. `TracedFunction.add_to_graph(g)`
+adds the function and every function it calls to g's library; the C runtime
+then instantiates it once per session and runs it from kernels (call ops,
+If/While/Case, dataset kernels; see docs/functions.md).
+
+Differences from TF 1.15: variables created inside a Defun are not
+supported (pass their values or read them outside); `noinline`,
+`compiled` and `separate_compiled_gradients` are accepted and ignored.
+"""
+import hashlib
+
+from tfc import dtypes as _dtypes
+from tfc.framework import nest as _nest
+from tfc.framework import ops as _ops
+from tfc.framework import tensor_shape as _tensor_shape
+
+__all__ = ["Defun", "trace", "TracedFunction"]
+
+from tfc.framework import op_def_library as _op_def_library
+
+# Number of function graphs being traced.
+_TRACING = [0]
+
+
+class _FuncGraph(_ops.Graph):
+  """The graph a function is traced in: captures tensors of outer graphs."""
+
+  def __init__(self, outer_graph):
+    super(_FuncGraph, self).__init__()
+    self._outer_graph = outer_graph
+    self._captures = {}      # outer tensor id -> (outer tensor, placeholder)
+    self._capture_order = []
+    self._is_function_graph = True
+    self._seed = getattr(outer_graph, "seed", None)
+
+  def _capture(self, tensor):
+    """The placeholder standing for `tensor` of an enclosing graph."""
+    if tensor.graph is self:
+      return tensor
+    key = id(tensor)
+    hit = self._captures.get(key)
+    if hit is not None:
+      return hit[1]
+    outer = tensor
+    og = self._outer_graph
+    if tensor.graph is not og and getattr(og, "_is_function_graph", False):
+      outer = og._capture(tensor)
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    with self.as_default(), _ops.control_dependencies(None):
+      ph = array_ops.placeholder(tensor.dtype.base_dtype, tensor._shape,
+                                 name="captured_%d" % len(self._capture_order))
+    self._captures[key] = (outer, ph)
+    self._capture_order.append(key)
+    return ph
+
+  @property
+  def captured(self):
+    """[(outer tensor, placeholder)] in capture order."""
+    return [self._captures[k] for k in self._capture_order]
+
+
+def _capture_inputs(graph, values):
+  """op_def_library hook: when the default graph is a function graph being
+  traced, returns (graph, values with outer tensors captured)."""
+  dg = _ops.get_default_graph()
+  if not getattr(dg, "_is_function_graph", False):
+    return graph, values
+  if graph is not None and graph is not dg:
+    return graph, values
+
+  def fix(v):
+    if isinstance(v, _ops.Tensor) and v.graph is not dg:
+      return dg._capture(v)
+    if isinstance(v, (list, tuple)):
+      return type(v)(fix(x) for x in v)
+    return v
+  return dg, [fix(v) for v in values]
+
+
+def _arg_name(i, names):
+  if names and i < len(names) and names[i]:
+    n = "".join(c if c.isalnum() or c == "_" else "_" for c in names[i])
+    if n and (n[0].isalpha()):
+      return n.lower()
+  return "arg%d" % i
+
+
+class TracedFunction(object):
+  """A Python callable traced into a FunctionDef (see `trace`)."""
+
+  def __init__(self, name, definition, input_types, output_types, output_shapes, structure,
+               captured_inputs, dependencies, stateful, python_func=None):
+    self.name = name
+    self.definition_bytes = definition
+    self.input_types = list(input_types)
+    self.output_types = list(output_types)
+    self.output_shapes = list(output_shapes)
+    self.structured_outputs = structure
+    self.captured_inputs = list(captured_inputs)
+    self._dependencies = list(dependencies)   # [(name, FunctionDef bytes)]
+    self.stateful = stateful
+    self.python_func = python_func
+
+  @property
+  def definition(self):
+    """The FunctionDef message."""
+    from tfc import protos  # pylint: disable=g-import-not-at-top
+    fd = protos.FunctionDef()
+    fd.ParseFromString(self.definition_bytes)
+    return fd
+
+  def add_to_graph(self, g):
+    """Adds the function and the functions it calls to g's library."""
+    have = set(g._function_names())
+    for n, fd in self._dependencies:
+      if n not in have:
+        g._add_function(fd)
+    if self.name not in have:
+      g._add_function(self.definition_bytes)
+
+
+def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph=None):
+  """Traces `func(*placeholders)` into a FunctionDef.
+
+  Args:
+    func: a callable taking one tensor per input type and returning a tensor,
+      a (nested) structure of tensors or values convertible to tensors, or
+      None / an Operation (no results).
+    input_types: DTypes of the arguments.
+    input_shapes: optional shapes (TensorShape, lists or None) per argument.
+    name: the function's name; default: func's name and a hash of the body.
+    arg_names: optional argument names.
+    graph: the graph the function will be called from (default: the default
+      graph); tensors of it that func uses are captured.
+  Returns:
+    A TracedFunction.
+  """
+  input_types = [_dtypes.as_dtype(t) for t in input_types]
+  if input_shapes is None:
+    input_shapes = [None] * len(input_types)
+  if len(input_shapes) != len(input_types):
+    raise ValueError("input_shapes must have one entry per input type")
+  outer = graph if graph is not None else _ops.get_default_graph()
+  fg = _FuncGraph(outer)
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  _TRACING[0] += 1
+  _op_def_library._CAPTURE[0] = _capture_inputs
+  try:
+    with fg.as_default():
+      args = []
+      for i, (dt, sh) in enumerate(zip(input_types, input_shapes)):
+        shape = None if sh is None else _tensor_shape.as_shape(sh)
+        if shape is not None and shape.dims is None:
+          shape = None
+        args.append(array_ops.placeholder(dt, shape, name=_arg_name(i, arg_names)))
+      result = func(*args)
+      if result is None or isinstance(result, _ops.Operation):
+        flat = []
+        structure = None
+      else:
+        structure = result
+        flat = [_ops.convert_to_tensor(x) for x in _nest.flatten(result)]
+        for t in flat:
+          if t.graph is not fg:
+            raise ValueError("Function %s returned a tensor of another graph" % func)
+  finally:
+    _TRACING[0] -= 1
+    if not _TRACING[0]:
+      _op_def_library._CAPTURE[0] = None
+  captured = fg.captured
+  arg_ops = [a.op for a in args] + [ph.op for _, ph in captured]
+  base = name or getattr(func, "__name__", "function")
+  base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "function"
+  ret_names = ["output_%d" % i for i in range(len(flat))]
+  body = fg._function_from_graph(base, arg_ops, flat, ret_names)
+  if name is None:
+    digest = hashlib.sha1(body).hexdigest()[:11]
+    name = "%s_%s" % (base, digest)
+    body = fg._function_from_graph(name, arg_ops, flat, ret_names)
+  deps = [(n, fg._function_def(n)) for n in fg._function_names()]
+  from tfc import protos  # pylint: disable=g-import-not-at-top
+  stateful = protos.FunctionDef.FromString(body).signature.is_stateful
+  return TracedFunction(name, body, input_types + [o.dtype.base_dtype for o, _ in captured],
+                        [t.dtype.base_dtype for t in flat], [t.shape for t in flat],
+                        structure, [o for o, _ in captured], deps, stateful, func)
+
+
+def _call(graph, fname, inputs, name=None, attrs=None):
+  """Adds a node calling function `fname` of graph's library; the Operation."""
+  from tfc.framework import op_def_library  # pylint: disable=g-import-not-at-top
+  return op_def_library._apply_op(fname, name or fname, list(inputs), attrs or {}, graph=graph)
+
+
+# Defun-defined functions per graph: graph -> {name: _DefinedFunction}
+def _registry(g):
+  reg = getattr(g, "_tfc_defined_functions", None)
+  if reg is None:
+    reg = {}
+    g._tfc_defined_functions = reg
+  return reg
+
+
+class _DefinedFunction(object):
+  """A function defined with Defun: callable inside graphs."""
+
+  def __init__(self, func, input_types, func_name=None, grad_func=None, python_grad_func=None,
+               out_names=None, shape_func=None, **kwargs):
+    self._func = func
+    self._input_types = [_dtypes.as_dtype(t) for t in input_types]
+    self._func_name = func_name
+    self._grad_func = grad_func
+    self._python_grad_func = python_grad_func
+    self._out_names = out_names
+    self._shape_func = shape_func
+    self._extra_kwargs = kwargs
+    self._traced = {}   # id(graph) -> TracedFunction (captures depend on the graph)
+
+  def _trace(self, g):
+    t = self._traced.get(id(g))
+    if t is None:
+      try:
+        import inspect  # pylint: disable=g-import-not-at-top
+        names = list(inspect.signature(self._func).parameters)
+      except (TypeError, ValueError):
+        names = None
+      t = trace(self._func, self._input_types, name=self._func_name, arg_names=names, graph=g)
+      self._traced[id(g)] = t
+    return t
+
+  @property
+  def name(self):
+    """The function's name in the library."""
+    return self._trace(_ops.get_default_graph()).name
+
+  @property
+  def definition(self):
+    """The FunctionDef."""
+    return self._trace(_ops.get_default_graph()).definition
+
+  @property
+  def declared_input_types(self):
+    return tuple(self._input_types)
+
+  @property
+  def captured_inputs(self):
+    return self._trace(_ops.get_default_graph()).captured_inputs
+
+  @property
+  def grad_func_name(self):
+    return self._grad_func.name if self._grad_func is not None else None
+
+  @property
+  def python_grad_func(self):
+    return self._python_grad_func
+
+  def add_to_graph(self, g):
+    """Adds the function (and what it calls) to g's library."""
+    t = self._trace(g)
+    t.add_to_graph(g)
+    _registry(g)[t.name] = self
+    if self._grad_func is not None:
+      self._grad_func.add_to_graph(g)
+      if g._function_gradient(t.name) is None:
+        g._add_gradient_def(t.name, self._grad_func._trace(g).name)
+    return t
+
+  def __call__(self, *args, **kwargs):
+    name = kwargs.pop("name", None)
+    if kwargs:
+      raise ValueError("Unknown keyword arguments: %s" % sorted(kwargs))
+    if len(args) != len(self._input_types):
+      raise ValueError("Function %s expects %d arguments, got %d"
+                       % (self._func_name or self._func.__name__, len(self._input_types),
+                          len(args)))
+    g = _ops.get_default_graph()
+    t = self.add_to_graph(g)
+    inputs = []
+    for a, dt in zip(args, self._input_types):
+      x = _ops.convert_to_tensor(a, dtype=dt)
+      if x.dtype.base_dtype != dt:
+        raise ValueError("Function %s: argument of type %s where %s is expected"
+                         % (t.name, x.dtype.name, dt.name))
+      inputs.append(x)
+    inputs += t.captured_inputs
+    op = _call(g, t.name, inputs, name=name)
+    outs = op.outputs
+    if self._shape_func is not None:
+      for o, s in zip(outs, self._shape_func(op)):
+        o.set_shape(s)
+    else:
+      for o, s in zip(outs, t.output_shapes):
+        o.set_shape(s)
+    if not outs:
+      return op
+    if len(outs) == 1:
+      return outs[0]
+    return tuple(outs)
+
+
+class _OverloadedFunction(object):
+  """A Defun without input types: one definition per call's input dtypes."""
+
+  def __init__(self, func, **kwargs):
+    self._func = func
+    self._kwargs = kwargs
+    self._overloads = {}
+
+  def instantiate(self, input_types):
+    key = tuple(_dtypes.as_dtype(t) for t in input_types)
+    df = self._overloads.get(key)
+    if df is None:
+      kw = dict(self._kwargs)
+      if kw.get("func_name"):
+        kw["func_name"] = "%s_%s" % (kw["func_name"], "_".join(t.name for t in key))
+      df = _DefinedFunction(self._func, key, **kw)
+      self._overloads[key] = df
+    return df
+
+  def __call__(self, *args, **kwargs):
+    tensors = [_ops.convert_to_tensor(a) for a in args]
+    return self.instantiate([t.dtype.base_dtype for t in tensors])(*tensors, **kwargs)
+
+
+class Defun(object):
+  """Decorator that defines a function of the graph (TF 1.15's Defun).
+
+      @function.Defun(tf.float32, tf.float32)
+      def axpy(a, b):
+        return a * 3.0 + b
+
+      y = axpy(x, tf.constant(1.0))   # a node whose op is the function's name
+
+  Keyword arguments: func_name, grad_func (a Defun-defined gradient taking
+  the inputs and the output gradients), python_grad_func (a Python gradient
+  function `(op, *grads) -> grads`), out_names, shape_func (`op -> shapes`);
+  noinline, compiled, separate_compiled_gradients are accepted.
+  """
+
+  def __init__(self, *input_types, **kwargs):
+    self._input_types = input_types
+    self._kwargs = kwargs
+
+  def __call__(self, func):
+    if not callable(func):
+      raise ValueError("func %s must be callable" % func)
+    kw = dict(self._kwargs)
+    for ignored in ("noinline", "compiled", "separate_compiled_gradients"):
+      kw.pop(ignored, None)
+    if not self._input_types:
+      return _OverloadedFunction(func, **kw)
+    return _DefinedFunction(func, self._input_types, **kw)
+
+
+def _gradient_for_call(op):
+  """The gradient function of a call of a Defun-defined function (op.type is
+  the function's name), or None: python_grad_func, else grad_func, else the
+  gradient of the traced Python function."""
+  df = _registry(op.graph).get(op.type)
+  if df is None:
+    return None
+  if df._python_grad_func is not None:
+    return df._python_grad_func
+  n_in = len(df._input_types)
+  if df._grad_func is not None:
+    grad = df._grad_func
+
+    def call_grad(op, *dys):
+      outs = grad(*(list(op.inputs)[:n_in] + list(dys)))
+      outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+      return outs + [None] * (len(op.inputs) - n_in)
+    return call_grad
+
+  t = df._trace(op.graph)
+  out_types = t.output_types
+
+  def symbolic(op, *dys):
+    from tfc.ops import gradients_impl  # pylint: disable=g-import-not-at-top
+
+    def grad_body(*a):
+      xs = list(a[:n_in])
+      ys = df._func(*xs)
+      ys = [_ops.convert_to_tensor(y) for y in _nest.flatten(ys)]
+      gs = gradients_impl.gradients(ys, xs, grad_ys=list(a[n_in:]))
+      from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+      return [g if g is not None else array_ops.zeros_like(x) for g, x in zip(gs, xs)]
+    key = "_tfc_grad_defun"
+    gdf = getattr(df, key, None)
+    if gdf is None:
+      gdf = _DefinedFunction(grad_body, list(df._input_types) + list(out_types),
+                             func_name=(t.name + "_grad"))
+      setattr(df, key, gdf)
+    dys = [d if d is not None else _zeros(o) for d, o in zip(dys, op.outputs)]
+    outs = gdf(*(list(op.inputs)[:n_in] + dys))
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    return outs + [None] * (len(op.inputs) - n_in)
+  return symbolic
+
+
+def _zeros(t):
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  return array_ops.zeros_like(t)
