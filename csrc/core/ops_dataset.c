@@ -64,6 +64,10 @@ static const tfc_op_spec specs[] = {
     {"IteratorFromStringHandleV2", "string_handle: string", "resource_handle: resource",
      "output_types: list(type) >= 0 = []; output_shapes: list(shape) >= 0 = []", TFC_OP_STATEFUL,
      tfc_shape_fn_scalar},
+    /* TF's one-shot iterator: the dataset comes from calling dataset_factory */
+    {"OneShotIterator", "", "handle: resource",
+     "dataset_factory: func; " DS_ATTRS "; container: string = ''; shared_name: string = ''", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
     /* tfc's one-shot iterator: made from its dataset input on the first run
      * (TF's OneShotIterator builds the dataset with a function instead) */
     {"_OneShotIterator", "dataset: variant", "handle: resource",

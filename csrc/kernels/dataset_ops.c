@@ -436,6 +436,55 @@ static void one_shot_compute(tfc_kernel_ctx *ctx) {
   output_iter(ctx, r);
 }
 
+/* TF's OneShotIterator: on the first run calls dataset_factory (no
+ * arguments, one variant result) and starts the iterator on that dataset. */
+static void tf_one_shot_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = node_iter(ctx);
+  if (!r) return;
+  pthread_mutex_lock(&r->mu);
+  bool made = r->made;
+  pthread_mutex_unlock(&r->mu);
+  if (!made) {
+    const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, "dataset_factory");
+    char fname[512];
+    if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= sizeof fname) {
+      tfc_object_unref(&r->base);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "OneShotIterator needs a dataset_factory function");
+      return;
+    }
+    memcpy(fname, fv->v.s.data, fv->v.s.len);
+    fname[fv->v.s.len] = '\0';
+    const tfc_fhandle *f = tfc_func_instantiate(ctx->step->flib, fname, NULL, ctx->st);
+    tfc_tensor *v = NULL;
+    if (f && (f->n_inputs != 0 || f->n_outputs != 1)) {
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "dataset_factory must take nothing and return a dataset");
+      f = NULL;
+    }
+    if (f && tfc_func_run(ctx->step->flib, f, ctx->step, NULL, &v, ctx->st)) {
+      tfc_dataset *ds = tfc_dataset_from_tensor(v, ctx->st);
+      if (ds && compatible(ctx, r, ds)) {
+        tfc_iter *it = tfc_dataset_iter(ds, ctx->st);
+        if (it) {
+          pthread_mutex_lock(&r->mu);
+          if (!r->made) {
+            r->it = it;
+            r->made = true;
+            it = NULL;
+          }
+          pthread_mutex_unlock(&r->mu);
+          tfc_iter_free(it);
+        }
+      }
+    }
+    tfc_tensor_unref(v);
+    if (!tfc_kernel_ok(ctx)) {
+      tfc_object_unref(&r->base);
+      return;
+    }
+  }
+  output_iter(ctx, r);
+}
+
 static void get_next_compute(tfc_kernel_ctx *ctx) {
   iter_res *r = in_iter(ctx, 0);
   if (!r) return;
@@ -546,6 +595,7 @@ static const tfc_kernel_def defs[] = {
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
     {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},
+    {"OneShotIterator", "CPU", NULL, NULL, iter_op_init, tf_one_shot_compute, iter_op_free, 0},
     {"_PyGeneratorDataset", "CPU", NULL, NULL, NULL, generator_ds_compute, NULL, 0},
     {"MapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"ParallelMapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},

@@ -106,3 +106,54 @@ def test_tensorflow_written_pipeline_graph_imports_and_runs(tmp_path):
       except tf.errors.OutOfRangeError:
         pass
   assert got == want["vals"]
+
+
+TF_ONE_SHOT = r'''
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+ds = tf.data.Dataset.range(7).map(lambda x: x * 3).shuffle(4, seed=2).batch(2)
+nxt = tf.data.make_one_shot_iterator(ds).get_next()
+vals = []
+with tf.Session() as s:
+  try:
+    while True:
+      vals.append(s.run(nxt).tolist())
+  except tf.errors.OutOfRangeError:
+    pass
+open(sys.argv[1], "wb").write(tf.get_default_graph().as_graph_def().SerializeToString())
+print(json.dumps({"next": nxt.name, "vals": vals}))
+'''
+
+
+def test_tensorflow_one_shot_iterator_graph_runs(tmp_path):
+  """TF's OneShotIterator (its dataset built by a dataset_factory function)
+  in a GraphDef TensorFlow wrote gives TF's elements in tfc."""
+  if not TF_PYTHON.exists():
+    if REQUIRED:
+      pytest.fail("TensorFlow venv missing")
+    pytest.skip("no .venv-tf")
+  import tfc as tf
+  env = dict(os.environ)
+  env.pop("LD_PRELOAD", None)
+  env.pop("PYTHONPATH", None)
+  gpath = str(tmp_path / "one_shot.pb")
+  ref = subprocess.run([str(TF_PYTHON), "-c", TF_ONE_SHOT, gpath], capture_output=True, text=True, env=env,
+                       timeout=400)
+  assert ref.returncode == 0, ref.stderr[-3000:]
+  want = json.loads(ref.stdout.strip().splitlines()[-1])
+  gd = tf.GraphDef()
+  gd.ParseFromString(open(gpath, "rb").read())
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    assert "OneShotIterator" in {op.type for op in g.get_operations()}
+    nxt = g.get_tensor_by_name(want["next"])
+    got = []
+    with tf.Session() as s:
+      try:
+        while True:
+          got.append(s.run(nxt).tolist())
+      except tf.errors.OutOfRangeError:
+        pass
+  assert got == want["vals"]
