@@ -11,7 +11,9 @@
 /* A copy of row i of t (shape t.dims[1:]); NULL + st. */
 tfc_tensor *tfc_ds_row(const tfc_tensor *t, int64_t i, tfc_status *st);
 /* Stacks component c of count elements (elems[i*n + c]) into [count] +
- * shape. Without pad_dims every element must have the same shape; with
+ * shape; the strings of an element the caller alone holds are moved into
+ * the batch (the element is left with empty strings), others are copied.
+ * Without pad_dims every element must have the same shape; with
  * pad_dims (pad_rank entries, -1 = the largest in the batch) elements are
  * padded with pad_value (a scalar; NULL: zeros / empty strings). NULL + st. */
 tfc_tensor *tfc_ds_stack(tfc_tensor *const *elems, int64_t count, int n, int c, const int64_t *pad_dims,
