@@ -206,10 +206,14 @@ tfc_tensor *tfc_ds_stack(tfc_tensor *const *elems, int64_t count, int n, int c, 
     }
   }
   for (int64_t i = 0; i < count; i++) {
-    const tfc_tensor *e = elems[i * n + c];
+    tfc_tensor *e = elems[i * n + c];
     char *dst = (char *)out->data + (size_t)(i * per) * esz;
     if (!any_pad && e0->dtype != TFC_DTYPE_STRING) {
       if (per) memcpy(dst, e->data, (size_t)per * esz);
+    } else if (!any_pad && tfc_tensor_is_exclusive(e)) {
+      /* strings of an element no one else holds move into the batch */
+      memcpy(dst, e->data, (size_t)per * esz);
+      memset(e->data, 0, (size_t)per * esz);
     } else if (!copy_into(e, dst, dims + 1, esz, st)) {
       tfc_tensor_unref(out);
       return NULL;

@@ -11,7 +11,9 @@
 /* A copy of row i of t (shape t.dims[1:]); NULL + st. */
 tfc_tensor *tfc_ds_row(const tfc_tensor *t, int64_t i, tfc_status *st);
 /* Stacks component c of count elements (elems[i*n + c]) into [count] +
- * shape. Without pad_dims every element must have the same shape; with
+ * shape; the strings of an element the caller alone holds are moved into
+ * the batch (the element is left with empty strings), others are copied.
+ * Without pad_dims every element must have the same shape; with
  * pad_dims (pad_rank entries, -1 = the largest in the batch) elements are
  * padded with pad_value (a scalar; NULL: zeros / empty strings). NULL + st. */
 tfc_tensor *tfc_ds_stack(tfc_tensor *const *elems, int64_t count, int n, int c, const int64_t *pad_dims,
@@ -37,6 +39,20 @@ tfc_dataset *tfc_ds_count(tfc_ds_count_kind kind, tfc_dataset *in, int64_t count
 tfc_dataset *tfc_ds_cache(tfc_dataset *in, tfc_status *st);
 tfc_dataset *tfc_ds_generator(int64_t token, int n, const tfc_dtype *types, const tfc_shape *shapes,
                               tfc_status *st);
+/* Datasets running a function of the session's library per element (the
+ * element's components then the captured tensors are its arguments):
+ * MAP/PARALLEL_MAP (a = num_parallel_calls) return n components, FILTER a
+ * scalar bool, FLAT_MAP/INTERLEAVE (a = cycle_length, b = block_length) a
+ * dataset variant. flib must outlive the dataset's iterators. */
+typedef enum tfc_function_ds_kind {
+  TFC_FN_MAP, TFC_FN_PARALLEL_MAP, TFC_FN_FLAT_MAP, TFC_FN_INTERLEAVE, TFC_FN_FILTER
+} tfc_function_ds_kind;
+struct tfc_flib;
+struct tfc_fhandle;
+tfc_dataset *tfc_ds_function(tfc_function_ds_kind kind, tfc_dataset *in, struct tfc_flib *flib,
+                             const struct tfc_fhandle *f, tfc_tensor *const *captured, int n_captured, int n,
+                             const tfc_dtype *types, const tfc_shape *shapes, int64_t a, int64_t b,
+                             tfc_status *st);
 tfc_dataset *tfc_ds_prefetch(tfc_dataset *in, int64_t buffer, tfc_status *st);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "core/function.h"
 #include "kernels/data_flow_internal.h"
 #include "kernels/dataset_internal.h"
 #include "kernels/kernel_tables.h"
@@ -218,6 +219,48 @@ static void generator_ds_compute(tfc_kernel_ctx *ctx) {
   output_dataset(ctx, tfc_ds_generator(tok->v.i, nt, t, sh, ctx->st));
 }
 
+/* Map/ParallelMap/FlatMap/Interleave/Filter: instantiates the function
+ * through the session's library runtime and captures other_arguments. */
+static void function_ds_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const char *op = ctx->op_type;
+  tfc_function_ds_kind kind = strcmp(op, "MapDataset") == 0        ? TFC_FN_MAP
+                              : strncmp(op, "ParallelMap", 11) == 0 ? TFC_FN_PARALLEL_MAP
+                              : strcmp(op, "FlatMapDataset") == 0    ? TFC_FN_FLAT_MAP
+                              : strcmp(op, "InterleaveDataset") == 0 ? TFC_FN_INTERLEAVE
+                                                                     : TFC_FN_FILTER;
+  int extra = kind == TFC_FN_PARALLEL_MAP ? 1 : kind == TFC_FN_INTERLEAVE ? 2 : 0;
+  const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, kind == TFC_FN_FILTER ? "predicate" : "f");
+  if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= 512) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs a function attr", op);
+    return;
+  }
+  char fname[512];
+  memcpy(fname, fv->v.s.data, fv->v.s.len);
+  fname[fv->v.s.len] = '\0';
+  const tfc_fhandle *f = tfc_func_instantiate(ctx->step->flib, fname, NULL, ctx->st);
+  if (!f) return;
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = attr_types(ctx, "output_types", t);
+  int ns = attr_shapes(ctx, "output_shapes", sh);
+  if (nt <= 0 || ns != nt) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs output_types and output_shapes", op);
+    return;
+  }
+  int n_captured = ctx->n_inputs - 1 - extra;
+  int64_t a = 0, b = 0;
+  if (kind == TFC_FN_PARALLEL_MAP) a = in_i64(ctx, ctx->n_inputs - 1);
+  if (kind == TFC_FN_INTERLEAVE) {
+    a = in_i64(ctx, ctx->n_inputs - 2);
+    b = in_i64(ctx, ctx->n_inputs - 1);
+  }
+  if (kind == TFC_FN_PARALLEL_MAP && a < 0) a = 4; /* AUTOTUNE */
+  output_dataset(ctx, tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
+                                      ctx->st));
+}
+
 /* ---- iterators ---- */
 
 typedef struct iter_res {
@@ -393,6 +436,55 @@ static void one_shot_compute(tfc_kernel_ctx *ctx) {
   output_iter(ctx, r);
 }
 
+/* TF's OneShotIterator: on the first run calls dataset_factory (no
+ * arguments, one variant result) and starts the iterator on that dataset. */
+static void tf_one_shot_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = node_iter(ctx);
+  if (!r) return;
+  pthread_mutex_lock(&r->mu);
+  bool made = r->made;
+  pthread_mutex_unlock(&r->mu);
+  if (!made) {
+    const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, "dataset_factory");
+    char fname[512];
+    if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= sizeof fname) {
+      tfc_object_unref(&r->base);
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "OneShotIterator needs a dataset_factory function");
+      return;
+    }
+    memcpy(fname, fv->v.s.data, fv->v.s.len);
+    fname[fv->v.s.len] = '\0';
+    const tfc_fhandle *f = tfc_func_instantiate(ctx->step->flib, fname, NULL, ctx->st);
+    tfc_tensor *v = NULL;
+    if (f && (f->n_inputs != 0 || f->n_outputs != 1)) {
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "dataset_factory must take nothing and return a dataset");
+      f = NULL;
+    }
+    if (f && tfc_func_run(ctx->step->flib, f, ctx->step, NULL, &v, ctx->st)) {
+      tfc_dataset *ds = tfc_dataset_from_tensor(v, ctx->st);
+      if (ds && compatible(ctx, r, ds)) {
+        tfc_iter *it = tfc_dataset_iter(ds, ctx->st);
+        if (it) {
+          pthread_mutex_lock(&r->mu);
+          if (!r->made) {
+            r->it = it;
+            r->made = true;
+            it = NULL;
+          }
+          pthread_mutex_unlock(&r->mu);
+          tfc_iter_free(it);
+        }
+      }
+    }
+    tfc_tensor_unref(v);
+    if (!tfc_kernel_ok(ctx)) {
+      tfc_object_unref(&r->base);
+      return;
+    }
+  }
+  output_iter(ctx, r);
+}
+
 static void get_next_compute(tfc_kernel_ctx *ctx) {
   iter_res *r = in_iter(ctx, 0);
   if (!r) return;
@@ -503,7 +595,14 @@ static const tfc_kernel_def defs[] = {
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
     {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},
+    {"OneShotIterator", "CPU", NULL, NULL, iter_op_init, tf_one_shot_compute, iter_op_free, 0},
     {"_PyGeneratorDataset", "CPU", NULL, NULL, NULL, generator_ds_compute, NULL, 0},
+    {"MapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelMapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelMapDatasetV2", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"FlatMapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"InterleaveDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"FilterDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_dataset = {defs, (int)(sizeof defs / sizeof defs[0])};

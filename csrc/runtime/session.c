@@ -185,6 +185,8 @@ void tfc_session_free(tfc_session *s) {
     if (tfc_hashmap_slot(&s->plans, i, &k, &kl, &v)) plan_free(v);
   }
   tfc_hashmap_destroy(&s->plans);
+  /* resources next: iterators may run library functions on their own threads */
+  tfc_resource_mgr_clear(s->resources);
   tfc_flib_free(s->flib); /* after the plans: their kernels point into it */
   /* pool threads do not exist in a forked child: leak the pools there */
   if (same_process) {

@@ -68,6 +68,19 @@ cases = {
     "fixed": lambda: tf.data.FixedLengthRecordDataset(os.path.join(DIR, "f.bin"), 3, header_bytes=1,
                                                        footer_bytes=2),
 }
+cases.update({
+    "map": lambda: tf.data.Dataset.range(6).map(lambda x: (x * 2, tf.cast(x, tf.float32) / 2)),
+    "parallel_map": lambda: tf.data.Dataset.range(20).map(lambda x: x * x, num_parallel_calls=4).batch(6),
+    "interleave_spec": lambda: tf.data.Dataset.range(1, 4).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(3), cycle_length=2, block_length=2),
+    "interleave_files": lambda: tf.data.Dataset.from_tensor_slices(
+        [os.path.join(DIR, "a.tfrecord"), os.path.join(DIR, "b.tfrecord")]).interleave(
+            lambda f: tf.data.TFRecordDataset(f), cycle_length=2, block_length=1),
+    "filter": lambda: tf.data.Dataset.range(12).filter(lambda x: tf.equal(x % 3, 1)),
+    "flat_map": lambda: tf.data.Dataset.range(4).flat_map(lambda x: tf.data.Dataset.range(x)),
+    "map_dict_shuffle": lambda: tf.data.Dataset.from_tensor_slices(
+        {"a": np.arange(8), "b": np.arange(8) * 10}).map(lambda d: d["a"] + d["b"]).shuffle(4, seed=1),
+})
 for name, make in sorted(cases.items()):
   with tf.Graph().as_default():
     out[name] = lst(drain(make()))

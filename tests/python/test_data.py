@@ -153,7 +153,7 @@ def test_batch_of_different_shapes_fails_and_padded_batch_pads():
         s.run(too_small)
 
 
-def test_prefetch_cache_and_functions_not_yet():
+def test_prefetch_and_cache():
   with tf.Graph().as_default():
     ds = tf.data.Dataset.range(1000).batch(10).prefetch(4)
     nxt = ds.make_one_shot_iterator().get_next()
@@ -166,8 +166,6 @@ def test_prefetch_cache_and_functions_not_yet():
       for _ in range(2):
         s.run(it.initializer)
         assert _drain(s, cn) == [0, 1, 2, 3]
-    with pytest.raises(NotImplementedError):
-      ds.map(lambda x: x)
 
 
 def test_closing_a_session_with_a_prefetching_iterator_does_not_hang():
@@ -211,3 +209,51 @@ def test_from_generator_values_errors_and_prefetch_thread():
       for _ in range(2):  # each initialization calls the generator again
         s.run(a.initializer)
         assert _drain(s, an) == [0, 1, 2]
+
+
+def test_map_interleave_filter_flat_map_run_graph_functions():
+  with tf.Graph().as_default() as g:
+    c = tf.constant(100, tf.int64)
+    ds = tf.data.Dataset.range(6).map(lambda x: (x + c, tf.cast(x, tf.float32) * 0.5))
+    assert ds.output_types == (tf.int64, tf.float32)
+    assert {"MapDataset"} <= {op.type for op in g.get_operations()}
+    nxt = ds.make_one_shot_iterator().get_next()
+    par = tf.data.Dataset.range(50).map(lambda x: x * 3, num_parallel_calls=4).make_one_shot_iterator().get_next()
+    inter = tf.data.Dataset.range(1, 4).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(3), cycle_length=2, block_length=2)
+    inx = inter.make_one_shot_iterator().get_next()
+    flt = tf.data.Dataset.range(10).filter(lambda x: tf.equal(x % 2, 1)).make_one_shot_iterator().get_next()
+    fm = tf.data.Dataset.range(4).flat_map(lambda x: tf.data.Dataset.range(x)).make_one_shot_iterator().get_next()
+    bad = tf.data.Dataset.from_tensor_slices(np.array([1., 0., 2.], np.float32)).map(
+        lambda x: tf.check_numerics(1.0 / x, "inf")).make_one_shot_iterator().get_next()
+    with tf.Session() as s:
+      got = _drain(s, nxt)
+      assert [v[0] for v in got] == [100, 101, 102, 103, 104, 105]
+      assert [v[1] for v in got] == [0, 0.5, 1, 1.5, 2, 2.5]
+      assert _drain(s, par) == [3 * i for i in range(50)]  # parallel, in order
+      assert _drain(s, inx) == [1, 1, 2, 2, 1, 2, 3, 3, 3]
+      assert _drain(s, flt) == [1, 3, 5, 7, 9]
+      assert _drain(s, fm) == [0, 0, 1, 0, 1, 2]
+      assert s.run(bad) == 1.0
+      with pytest.raises(tf.errors.InvalidArgumentError, match="inf"):
+        s.run(bad)
+      assert s.run(bad) == 0.5  # the next element after a failed one
+
+
+def test_parse_in_map_with_prefetch_over_tfrecords(tmp_path):
+  p = str(tmp_path / "ex.tfrecord")
+  with tf.python_io.TFRecordWriter(p) as w:
+    for i in range(10):
+      w.write(tf.train.Example(features=tf.train.Features(feature={
+          "x": tf.train.Feature(float_list=tf.train.FloatList(value=[i, -i])),
+          "y": tf.train.Feature(int64_list=tf.train.Int64List(value=[i]))})).SerializeToString())
+  feats = {"x": tf.FixedLenFeature([2], tf.float32), "y": tf.FixedLenFeature([], tf.int64)}
+  with tf.Graph().as_default():
+    ds = tf.data.TFRecordDataset(p).map(lambda s: tf.parse_single_example(s, feats),
+                                        num_parallel_calls=2).batch(4).prefetch(2)
+    assert ds.output_shapes["x"].as_list() == [None, 2]
+    nxt = ds.make_one_shot_iterator().get_next()
+    with tf.Session() as s:
+      got = _drain(s, nxt)
+    assert np.concatenate([b["y"] for b in got]).tolist() == list(range(10))
+    assert got[0]["x"].tolist() == [[0, 0], [1, -1], [2, -2], [3, -3]]

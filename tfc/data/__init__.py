@@ -5,8 +5,8 @@ DT_VARIANT dataset handles and DT_RESOURCE iterators.
     ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000, seed=1).batch(32).repeat()
     images, labels = ds.make_one_shot_iterator().get_next()
 
-`map`, `flat_map`, `interleave` and `filter` need graph functions and are
-not available yet; everything else listed in docs/input_pipelines.md is.
+`map`, `flat_map`, `interleave` and `filter` trace their Python function
+into a graph function (docs/functions.md); see docs/input_pipelines.md.
 """
 from tfc.data.dataset_ops import (Dataset, TFRecordDataset, TextLineDataset,  # noqa: F401
                                   FixedLengthRecordDataset, Iterator, make_one_shot_iterator,

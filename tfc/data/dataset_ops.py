@@ -273,20 +273,79 @@ class Dataset(object):
       raise TypeError("`transformation_func` must return a Dataset.")
     return ds
 
-  def _needs_functions(self, name):
-    raise NotImplementedError("Dataset.%s runs a graph function, which tfc cannot run yet" % name)
+  def _trace(self, func, what):
+    """Traces func over this dataset's element (a tuple is passed as
+    positional arguments, as TF does) into a function of the graph's library.
+    Returns (traced function, the result's structure)."""
+    from tfc.framework import function as _function  # pylint: disable=g-import-not-at-top
+    flat_types = _flat(self._types)
+    flat_shapes = _flat(self._shapes)
+    box = {}
+
+    def body(*args):
+      element = _pack(self._types, list(args))
+      if isinstance(element, tuple) and not hasattr(element, "_fields"):
+        result = func(*element)
+      else:
+        result = func(element)
+      box["result"] = result
+      if isinstance(result, Dataset):
+        return result._variant
+      flat = [_ops.convert_to_tensor(x) for x in _flat(result)]
+      return tuple(flat) if len(flat) != 1 else flat[0]
+    g = _ops.get_default_graph()
+    body.__name__ = "%s_%s" % (what, getattr(func, "__name__", "fn"))
+    traced = _function.trace(body, flat_types, flat_shapes)  # named after body + a hash of it
+    traced.add_to_graph(g)
+    return traced, box.get("result")
+
+  def _function_dataset(self, op_type, func, what, extra_inputs=(), extra_attrs=None,
+                        attr_name="f"):
+    traced, result = self._trace(func, what)
+    if what in ("flat_map", "interleave"):
+      if not isinstance(result, Dataset):
+        raise TypeError("`map_func` must return a `Dataset` object.")
+      types, shapes = result.output_types, result.output_shapes
+    elif what == "filter":
+      if len(traced.output_types) != 1 or traced.output_types[0] != _dtypes.bool:
+        raise ValueError("`predicate` must return a scalar boolean tensor.")
+      types, shapes = self._types, self._shapes
+    else:
+      flat_t = [_dtypes.as_dtype(t) for t in traced.output_types]
+      types = _pack(result, flat_t)
+      shapes = _pack(result, [_tensor_shape.as_shape(x) for x in traced.output_shapes])
+    attrs = {attr_name: traced.name, "output_types": _flat(types),
+             "output_shapes": [_shape_attr(x) for x in _flat(shapes)]}
+    if extra_attrs:
+      attrs.update(extra_attrs)
+    v = _apply_op(op_type, op_type, [self._variant, list(traced.captured_inputs)] + list(extra_inputs),
+                  attrs).outputs[0]
+    return Dataset(v, types, shapes)
 
   def map(self, map_func, num_parallel_calls=None):
-    self._needs_functions("map")
+    """Applies map_func (traced into a graph function) to each element; with
+    num_parallel_calls several elements are mapped at once, results in order."""
+    if num_parallel_calls is None:
+      return self._function_dataset("MapDataset", map_func, "map")
+    n = _ops.convert_to_tensor(num_parallel_calls, dtype=_dtypes.int32, name="num_parallel_calls")
+    return self._function_dataset("ParallelMapDataset", map_func, "map", [n])
 
   def flat_map(self, map_func):
-    self._needs_functions("flat_map")
+    """map_func returns a Dataset per element; their elements in order."""
+    return self._function_dataset("FlatMapDataset", map_func, "flat_map")
 
   def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None):
-    self._needs_functions("interleave")
+    """Interleaves the datasets map_func returns: cycle_length open at once,
+    block_length consecutive elements from each (TF's order)."""
+    c = _ops.convert_to_tensor(cycle_length if cycle_length is not None else 1, dtype=_dtypes.int64,
+                               name="cycle_length")
+    b = _ops.convert_to_tensor(block_length if block_length is not None else 1, dtype=_dtypes.int64,
+                               name="block_length")
+    return self._function_dataset("InterleaveDataset", map_func, "interleave", [c, b])
 
   def filter(self, predicate):
-    self._needs_functions("filter")
+    """Keeps the elements for which predicate returns True."""
+    return self._function_dataset("FilterDataset", predicate, "filter", attr_name="predicate")
 
   # ---- iterators ----
 

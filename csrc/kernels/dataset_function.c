@@ -1,0 +1,401 @@
+/*
+ * dataset_function.c — datasets that run a graph function per element:
+ * Map, ParallelMap (worker threads, results in input order), FlatMap,
+ * Interleave (TF's cycle/block order) and Filter.
+ *
+ * The function is instantiated through the session's library runtime
+ * (core/function.h) when the dataset op runs; each call gets the element's
+ * components followed by the captured `other_arguments`. Calls are made with
+ * no parent step (an iterator outlives the step that made it).
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "core/function.h"
+#include "kernels/dataset_internal.h"
+
+#define MAXC 64
+
+typedef struct fn_ds {
+  tfc_dataset ds;
+  tfc_function_ds_kind kind;
+  tfc_dataset *in;
+  tfc_flib *flib;
+  const tfc_fhandle *f;
+  int n_captured;
+  tfc_tensor **captured;
+  int64_t a, b;                /* num_parallel_calls | cycle_length, block_length */
+} fn_ds;
+
+static void fn_destroy(tfc_dataset *ds) {
+  fn_ds *d = (fn_ds *)ds;
+  tfc_object_unref(&d->in->base);
+  for (int i = 0; i < d->n_captured; i++) tfc_tensor_unref(d->captured[i]);
+  tfc_free(d->captured);
+}
+
+/* Calls f on an element (n_in tensors) plus the captured tensors. */
+static bool call(fn_ds *d, tfc_tensor *const *el, int n_in, tfc_tensor **out, tfc_status *st) {
+  tfc_tensor *args[2 * MAXC];
+  if (n_in + d->n_captured > 2 * MAXC)
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "too many function arguments");
+  memcpy(args, el, sizeof(tfc_tensor *) * (size_t)n_in);
+  memcpy(args + n_in, d->captured, sizeof(tfc_tensor *) * (size_t)d->n_captured);
+  return tfc_func_run(d->flib, d->f, NULL, args, out, st);
+}
+
+/* ---- Map (sequential) ---- */
+
+typedef struct map_it {
+  tfc_iter it;
+  fn_ds *d;
+  tfc_iter *in;
+  /* flat_map / interleave: the open inner iterators */
+  tfc_iter **cur;
+  int64_t cycle_index, block_index, num_open;
+  bool end_of_input;
+} map_it;
+
+static void map_it_free(tfc_iter *it) {
+  map_it *m = (map_it *)it;
+  tfc_iter_free(m->in);
+  if (m->cur) {
+    int64_t n = m->d->kind == TFC_FN_INTERLEAVE ? m->d->a : 1;
+    for (int64_t i = 0; i < n; i++) tfc_iter_free(m->cur[i]);
+    tfc_free(m->cur);
+  }
+  tfc_object_unref(&m->d->ds.base);
+  tfc_free(m);
+}
+
+static int map_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  tfc_tensor *el[MAXC];
+  int rc = m->in->vt->next(m->in, el, st);
+  if (rc != 1) return rc;
+  bool ok = call(m->d, el, m->d->in->n, out, st);
+  tfc_element_clear(el, m->d->in->n);
+  return ok ? 1 : -1;
+}
+
+static int filter_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  for (;;) {
+    int rc = m->in->vt->next(m->in, out, st);
+    if (rc != 1) return rc;
+    tfc_tensor *keep = NULL;
+    if (!call(m->d, out, m->d->in->n, &keep, st)) {
+      tfc_element_clear(out, m->d->in->n);
+      return -1;
+    }
+    bool yes = keep->dtype == TFC_DTYPE_BOOL && keep->nelems == 1 && *(const bool *)keep->data;
+    bool bad = keep->dtype != TFC_DTYPE_BOOL || keep->nelems != 1;
+    tfc_tensor_unref(keep);
+    if (bad) {
+      tfc_element_clear(out, m->d->in->n);
+      return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Filter predicate `f` must return a scalar bool."), -1;
+    }
+    if (yes) return 1;
+    tfc_element_clear(out, m->d->in->n);
+  }
+}
+
+/* Makes the inner iterator for one input element (flat_map / interleave). */
+static tfc_iter *inner_iter(fn_ds *d, tfc_tensor **el, tfc_status *st) {
+  tfc_tensor *v = NULL;
+  bool ok = call(d, el, d->in->n, &v, st);
+  tfc_element_clear(el, d->in->n);
+  if (!ok) return NULL;
+  tfc_dataset *inner = tfc_dataset_from_tensor(v, st);
+  tfc_iter *it = NULL;
+  if (inner) {
+    if (inner->n != d->ds.n) {
+      tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "The function returned a dataset of %d components, expected %d",
+                     inner->n, d->ds.n);
+    } else {
+      it = tfc_dataset_iter(inner, st);
+    }
+  }
+  tfc_tensor_unref(v);
+  return it;
+}
+
+static int flat_map_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  for (;;) {
+    if (m->cur[0]) {
+      int rc = m->cur[0]->vt->next(m->cur[0], out, st);
+      if (rc != 0) return rc;
+      tfc_iter_free(m->cur[0]);
+      m->cur[0] = NULL;
+    }
+    tfc_tensor *el[MAXC];
+    int rc = m->in->vt->next(m->in, el, st);
+    if (rc != 1) return rc;
+    m->cur[0] = inner_iter(m->d, el, st);
+    if (!m->cur[0]) return -1;
+  }
+}
+
+/* TF's interleave order: cycle_length open iterators, block_length elements each in turn. */
+static int interleave_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  int64_t cycle = m->d->a, block = m->d->b;
+  while (!m->end_of_input || m->num_open > 0) {
+    tfc_iter **slot = &m->cur[m->cycle_index];
+    if (*slot) {
+      int rc = (*slot)->vt->next(*slot, out, st);
+      if (rc < 0) return -1;
+      if (rc == 1) {
+        if (++m->block_index == block) {
+          m->block_index = 0;
+          m->cycle_index = (m->cycle_index + 1) % cycle;
+        }
+        return 1;
+      }
+      tfc_iter_free(*slot);
+      *slot = NULL;
+      m->num_open--;
+      m->block_index = 0;
+      m->cycle_index = (m->cycle_index + 1) % cycle;
+    } else if (!m->end_of_input) {
+      tfc_tensor *el[MAXC];
+      int rc = m->in->vt->next(m->in, el, st);
+      if (rc < 0) return -1;
+      if (rc == 0) {
+        m->end_of_input = true;
+      } else {
+        *slot = inner_iter(m->d, el, st);
+        if (!*slot) return -1;
+        m->num_open++;
+      }
+    } else {
+      m->block_index = 0;
+      m->cycle_index = (m->cycle_index + 1) % cycle;
+    }
+  }
+  return 0;
+}
+
+static const tfc_iter_vt map_vt = {map_next, map_it_free};
+static const tfc_iter_vt filter_vt = {filter_next, map_it_free};
+static const tfc_iter_vt flat_map_vt = {flat_map_next, map_it_free};
+static const tfc_iter_vt interleave_vt = {interleave_next, map_it_free};
+
+/* ---- ParallelMap ---- */
+
+typedef struct pmap_it {
+  tfc_iter it;
+  fn_ds *d;
+  tfc_iter *in;
+  int workers;
+  pthread_t *threads;
+  int started;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int64_t cap;                 /* result slots */
+  tfc_tensor **res;            /* cap * n */
+  int *state;                  /* 0 empty, 1 running, 2 ready, 3 end, 4 error */
+  tfc_status *errs;
+  int64_t next_in, next_out;   /* sequence numbers */
+  bool stop, in_done;
+} pmap_it;
+
+/* Worker: pulls input elements in order and fills their result slots. */
+static void *pmap_worker(void *arg) {
+  pmap_it *p = arg;
+  int n_in = p->d->in->n, n = p->d->ds.n;
+  tfc_tensor *el[MAXC];
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->stop && !p->in_done && p->next_in - p->next_out >= p->cap) pthread_cond_wait(&p->cv, &p->mu);
+    if (p->stop || p->in_done) break;
+    int64_t seq = p->next_in++;
+    int64_t slot = seq % p->cap;
+    tfc_status st;
+    tfc_status_clear(&st);
+    int rc = p->in->vt->next(p->in, el, &st); /* under the lock: input iterators are single-threaded */
+    if (rc != 1) {
+      p->in_done = true;
+      p->state[slot] = rc == 0 ? 3 : 4;
+      if (rc < 0) tfc_status_copy(&p->errs[slot], &st);
+      pthread_cond_broadcast(&p->cv);
+      break;
+    }
+    p->state[slot] = 1;
+    pthread_mutex_unlock(&p->mu);
+    bool ok = call(p->d, el, n_in, p->res + slot * n, &st);
+    tfc_element_clear(el, n_in);
+    pthread_mutex_lock(&p->mu);
+    p->state[slot] = ok ? 2 : 4;
+    if (!ok) tfc_status_copy(&p->errs[slot], &st);
+    pthread_cond_broadcast(&p->cv);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+static int pmap_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  pmap_it *p = (pmap_it *)it;
+  int n = p->d->ds.n;
+  pthread_mutex_lock(&p->mu);
+  while (p->started < p->workers) {
+    if (pthread_create(&p->threads[p->started], NULL, pmap_worker, p) != 0) break;
+    p->started++;
+  }
+  if (p->started == 0) {
+    pthread_mutex_unlock(&p->mu);
+    return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "cannot start map threads"), -1;
+  }
+  int64_t slot = p->next_out % p->cap;
+  for (;;) {
+    int s = p->state[slot];
+    if (s >= 2) break;
+    if (s == 0 && p->in_done && p->next_out >= p->next_in) break;
+    pthread_cond_wait(&p->cv, &p->mu);
+  }
+  int rc;
+  switch (p->state[slot]) {
+    case 2:
+      memcpy(out, p->res + slot * n, sizeof(tfc_tensor *) * (size_t)n);
+      memset(p->res + slot * n, 0, sizeof(tfc_tensor *) * (size_t)n);
+      p->state[slot] = 0;
+      p->next_out++;
+      rc = 1;
+      break;
+    case 4:
+      tfc_status_copy(st, &p->errs[slot]);
+      p->state[slot] = 0;
+      p->next_out++; /* the next call goes on with the next element, as in TF */
+      rc = -1;
+      break;
+    default:
+      rc = 0;
+  }
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  return rc;
+}
+
+static void pmap_free(tfc_iter *it) {
+  pmap_it *p = (pmap_it *)it;
+  pthread_mutex_lock(&p->mu);
+  p->stop = true;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->started; i++) pthread_join(p->threads[i], NULL);
+  int n = p->d->ds.n;
+  for (int64_t s = 0; p->res && s < p->cap; s++) tfc_element_clear(p->res + s * n, n);
+  tfc_free(p->res);
+  tfc_free(p->state);
+  tfc_free(p->errs);
+  tfc_free(p->threads);
+  tfc_iter_free(p->in);
+  pthread_cond_destroy(&p->cv);
+  pthread_mutex_destroy(&p->mu);
+  tfc_object_unref(&p->d->ds.base);
+  tfc_free(p);
+}
+
+static const tfc_iter_vt pmap_vt = {pmap_next, pmap_free};
+
+static tfc_iter *fn_make(tfc_dataset *ds, tfc_status *st) {
+  fn_ds *d = (fn_ds *)ds;
+  if (d->kind == TFC_FN_PARALLEL_MAP && d->a > 1) {
+    pmap_it *p = tfc_calloc(1, sizeof *p);
+    if (!p) goto oom;
+    p->it.vt = &pmap_vt;
+    p->d = (fn_ds *)tfc_object_ref(&ds->base);
+    p->workers = (int)(d->a > 16 ? 16 : d->a);
+    p->cap = 2 * p->workers;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    p->threads = tfc_calloc((size_t)p->workers, sizeof(pthread_t));
+    p->res = tfc_calloc((size_t)(p->cap * ds->n + 1), sizeof(tfc_tensor *));
+    p->state = tfc_calloc((size_t)p->cap, sizeof(int));
+    p->errs = tfc_calloc((size_t)p->cap, sizeof(tfc_status));
+    p->in = p->threads && p->res && p->state && p->errs ? tfc_dataset_iter(d->in, st) : NULL;
+    if (!p->in) {
+      if (!(p->threads && p->res && p->state && p->errs)) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+      pmap_free(&p->it);
+      return NULL;
+    }
+    return &p->it;
+  }
+  map_it *m = tfc_calloc(1, sizeof *m);
+  if (!m) goto oom;
+  m->d = (fn_ds *)tfc_object_ref(&ds->base);
+  m->it.vt = d->kind == TFC_FN_FILTER       ? &filter_vt
+             : d->kind == TFC_FN_FLAT_MAP   ? &flat_map_vt
+             : d->kind == TFC_FN_INTERLEAVE ? &interleave_vt
+                                            : &map_vt;
+  if (d->kind == TFC_FN_FLAT_MAP || d->kind == TFC_FN_INTERLEAVE) {
+    m->cur = tfc_calloc((size_t)(d->kind == TFC_FN_INTERLEAVE ? d->a : 1), sizeof(tfc_iter *));
+    if (!m->cur) {
+      map_it_free(&m->it);
+      goto oom;
+    }
+  }
+  m->in = tfc_dataset_iter(d->in, st);
+  if (!m->in) {
+    map_it_free(&m->it);
+    return NULL;
+  }
+  return &m->it;
+oom:
+  tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  return NULL;
+}
+
+static const tfc_dataset_vt fn_vts[] = {
+    {"MapDataset", fn_make, fn_destroy},        {"ParallelMapDataset", fn_make, fn_destroy},
+    {"FlatMapDataset", fn_make, fn_destroy},    {"InterleaveDataset", fn_make, fn_destroy},
+    {"FilterDataset", fn_make, fn_destroy},
+};
+
+/* A function dataset (see dataset_internal.h). */
+tfc_dataset *tfc_ds_function(tfc_function_ds_kind kind, tfc_dataset *in, tfc_flib *flib, const tfc_fhandle *f,
+                             tfc_tensor *const *captured, int n_captured, int n, const tfc_dtype *types,
+                             const tfc_shape *shapes, int64_t a, int64_t b, tfc_status *st) {
+  /* the function's signature must take the element plus the captured tensors */
+  if (f->n_inputs != in->n + n_captured) {
+    tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "The function %s takes %d arguments, the element has %d and %d are captured",
+                   f->name, f->n_inputs, in->n, n_captured);
+    return NULL;
+  }
+  for (int i = 0; i < in->n; i++)
+    if (f->in_types[i] != in->types[i]) {
+      tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "The function %s takes %s for argument %d, the element has %s",
+                     f->name, tfc_dtype_name(f->in_types[i]), i, tfc_dtype_name(in->types[i]));
+      return NULL;
+    }
+  int want_out = kind == TFC_FN_FILTER ? 1 : (kind == TFC_FN_FLAT_MAP || kind == TFC_FN_INTERLEAVE) ? 1 : n;
+  if (f->n_outputs != want_out) {
+    tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "The function %s returns %d values, expected %d", f->name,
+                   f->n_outputs, want_out);
+    return NULL;
+  }
+  if (kind == TFC_FN_INTERLEAVE && (a <= 0 || b <= 0)) {
+    tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "cycle_length and block_length must be positive");
+    return NULL;
+  }
+  fn_ds *d = (fn_ds *)tfc_dataset_alloc(sizeof *d, NULL, n, types, shapes, st);
+  if (!d) return NULL;
+  d->captured = tfc_calloc((size_t)n_captured + 1, sizeof(tfc_tensor *));
+  if (!d->captured) {
+    tfc_object_unref(&d->ds.base);
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  d->in = (tfc_dataset *)tfc_object_ref(&in->base);
+  d->ds.vt = &fn_vts[kind];
+  d->kind = kind;
+  d->flib = flib;
+  d->f = f;
+  for (int i = 0; i < n_captured; i++) d->captured[i] = tfc_tensor_ref(captured[i]);
+  d->n_captured = n_captured;
+  d->a = a;
+  d->b = b;
+  return &d->ds;
+}
