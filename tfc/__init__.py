@@ -98,8 +98,6 @@ def enable_v2_behavior():
   raise NotImplementedError("tfc implements the TF 1.x API only")
 
 
-from tfc.ops.resource_variable_ops import (  # noqa: F401,E402
-    enable_resource_variables, disable_resource_variables, resource_variables_enabled)
 
 
 def disable_v2_tensorshape():
@@ -241,6 +239,9 @@ _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg
 _LAZY.update({"gfile": ("tfc.gfile", None),
               "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
               "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})
+# Resource-variable switches (the module loads on first use).
+_LAZY.update((_name, ("tfc.ops.resource_variable_ops", _name)) for _name in (
+    "enable_resource_variables", "disable_resource_variables", "resource_variables_enabled"))
 # Protocol-buffer messages (google.protobuf classes, built on first use).
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
