@@ -157,8 +157,8 @@ def test_task_killed_mid_step_fails_the_step_naming_it_and_cluster_recovers():
                     config=tf.ConfigProto(device_filters=["/job:worker"])) as s2:
       assert s2.run(k) == 8.0
     # the worker that saw the failure logged the failed peer once
-    assert "peer /job:ps/replica:0/task:0 at %s failed" % c.address("ps", 0) in \
-        c.log("worker", 0) + c.log("worker", 1)
+    line = "peer /job:ps/replica:0/task:0 at %s failed" % c.address("ps", 0)
+    assert _wait_for(lambda: line in c.log("worker", 0) + c.log("worker", 1), timeout=10)
     # once the ps is back, a new session works; its variables start uninitialised, as in TF
     c.restart("ps", 0)
     with tf.Session(c.target("worker", 0), graph=g) as s3:

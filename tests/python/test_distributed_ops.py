@@ -241,9 +241,13 @@ def test_server_logs_sessions_and_failed_peers():
     g, out, init = _ps_graph()
     with tf.Session(c.target("worker", 0), graph=g) as sess:
       sess.run(init)
+    def lines(text):
+      return [l for l in c.log("worker", 0).splitlines() if text in l and "session " in l]
+    deadline = time.time() + 10  # the task's output reaches us through a pipe
+    while time.time() < deadline and not lines(" closed"):
+      time.sleep(0.05)
     log = c.log("worker", 0)
-    created = [l for l in log.splitlines() if " created (" in l]
-    closed = [l for l in log.splitlines() if " closed" in l and "session " in l]
+    created, closed = lines(" created ("), lines(" closed")
     assert len(created) == 1 and len(closed) == 1, log
     assert "/job:worker/replica:0/task:0: session" in created[0]
     c.kill("ps", 0)
@@ -252,7 +256,12 @@ def test_server_logs_sessions_and_failed_peers():
                       config=tf.ConfigProto(operation_timeout_in_ms=1000)) as sess:
         with pytest.raises((tf.errors.UnavailableError, tf.errors.DeadlineExceededError)):
           sess.run(out)
-    failed = [l for l in c.log("worker", 0).splitlines() if "peer /job:ps/replica:0/task:0" in l]
-    assert len(failed) == 1, c.log("worker", 0)  # once per outage, not once per call
+    def failed():
+      return [l for l in c.log("worker", 0).splitlines() if "peer /job:ps/replica:0/task:0" in l]
+    deadline = time.time() + 10
+    while time.time() < deadline and not failed():
+      time.sleep(0.05)
+    time.sleep(0.5)
+    assert len(failed()) == 1, c.log("worker", 0)  # once per outage, not once per call
   finally:
     c.stop()
