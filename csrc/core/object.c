@@ -33,7 +33,7 @@ tfc_tensor *tfc_tensor_object_scalar(tfc_dtype dtype, tfc_object *o, tfc_status 
 
 /* Element i (borrowed) or NULL when t holds no objects or i is out of range. */
 tfc_object *tfc_tensor_object_at(const tfc_tensor *t, int64_t i) {
-  if (!t || !tfc_dtype_holds_objects(t->dtype) || i < 0 || i >= t->nelems || !t->data) return NULL;
+  if (!t || !tfc_tensor_is_object_array(t) || i < 0 || i >= t->nelems || !t->data) return NULL;
   return ((tfc_object *const *)t->data)[i];
 }
 

@@ -73,6 +73,11 @@ static tfc_tensor *new_header(tfc_dtype dtype, int rank, const int64_t *dims, in
   return t;
 }
 
+/* Owner marker of object-array buffers (tfc_tensor_new_objects): their
+ * elements are tfc_object pointers, also for RESOURCE (whose other tensors
+ * hold serialized ResourceHandleProto strings). */
+static const char k_objects_tag[] = "tfc-objects";
+
 /* Drops one buffer reference; the last one frees string elements and the
  * memory (or calls the release callback for borrowed memory). */
 static void buffer_unref(tfc_buffer *b) {
@@ -82,12 +87,12 @@ static void buffer_unref(tfc_buffer *b) {
     tfc_free(b);
     return;
   }
-  if (tfc_dtype_is_stringlike(b->dtype)) {
-    tfc_string *s = b->data;
-    for (size_t i = 0; i < b->nstrings; i++) tfc_free(s[i].data);
-  } else if (tfc_dtype_holds_objects(b->dtype)) {
+  if (b->owner == k_objects_tag || tfc_dtype_base(b->dtype) == TFC_DTYPE_VARIANT) {
     tfc_object **o = b->data;
     for (size_t i = 0; i < b->nstrings; i++) tfc_object_unref(o[i]);
+  } else if (tfc_dtype_is_stringlike(b->dtype)) {
+    tfc_string *s = b->data;
+    for (size_t i = 0; i < b->nstrings; i++) tfc_free(s[i].data);
   }
   tfc_aligned_free(b);
 }
@@ -155,7 +160,7 @@ tfc_tensor *tfc_tensor_new_objects(tfc_dtype dtype, int rank, const int64_t *dim
   b->dtype = dtype;
   b->nstrings = (size_t)n;
   b->release = NULL;
-  b->owner = NULL;
+  b->owner = (void *)k_objects_tag;
   memset(b->data, 0, bytes);
   t->buf = b;
   t->data = b->data;
@@ -296,6 +301,18 @@ void *tfc_tensor_handle_object(const tfc_tensor *t) {
   return t->buf->owner;
 }
 
+/* Object array or VARIANT tensor (see tensor.h). */
+bool tfc_tensor_is_object_array(const tfc_tensor *t) {
+  if (!t) return false;
+  if (tfc_dtype_base(t->dtype) == TFC_DTYPE_VARIANT) return true;
+  return t->buf && t->buf->owner == k_objects_tag;
+}
+
+/* Object array or tfc_tensor_handle handle (see tensor.h). */
+bool tfc_tensor_is_local_handle(const tfc_tensor *t) {
+  return tfc_tensor_is_object_array(t) || tfc_tensor_handle_object(t) != NULL;
+}
+
 /* A new header with another shape of the same element count sharing t's buffer. */
 tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tfc_status *st) {
   int64_t n;
@@ -318,6 +335,8 @@ tfc_tensor *tfc_tensor_reshaped(tfc_tensor *t, int rank, const int64_t *dims, tf
 
 /* Deep copy into a new owned buffer (STRING elements duplicated). */
 tfc_tensor *tfc_tensor_copy(const tfc_tensor *t, tfc_status *st) {
+  /* handles of process-local objects are shared, never duplicated */
+  if (tfc_tensor_is_local_handle(t)) return tfc_tensor_ref((tfc_tensor *)t);
   tfc_tensor *c = tfc_tensor_new(t->dtype, t->rank, t->dims, st);
   if (!c || c->nelems == 0) return c;
   if (!tfc_dtype_is_stringlike(t->dtype)) {

@@ -75,6 +75,15 @@ tfc_tensor *tfc_tensor_handle(void *obj, tfc_release_fn release, tfc_status *st)
 /* The object behind a handle made by tfc_tensor_handle, or NULL when t is not
  * such a handle (another dtype, or a RESOURCE tensor from elsewhere). */
 void *tfc_tensor_handle_object(const tfc_tensor *t);
+/* True when t's elements are process-local objects rather than values: an
+ * object array from tfc_tensor_new_objects (queues, readers, datasets,
+ * iterators; every DT_VARIANT tensor) or a handle from tfc_tensor_handle
+ * (stacks, tensor arrays). Such a RESOURCE tensor is not a serialized
+ * ResourceHandleProto and cannot be fetched, serialized or sent to a peer. */
+bool tfc_tensor_is_local_handle(const tfc_tensor *t);
+/* True when t is an object array made by tfc_tensor_new_objects (or any
+ * DT_VARIANT tensor): t->data is then an array of tfc_object pointers. */
+bool tfc_tensor_is_object_array(const tfc_tensor *t);
 
 /* Adds a reference; returns t. NULL-safe. */
 tfc_tensor *tfc_tensor_ref(tfc_tensor *t);

@@ -184,6 +184,10 @@ static void tensor_head(tfc_wbuf *b, const tfc_tensor *t, size_t content_len) {
 
 /* TensorProto bytes with tensor_content (see wire.h). */
 bool tfc_wire_tensor_proto(const tfc_tensor *t, tfc_wbuf *out, tfc_status *st) {
+  if (tfc_tensor_is_local_handle(t))
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                          "A handle of a process-local %s resource cannot be sent to another task",
+                          tfc_dtype_name(t->dtype));
   if (tfc_dtype_is_stringlike(t->dtype)) {
     void *p;
     size_t n;
@@ -204,6 +208,10 @@ bool tfc_wire_recv_tensor_response(const tfc_tensor *t, bool is_dead, tfc_wbuf *
                                    size_t *body_len, tfc_status *st) {
   *body = NULL;
   *body_len = 0;
+  if (tfc_tensor_is_local_handle(t))
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                          "A handle of a process-local %s resource cannot be sent to another task",
+                          tfc_dtype_name(t->dtype));
   if (is_dead) tfc_wbuf_varint_field(head, 2, 1);
   if (tfc_dtype_is_stringlike(t->dtype)) {
     tfc_wbuf tp;

@@ -618,7 +618,9 @@ static bool transport_option(const uint8_t *req, size_t len, const char *url, co
 /* True when a RecvTensorRequest offers the same-host transport from this
  * host and t is worth it (numeric, at least TFC_SAME_HOST_MIN_BYTES). */
 static bool same_host_wanted(const uint8_t *req, size_t len, const tfc_tensor *t) {
-  if (tfc_dtype_is_stringlike(t->dtype) || tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES) return false;
+  if (tfc_dtype_is_stringlike(t->dtype) || tfc_tensor_is_local_handle(t) ||
+      tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES)
+    return false;
   const uint8_t *key;
   size_t kn;
   const char *mine = tfc_same_host_key();

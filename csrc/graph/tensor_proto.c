@@ -495,6 +495,11 @@ tfc_tensor *tfc_tensor_from_proto(const void *data, size_t len, tfc_status *st) 
 /* Encodes t with the given layout into new bytes. */
 static bool encode(const tfc_tensor *t, tfc_tensor_pb_layout layout, void **data, size_t *len,
                    tfc_status *st) {
+  if (tfc_tensor_is_local_handle(t))
+    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                          "A handle of a process-local %s resource (queue, reader, dataset, iterator, stack "
+                          "or tensor array) cannot be serialized",
+                          tfc_dtype_name(t->dtype));
   tfc_pb_arena arena;
   tfc_pb_arena_init(&arena);
   Tensorflow__TensorProto p;

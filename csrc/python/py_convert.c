@@ -566,6 +566,12 @@ static PyObject *numeric_array(tfc_mod_state *ms, tfc_tensor *t, int npy, bool a
 
 /* Python value of a fetched tensor: alias, copy, scalar or bytes (py_internal.h). */
 PyObject *tfc_py_tensor_to_py(tfc_mod_state *ms, tfc_tensor *t, bool force_array) {
+  if (tfc_tensor_is_local_handle(t)) {
+    PyErr_Format(PyExc_TypeError,
+                 "Cannot fetch the handle of a process-local %s resource (a queue, reader, dataset, "
+                 "iterator, stack or tensor array)", tfc_dtype_name(t->dtype));
+    return NULL;
+  }
   if (tfc_dtype_is_stringlike(t->dtype)) {  /* a resource handle: its serialized proto */
     if (t->rank == 0 && !force_array) {
       const tfc_string *s = (const tfc_string *)t->data;
@@ -598,6 +604,11 @@ PyObject *tfc_py_tensor_to_py(tfc_mod_state *ms, tfc_tensor *t, bool force_array
 
 /* A private NumPy array copy of t; new reference or NULL. */
 PyObject *tfc_py_tensor_to_array_copy(tfc_tensor *t) {
+  if (tfc_tensor_is_local_handle(t)) {
+    PyErr_Format(PyExc_TypeError, "Cannot convert the handle of a process-local %s resource to NumPy",
+                 tfc_dtype_name(t->dtype));
+    return NULL;
+  }
   if (tfc_dtype_is_stringlike(t->dtype)) return string_array(t);
   if (t->dtype == TFC_DTYPE_BFLOAT16) return bfloat16_array(t);
   int npy = tfc_py_dtype_to_npy(t->dtype);

@@ -33,5 +33,5 @@ class GradientDescentOptimizer(_optimizer.Optimizer):
     delta_values = grad.values * _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype)
     if _optimizer._is_resource(var):  # pylint: disable=protected-access
       return _rv.resource_scatter_add(var.handle, grad.indices, -delta_values)
-    return _state_ops.scatter_add(var._ref(), grad.indices, -delta_values,  # pylint: disable=protected-access
+    return _state_ops.scatter_sub(var._ref(), grad.indices, delta_values,  # pylint: disable=protected-access
                                   use_locking=self._use_locking).op

@@ -5,6 +5,7 @@ var -= lr * grad + lr * momentum * accum.
 """
 from tfc.framework import ops as _ops
 from tfc.ops import math_ops as _math_ops
+from tfc.framework.op_def_library import _apply_op
 from tfc.train import optimizer as _optimizer
 
 

@@ -351,6 +351,10 @@ class Optimizer(object):
   def _apply_sparse_duplicate_indices(self, grad, var):
     """Sums the rows of repeated indices (Unique + UnsortedSegmentSum), then
     `_apply_sparse` on the result, as TF 1.x's optimizers do."""
+    if _is_resource(var):
+      # No ResourceSparseApply* kernels yet: a resource variable takes the
+      # gradient densified (same values, the dense update).
+      return self._apply_dense(_ops.convert_to_tensor(grad), var)
     summed_values, unique_indices = _deduplicate_indexed_slices(grad.values, grad.indices)
     from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
     return self._apply_sparse(IndexedSlices(summed_values, unique_indices, grad.dense_shape),

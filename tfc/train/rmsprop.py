@@ -8,6 +8,7 @@ from tfc.framework import ops as _ops
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import init_ops as _init_ops
 from tfc.ops import math_ops as _math_ops
+from tfc.framework.op_def_library import _apply_op
 from tfc.train import optimizer as _optimizer
 
 
