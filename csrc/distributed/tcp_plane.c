@@ -20,7 +20,6 @@
 #include "base/alloc.h"
 
 #define NOT_FOUND_LEN UINT64_MAX
-#define SOCKET_BUFFER (4 << 20)
 #define SERVE_TIMEOUT_MS 60000
 
 struct tfc_tcp_plane {
@@ -71,13 +70,13 @@ static bool recv_all(int fd, void *data, size_t n) {
   return true;
 }
 
-/* Socket options of both ends: no Nagle delay, large buffers, send and
- * receive timeouts (so a dead peer cannot hang a transfer). */
+/* Socket options of both ends: no Nagle delay, send and receive timeouts
+ * (so a dead peer cannot hang a transfer). The buffer sizes are left to the
+ * kernel: setting them would turn off its autotuning, which grows them
+ * further than an unprivileged process may. */
 static void tune(int fd, int64_t timeout_ms) {
-  int one = 1, buf = SOCKET_BUFFER;
+  int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
   struct timeval tv = {(time_t)(timeout_ms / 1000), (suseconds_t)((timeout_ms % 1000) * 1000)};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
