@@ -7,6 +7,10 @@ Every server is a separate process on a local port (the framework's own server:
   scalar_add_us    Session.run of a fed scalar add through grpc://, master = the one task
   transfer_gbps    a 100 MB float32 variable on /job:ps read by /job:worker (the client
                    fetches one reduced scalar from the worker), GB/s of ps->worker payload
+                   (tfc: the same-host data plane, process_vm_readv)
+  transfer_tcp_gbps   tfc only: the same over the TCP data plane peers on different
+                   hosts use (forced on one host with TFC_DATA_PLANE=tcp)
+  transfer_grpc_gbps  tfc only: the same over gRPC RecvTensor alone (TFC_SAME_HOST_READ=0)
   session_create_ms  Session(target) + first run of a constant on a 4-task cluster
                    (2 ps + 2 workers): CreateSession, device discovery, plan, RunStep
 Prints one JSON line.
@@ -47,14 +51,15 @@ def free_ports(n):
   return ports
 
 
-def start_cluster(jobs):
+def start_cluster(jobs, env=None):
   ports = iter(free_ports(sum(jobs.values())))
   spec = {job: ["localhost:%d" % next(ports) for _ in range(n)] for job, n in jobs.items()}
   procs = []
   for job, n in jobs.items():
     for i in range(n):
       p = subprocess.Popen([sys.executable, "-c", SERVER_CODE, json.dumps(spec), job, str(i)],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           env=dict(os.environ, **(env or {})))
       procs.append(p)
   for p in procs:
     p.stdout.readline()
@@ -90,8 +95,8 @@ def scalar_add_us():
     stop(procs)
 
 
-def transfer_gbps():
-  spec, procs = start_cluster({"ps": 1, "worker": 1})
+def transfer_gbps(env=None):
+  spec, procs = start_cluster({"ps": 1, "worker": 1}, env)
   try:
     g = tf.Graph()
     n = 25 * 1000 * 1000  # 100 MB of float32
@@ -143,6 +148,9 @@ def main():
   gbps, ms = transfer_gbps()
   out["transfer_gbps"] = gbps
   out["transfer_ms"] = ms
+  if FRAMEWORK == "tfc":
+    out["transfer_tcp_gbps"] = transfer_gbps({"TFC_DATA_PLANE": "tcp"})[0]
+    out["transfer_grpc_gbps"] = transfer_gbps({"TFC_SAME_HOST_READ": "0"})[0]
   out["session_create_ms"] = session_create_ms()
   print(json.dumps(out))
 
@@ -164,7 +172,9 @@ def collect(tfc_py, tf_py=None, repeats=2):
       b = best.setdefault(name, r)
       for k in ("scalar_add_us", "transfer_ms", "session_create_ms"):
         b[k] = min(b[k], r[k])
-      b["transfer_gbps"] = max(b["transfer_gbps"], r["transfer_gbps"])
+      for k in ("transfer_gbps", "transfer_tcp_gbps", "transfer_grpc_gbps"):
+        if k in r:
+          b[k] = max(b[k], r[k])
   return best
 
 
@@ -172,12 +182,13 @@ def markdown(res):
   """The BENCHMARKS.md section for collect()'s result."""
   t, f = res["tfc"], res.get("tf")
 
-  def row(label, key, fmt, target, higher_better=False):
+  def row(label, key, fmt, target, higher_better=False, tf_key=None):
+    tf_key = tf_key or key
     a = fmt % t[key]
-    b = fmt % f[key] if f else "-"
+    b = fmt % f[tf_key] if f else "-"
     ratio = "-"
     if f:
-      ratio = "%.2fx" % ((t[key] / f[key]) if higher_better else (f[key] / t[key]))
+      ratio = "%.2fx" % ((t[key] / f[tf_key]) if higher_better else (f[tf_key] / t[key]))
     return "| %s | %s | %s | %s | %s |" % (label, a, b, ratio, target)
   return ["", "## Distributed runtime", "",
           "`benchmarks/bench_dist.py`: every task a separate server process on a local port "
@@ -187,5 +198,9 @@ def markdown(res):
           row("fed scalar add through grpc://", "scalar_add_us", "%.0f µs", "≥ 3x TF"),
           row("100 MB float32 ps → worker", "transfer_gbps", "%.2f GB/s", "≥ 3 GB/s and 4x TF",
               higher_better=True),
+          row("same, TCP data plane (other hosts)", "transfer_tcp_gbps", "%.2f GB/s", "reported",
+              higher_better=True, tf_key="transfer_gbps"),
+          row("same, gRPC RecvTensor only", "transfer_grpc_gbps", "%.2f GB/s", "reported",
+              higher_better=True, tf_key="transfer_gbps"),
           row("Session + first run, 4-task cluster", "session_create_ms", "%.1f ms", "reported"),
           ""]

@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/hashmap.h"
 #include "distributed/same_host.h"
+#include "distributed/tcp_plane.h"
 #include "distributed/wire.h"
 #include "graph/tensor_proto.h"
 
@@ -92,6 +93,7 @@ typedef struct tail_ctx {
   void *block;            /* tfc_aligned_alloc(TFC_ALIGN + len) or NULL */
   long long lent_token;   /* same-host transport: the sender's token */
   bool retry_lent;        /* the same-host copy failed: fetch the lent tensor over gRPC */
+  int64_t step_id;        /* TCP transport: the step the tensor is lent to */
   tfc_dtype dtype;
   int rank;
   int64_t dims[TFC_MAX_RANK];
@@ -251,6 +253,38 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
     }
     return t;
   }
+  if (opt && tfc_wire_find_ld(opt, on, 1, &url, &un) && un == strlen(TFC_TCP_URL) &&
+      memcmp(url, TFC_TCP_URL, un) == 0 && tfc_wire_find_ld(opt, on, 2, &where, &wn) && wn < 320) {
+    /* the peer lent the tensor: read it from its TCP plane */
+    char text[320], host[256];
+    memcpy(text, where, wn);
+    text[wn] = '\0';
+    int port = 0;
+    unsigned long long bytes = 0;
+    long long token = 0;
+    tfc_dtype dt;
+    int rank;
+    int64_t dims[TFC_MAX_RANK];
+    if (sscanf(text, "%255s %d %llu %lld", host, &port, &bytes, &token) != 4 ||
+        !tfc_wire_parse_tensor_meta(tp ? tp : (const uint8_t *)"", tn, &dt, &rank, dims)) {
+      tfc_status_set(st, TFC_CODE_INTERNAL, "Unable to parse RecvTensorResponse");
+      return NULL;
+    }
+    c->lent_token = token;
+    tfc_tensor *t = tfc_tensor_new(dt, rank, dims, st);
+    if (!t) return NULL;
+    if (tfc_tensor_nbytes(t) != bytes) {
+      tfc_tensor_unref(t);
+      tfc_status_set(st, TFC_CODE_INTERNAL, "RecvTensorResponse: lent tensor size mismatch");
+      return NULL;
+    }
+    if (!tfc_tcp_plane_fetch(host, port, c->step_id, token, t->data, (size_t)bytes, 0, st)) {
+      tfc_tensor_unref(t);
+      c->retry_lent = true; /* the caller asks for the lent tensor over gRPC */
+      return NULL;
+    }
+    return t;
+  }
   return tfc_tensor_from_proto(tp ? tp : (const uint8_t *)"", tn, st);
 }
 
@@ -336,7 +370,15 @@ static void *remote_recv_main(void *arg) {
   tfc_wbuf_varint_field(&req, 1, (uint64_t)r->step_id);
   tfc_wbuf_string(&req, 2, rr->key);
   const char *host = tfc_same_host_key();
-  if (host[0]) {
+  if (tfc_tcp_plane_forced()) {
+    /* TFC_DATA_PLANE=tcp: ask for the TCP plane even from a peer on this host */
+    tfc_wbuf any;
+    tfc_wbuf_init(&any);
+    tfc_wbuf_string(&any, 1, TFC_TCP_URL);
+    tfc_wbuf_ld(&req, 6, any.data, any.len);
+    if (any.oom) req.oom = true;
+    tfc_wbuf_free(&any);
+  } else if (host[0]) {
     /* offer the same-host data plane (a tfc peer on this host takes it) */
     tfc_wbuf any;
     tfc_wbuf_init(&any);
@@ -356,6 +398,7 @@ static void *remote_recv_main(void *arg) {
   } else {
     tfc_rpc_slice s = {req.data, req.len, NULL, NULL};
     tail_ctx tc = {0};
+    tc.step_id = r->step_id;
     if (tfc_rpc_unary_tail(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s, 1, 0, claim_tensor, &tc,
                            &resp, &st))
       t = decode_response(&resp, &tc, &st);

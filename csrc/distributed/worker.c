@@ -24,6 +24,7 @@
 #include "distributed/remote_rendezvous.h"
 #include "distributed/server_log.h"
 #include "distributed/same_host.h"
+#include "distributed/tcp_plane.h"
 #include "graph/device_name.h"
 #include "graph/graphdef.h"
 #include "graph/graphdef_pb.h"
@@ -69,6 +70,7 @@ struct tfc_worker {
   bool pools;
   const char *dev_name;
   tfc_device_name dev_parsed;
+  tfc_tcp_plane *tcp;       /* data plane for peers on other hosts, started on first use */
 };
 
 /* Creates a worker. */
@@ -134,6 +136,7 @@ void tfc_worker_abort_all(tfc_worker *w, const tfc_status *st) {
 /* Frees the worker. */
 void tfc_worker_free(tfc_worker *w) {
   if (!w) return;
+  tfc_tcp_plane_stop(w->tcp);
   tfc_status st;
   tfc_status_set(&st, TFC_CODE_CANCELLED, "The worker is shutting down");
   tfc_worker_abort_all(w, &st);
@@ -628,6 +631,46 @@ static bool same_host_wanted(const uint8_t *req, size_t len, const tfc_tensor *t
          memcmp(key, mine, kn) == 0;
 }
 
+/* tfc_tcp_lookup_fn: the tensor lent under token in step step_id, if the step is live. */
+static tfc_tensor *tcp_lookup(void *ctx, int64_t step_id, int64_t token) {
+  tfc_worker *w = ctx;
+  pthread_mutex_lock(&w->mu);
+  bool found = false;
+  tfc_remote_rendezvous *r = tfc_hashmap_get(&w->steps, (const char *)&step_id, sizeof step_id, &found);
+  if (found) tfc_remote_rendezvous_ref(r);
+  pthread_mutex_unlock(&w->mu);
+  if (!found) return NULL;
+  tfc_tensor *t = tfc_remote_rendezvous_lent(r, token);
+  tfc_remote_rendezvous_unref(r);
+  return t;
+}
+
+/* The port of this worker's TCP data plane, started on first use; 0 when it cannot run. */
+static int tcp_port(tfc_worker *w) {
+  pthread_mutex_lock(&w->mu);
+  if (!w->tcp) {
+    tfc_status ignore;
+    tfc_status_clear(&ignore);
+    w->tcp = tfc_tcp_plane_start(tcp_lookup, w, &ignore);
+  }
+  int port = w->tcp ? tfc_tcp_plane_port(w->tcp) : 0;
+  pthread_mutex_unlock(&w->mu);
+  return port;
+}
+
+/* True when a RecvTensorRequest from a tfc peer should get t over the TCP
+ * plane: the peer asked for it (TFC_DATA_PLANE=tcp there) or offered the
+ * same-host plane from another host; t is numeric and large. */
+static bool tcp_wanted(const uint8_t *req, size_t len, const tfc_tensor *t) {
+  if (tfc_dtype_is_stringlike(t->dtype) || tfc_tensor_nbytes(t) < TFC_SAME_HOST_MIN_BYTES) return false;
+  const uint8_t *v;
+  size_t vn;
+  if (transport_option(req, len, TFC_TCP_URL, &v, &vn)) return true;
+  const char *mine = tfc_same_host_key();
+  return transport_option(req, len, TFC_SAME_HOST_URL, &v, &vn) &&
+         !(mine[0] && vn == strlen(mine) && memcmp(v, mine, vn) == 0);
+}
+
 /* RecvTensor: wait for the local value and answer it (tensor bytes zero-copy). */
 static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t timeout_ms, tfc_msg *resp,
                         tfc_status *st) {
@@ -666,7 +709,9 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
     t = tfc_remote_rendezvous_wait_local(rdv, key, timeout_ms, st);
   }
   int64_t token = 0;
+  int port = 0;
   if (t && same_host_wanted(req, len, t)) token = tfc_remote_rendezvous_lend(rdv, t);
+  else if (t && tcp_wanted(req, len, t) && (port = tcp_port(w)) > 0) token = tfc_remote_rendezvous_lend(rdv, t);
   if (rdv && !t) drop_orphan(w, step_id, rdv);
   if (rdv) tfc_remote_rendezvous_unref(rdv);
   tfc_free(key);
@@ -674,15 +719,28 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
   tfc_wbuf head;
   tfc_wbuf_init(&head);
   if (token > 0) {
-    /* a tfc peer on this host copies the bytes out of this process */
-    char where[96];
-    snprintf(where, sizeof where, "%d %llx %zu %lld", (int)getpid(), (unsigned long long)(uintptr_t)t->data,
-             tfc_tensor_nbytes(t), (long long)token);
+    /* a tfc peer on this host copies the bytes out of this process; one on
+     * another host reads them from the TCP plane at this task's address */
+    char where[320];
+    if (port > 0) {
+      /* the host peers reach: TFC_TCP_PLANE_HOST, else this task's address in the spec */
+      const char *addr = getenv("TFC_TCP_PLANE_HOST");
+      const char *colon = NULL;
+      if (!addr || !addr[0]) {
+        addr = w->c->tasks[w->c->self].address;
+        colon = strrchr(addr, ':');
+      }
+      snprintf(where, sizeof where, "%.*s %d %zu %lld", (int)(colon ? colon - addr : (ptrdiff_t)strlen(addr)),
+               addr, port, tfc_tensor_nbytes(t), (long long)token);
+    } else {
+      snprintf(where, sizeof where, "%d %llx %zu %lld", (int)getpid(), (unsigned long long)(uintptr_t)t->data,
+               tfc_tensor_nbytes(t), (long long)token);
+    }
     tfc_wbuf meta, any;
     tfc_wbuf_init(&meta);
     tfc_wbuf_init(&any);
     tfc_wire_tensor_meta(t, &meta);
-    tfc_wbuf_string(&any, 1, TFC_SAME_HOST_URL);
+    tfc_wbuf_string(&any, 1, port > 0 ? TFC_TCP_URL : TFC_SAME_HOST_URL);
     tfc_wbuf_string(&any, 2, where);
     tfc_wbuf_ld(&head, 1, meta.data, meta.len);
     tfc_wbuf_ld(&head, 4, any.data, any.len);

@@ -275,29 +275,32 @@ if __name__ == "__main__":
   os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
   import tensorflow.compat.v1 as tf
   tf.disable_eager_execution()
-  print(json.dumps(summary(tf, sys.argv[1])))
+  # the same cluster of real TF servers, in this one process (one TensorFlow import)
+  spec = json.loads(sys.argv[1])
+  servers = [tf.distribute.Server(spec, job_name=j, task_index=i)
+             for j in ("ps", "worker") for i in range(len(spec[j]))]
+  print(json.dumps(summary(tf, "grpc://" + spec["worker"][0])))
 """
 
 
-def _step_stats_cluster(procs, start_task):
+def _step_stats_spec():
   ports = free_ports(3)
-  spec = {"ps": ["localhost:%d" % ports[0]],
+  # worker 1 runs nothing: no entry
+  return {"ps": ["localhost:%d" % ports[0]],
           "worker": ["localhost:%d" % ports[1], "localhost:%d" % ports[2]]}
-  start_task(spec, "ps", 0)
-  start_task(spec, "worker", 0)
-  start_task(spec, "worker", 1)   # runs nothing: no entry
-  return "grpc://" + spec["worker"][0]
 
 
 def test_step_stats_over_grpc_as_tf_gives_them(tf_python, procs):
   """FULL_TRACE through a master: every worker device once with its RecvTensor calls
   (first) and once with its partition's nodes; a task that runs nothing has no entry."""
-  tf_target = _step_stats_cluster(procs, lambda s, j, i: _tf_task(procs, tf_python, s, j, i))
-  out = subprocess.run([tf_python, "-c", STEP_STATS_CLIENT, tf_target], capture_output=True,
-                       text=True, timeout=180, env=_tf_env())
+  out = subprocess.run([tf_python, "-c", STEP_STATS_CLIENT, json.dumps(_step_stats_spec())],
+                       capture_output=True, text=True, timeout=110, env=_tf_env())
   assert out.returncode == 0, out.stderr[-3000:]
   want = json.loads(out.stdout.strip().splitlines()[-1])
-  tfc_target = _step_stats_cluster(procs, lambda s, j, i: _tfc_task(procs, s, j, i))
+  spec = _step_stats_spec()
+  for job, index in (("ps", 0), ("worker", 0), ("worker", 1)):
+    _tfc_task(procs, spec, job, index)
+  tfc_target = "grpc://" + spec["worker"][0]
   scope = {}
   exec(STEP_STATS_CLIENT, scope)  # pylint: disable=exec-used
   got = scope["summary"](tf, tfc_target)

@@ -43,7 +43,8 @@ def _training_op(op_type, name, inputs, attrs):
   inputs[0] is a ref tensor, `Resource<op_type>` when it is a resource handle (the
   variable inputs are then the handles of the variable and its slots)."""
   if inputs[0].dtype.base_dtype == _dtypes.resource:
-    return _apply_op("Resource" + op_type, name, inputs, attrs)
+    resource_op_type = "Resource" + op_type
+    return _apply_op(resource_op_type, name, inputs, attrs)
   return _apply_op(op_type, name, inputs, attrs).outputs[0].op
 
 
