@@ -84,6 +84,40 @@ def histogram(name, values, collections=None, family=None):
   return val
 
 
+def tensor_summary(name, tensor, summary_description=None, collections=None,
+                   summary_metadata=None, family=None, display_name=None):
+  """A summary op holding the whole tensor (TensorSummaryV2): Summary{value {tag,
+  tensor, metadata}} with `summary_metadata` (a SummaryMetadata), plus
+  `summary_description` and `display_name` when given."""
+  if summary_metadata is None:
+    summary_metadata = _protos.SummaryMetadata()
+  if summary_description is not None:
+    summary_metadata.summary_description = summary_description
+  if display_name is not None:
+    summary_metadata.display_name = display_name
+  serialized = summary_metadata.SerializeToString()
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    val = _apply_op("TensorSummaryV2", scope, [tag, tensor, serialized]).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def text(name, tensor, collections=None):
+  """A text summary (TensorBoard's text plugin) of a string tensor."""
+  if getattr(tensor, "dtype", None) != _dtypes_string():
+    raise ValueError("Expected tensor %s to have dtype string, got %s" %
+                     (getattr(tensor, "name", tensor), getattr(tensor, "dtype", type(tensor))))
+  metadata = _protos.SummaryMetadata(
+      plugin_data=_protos.SummaryMetadata.PluginData(plugin_name="text"))
+  return tensor_summary(name=name, tensor=tensor, summary_metadata=metadata,
+                        collections=collections)
+
+
+def _dtypes_string():
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  return _dtypes.string
+
+
 def merge(inputs, collections=None, name=None):
   """One Summary holding the values of `inputs` (serialized Summary tensors)."""
   with _ops.name_scope(name, "Merge", inputs):
@@ -147,6 +181,7 @@ class FileWriter(object):
     self._flush_secs = flush_secs
     self._suffix = filename_suffix or ""
     self._seen_summary_tags = set()
+    self._session_run_tags = set()
     self._closed = True
     self._lock = _threading.RLock()
     self.reopen()
@@ -229,6 +264,19 @@ class FileWriter(object):
     """Writes a MetaGraphDef."""
     event = _protos.Event(wall_time=_time.time(),
                           meta_graph_def=meta_graph_def.SerializeToString())
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
+  def add_run_metadata(self, run_metadata, tag, global_step=None):
+    """Writes a RunMetadata (step stats, partition graphs) under `tag`, which
+    must be new to this writer (TensorBoard shows it by the graph)."""
+    if tag in self._session_run_tags:
+      raise ValueError("The provided tag was already used for this event type")
+    self._session_run_tags.add(tag)
+    tagged = _protos.TaggedRunMetadata(tag=tag,
+                                       run_metadata=run_metadata.SerializeToString())
+    event = _protos.Event(wall_time=_time.time(), tagged_run_metadata=tagged)
     if global_step is not None:
       event.step = int(global_step)
     self._write_event(event)

@@ -539,3 +539,23 @@ def test_second_or_step_timer():
   assert steps == 12 and secs >= 0 and timer.last_triggered_step() == 12
   with pytest.raises(ValueError, match="Either every_secs or every_steps should be provided"):
     tf.train.SecondOrStepTimer()
+
+
+def test_profiler_hook_writes_chrome_traces(tmp_path):
+  import json
+  with tf.Graph().as_default():
+    _, _, gs, x, y, loss, train = _model()
+    hook = tf.train.ProfilerHook(save_steps=2, output_dir=str(tmp_path))
+    with tf.train.MonitoredSession(hooks=[hook, tf.train.StopAtStepHook(last_step=6)]) as sess:
+      while not sess.should_stop():
+        sess.run(train, {x: FEED_X, y: FEED_Y})
+  tf.summary.FileWriterCache.clear()
+  traces = sorted(p.name for p in tmp_path.glob("timeline-*.json"))
+  assert traces and all(p.startswith("timeline-") for p in traces)
+  trace = json.loads((tmp_path / traces[0]).read_text())
+  assert any(e.get("ph") == "X" for e in trace["traceEvents"])
+  events = [e for p in tmp_path.glob("events.out.tfevents.*")
+            for e in tf.train.summary_iterator(str(p))]
+  assert [e.tagged_run_metadata.tag for e in events
+          if e.WhichOneof("what") == "tagged_run_metadata"] == [
+              "step_%s" % t[len("timeline-"):-len(".json")] for t in traces]
