@@ -387,6 +387,7 @@ def test_gpu_pin_without_soft_placement_is_tf_error(tmp_path):
   last = r.stderr.rstrip().splitlines()[-1]
   assert last.startswith("tfc.errors.InvalidArgumentError: Cannot assign a device for "
                          "operation ") or last.startswith("InvalidArgumentError")
+  assert "The requested device appears to be a GPU, but CUDA is not enabled." in r.stderr
   assert ("was explicitly assigned to /device:GPU:2 but available devices are "
           "[ /job:localhost/replica:0/task:0/device:CPU:0 ]") in r.stderr
 
