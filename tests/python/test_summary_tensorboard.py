@@ -108,3 +108,55 @@ def test_tensorboard_reads_a_tfc_logdir(tmp_path):
   assert rmd.step_stats.dev_stats[0].device == "/job:localhost/replica:0/task:0/device:CPU:0"
   assert any(n.node_name == "Mean" for n in rmd.step_stats.dev_stats[0].node_stats)
   del g
+
+
+def _writer_threads():
+  import threading
+  return [t for t in threading.enumerate() if t.name.startswith("FileWriter(")]
+
+
+def test_writer_thread_lifecycle_and_flush(tmp_path):
+  import subprocess
+  import sys
+  r = subprocess.run([sys.executable, "-c", "import threading, tfc; "
+                      "print([t.name for t in threading.enumerate()])"],
+                     capture_output=True, text=True, timeout=60)
+  assert r.stdout.strip() == "['MainThread']"  # importing tfc starts no thread
+  before = len(_writer_threads())
+  writer = tf.summary.FileWriter(str(tmp_path), max_queue=2, flush_secs=3600)
+  assert len(_writer_threads()) == before + 1
+  summ = tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=1.0)])
+  for step in range(5):  # more than max_queue: add_summary waits for the thread
+    writer.add_summary(summ, step)
+  writer.flush()
+  (path,) = tmp_path.iterdir()
+  assert [e.step for e in tf.train.summary_iterator(str(path))][1:] == [0, 1, 2, 3, 4]
+  writer.close()
+  assert len(_writer_threads()) == before
+  writer.add_summary(summ, 9)  # dropped after close, as in TF
+  writer.reopen()
+  assert len(_writer_threads()) == before + 1
+  writer.close()
+  assert len(list(tmp_path.iterdir())) in (1, 2)  # same second: same file name
+
+
+def test_writer_used_in_a_forked_child(tmp_path):
+  import os
+  writer = tf.summary.FileWriter(str(tmp_path))
+  summ = tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=1.0)])
+  writer.add_summary(summ, 1)
+  writer.flush()
+  pid = os.fork()
+  if pid == 0:  # child: its first write starts a writer thread of its own
+    try:
+      writer.add_summary(summ, 2)
+      writer.flush()
+      os._exit(0)
+    except BaseException:  # pylint: disable=broad-except
+      os._exit(1)
+  _, status = os.waitpid(pid, 0)
+  assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+  writer.add_summary(summ, 3)
+  writer.close()
+  (path,) = tmp_path.iterdir()
+  assert sorted(e.step for e in tf.train.summary_iterator(str(path)))[1:] == [1, 2, 3]
