@@ -44,7 +44,7 @@ LDFLAGS_LIB := $(SANFLAGS) -pthread
 APT_PACKAGES := libopenblas-dev libdnnl-dev libprotobuf-c-dev protobuf-c-compiler libjpeg-dev libpng-dev \
                 libgrpc-dev pkg-config zlib1g-dev
 PY_PACKAGES  := numpy protobuf pytest setuptools wheel build scikit-learn 'dask[distributed]' \
-                nbclient nbformat ipykernel absl-py
+                nbclient nbformat ipykernel absl-py tensorboard
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 LAYERS   := base core graph io kernels runtime distributed
@@ -83,7 +83,7 @@ $(VENV)/bin/python:
 
 $(BUILD)/stamp/venv-$(VENV): $(VENV)/bin/python Makefile
 	@mkdir -p $(@D)
-	@$(VENV)/bin/python -c "import numpy, google.protobuf, pytest, setuptools, wheel, build, sklearn, distributed, nbclient, nbformat, ipykernel, absl" 2>/dev/null || \
+	@$(VENV)/bin/python -c "import numpy, google.protobuf, pytest, setuptools, wheel, build, sklearn, distributed, nbclient, nbformat, ipykernel, absl, tensorboard" 2>/dev/null || \
 	  $(VENV)/bin/python -m pip install -q $(PY_PACKAGES)
 	@touch $@
 

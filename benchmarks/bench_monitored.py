@@ -7,7 +7,9 @@ GradientDescentOptimizer with a global step).
   CheckpointSaverHook every 600 s) minus a plain Session.run(train, feed) of
   the same graph;
 - summary: Session.run([train, merged summary]) + FileWriter.add_summary every
-  step minus Session.run(train).
+  step minus Session.run(train);
+- tracing: Session.run(train) with RunOptions() and a RunMetadata but no
+  trace asked (must cost nothing) and with FULL_TRACE (step_stats filled).
 
 Usage (repository root):  .venv/bin/python benchmarks/bench_monitored.py
 Each framework runs in fresh processes (`... worker tfc|tf DIR`), alternating;
@@ -48,7 +50,10 @@ def worker(framework, work):
   train = tf.train.GradientDescentOptimizer(0.01).minimize(loss, global_step=gs)
   summary_op = tf.summary.merge_all()
   feed = {x: [1.0, 2.0, 3.0, 4.0], y: [1.5, 3.5, 5.5, 7.5]}
-  times = {"plain": [], "monitored": [], "plain2": [], "summary": []}
+  times = {"plain": [], "monitored": [], "plain2": [], "summary": [], "untraced": [],
+           "traced": []}
+  no_trace = tf.RunOptions()
+  full_trace = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
   plain = tf.Session()
   plain.run(tf.global_variables_initializer())
   writer = tf.summary.FileWriter(os.path.join(work, framework + "-summ"))
@@ -64,13 +69,22 @@ def worker(framework, work):
     _, s = plain.run([train, summary_op], feed)
     writer.add_summary(s, 0)
 
-  for fn in (lambda: plain.run(train, feed), lambda: mon.run(train, feed), run_summary):
+  def run_untraced():
+    plain.run(train, feed, options=no_trace, run_metadata=tf.RunMetadata())
+
+  def run_traced():
+    plain.run(train, feed, options=full_trace, run_metadata=tf.RunMetadata())
+
+  for fn in (lambda: plain.run(train, feed), lambda: mon.run(train, feed), run_summary,
+             run_untraced, run_traced):
     block(fn)  # warm-up
   for _ in range(BLOCKS):
     times["plain"].append(block(lambda: plain.run(train, feed)))
     times["monitored"].append(block(lambda: mon.run(train, feed)))
     times["plain2"].append(block(lambda: plain.run(train, feed)))
     times["summary"].append(block(run_summary))
+    times["untraced"].append(block(run_untraced))
+    times["traced"].append(block(run_traced))
   mon.close()
   writer.close()
   plain.close()
@@ -101,6 +115,8 @@ def collect(tfc_py, tf_py=None):
         res[fw] = dict(best)
         res[fw]["overhead"] = best["monitored"] - best["plain"]
         res[fw]["summary_cost"] = best["summary"] - best["plain2"]
+        res[fw]["untraced_cost"] = best["untraced"] - best["plain2"]
+        res[fw]["traced_cost"] = best["traced"] - best["plain2"]
     res["uptime"] = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     return res
   finally:
@@ -121,10 +137,12 @@ def markdown(res):
                      ("monitored", "MonitoredTrainingSession.run(train), default hooks"),
                      ("overhead", "overhead of MonitoredTrainingSession (target ≤ 10 µs)"),
                      ("summary", "Session.run([train, summary]) + add_summary"),
-                     ("summary_cost", "cost of a summary every step")):
+                     ("summary_cost", "cost of a summary every step"),
+                     ("untraced_cost", "cost of RunOptions() + RunMetadata, no trace"),
+                     ("traced_cost", "cost of FULL_TRACE (step_stats filled)")):
     lines.append("| %s | %s | %s | %s |" % (
         label, us(t[key]), us(f[key]) if f else "n/a",
-        "%.1fx" % (f[key] / t[key]) if f and t[key] > 0 else "n/a"))
+        "%.1fx" % (f[key] / t[key]) if f and t[key] > 0 and f[key] > 0 else "n/a"))
   lines.append("")
   return lines
 

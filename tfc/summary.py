@@ -18,6 +18,7 @@ import os as _os
 import re as _re
 import socket as _socket
 import struct as _struct
+import queue as _queue
 import threading as _threading
 import time as _time
 
@@ -84,6 +85,40 @@ def histogram(name, values, collections=None, family=None):
   return val
 
 
+def tensor_summary(name, tensor, summary_description=None, collections=None,
+                   summary_metadata=None, family=None, display_name=None):
+  """A summary op holding the whole tensor (TensorSummaryV2): Summary{value {tag,
+  tensor, metadata}} with `summary_metadata` (a SummaryMetadata), plus
+  `summary_description` and `display_name` when given."""
+  if summary_metadata is None:
+    summary_metadata = _protos.SummaryMetadata()
+  if summary_description is not None:
+    summary_metadata.summary_description = summary_description
+  if display_name is not None:
+    summary_metadata.display_name = display_name
+  serialized = summary_metadata.SerializeToString()
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    val = _apply_op("TensorSummaryV2", scope, [tag, tensor, serialized]).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def text(name, tensor, collections=None):
+  """A text summary (TensorBoard's text plugin) of a string tensor."""
+  if getattr(tensor, "dtype", None) != _dtypes_string():
+    raise ValueError("Expected tensor %s to have dtype string, got %s" %
+                     (getattr(tensor, "name", tensor), getattr(tensor, "dtype", type(tensor))))
+  metadata = _protos.SummaryMetadata(
+      plugin_data=_protos.SummaryMetadata.PluginData(plugin_name="text"))
+  return tensor_summary(name=name, tensor=tensor, summary_metadata=metadata,
+                        collections=collections)
+
+
+def _dtypes_string():
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  return _dtypes.string
+
+
 def merge(inputs, collections=None, name=None):
   """One Summary holding the values of `inputs` (serialized Summary tensors)."""
   with _ops.name_scope(name, "Merge", inputs):
@@ -135,8 +170,12 @@ def summary_iterator(path):
 class FileWriter(object):
   """Writes Events (summaries, graphs, session logs) to an events file in `logdir`.
 
-  Events are buffered and written when `max_queue` are pending, when
-  `flush_secs` have passed since the last write, on flush() and on close().
+  add_* queue the event; a daemon thread (started by the constructor and by
+  reopen(), never at import) writes them to the file and flushes it every
+  `flush_secs`; at most `max_queue` events wait (add_* blocks beyond that).
+  flush() returns once everything queued is on disk; close() flushes, stops
+  the thread and closes the file (later events are dropped, as in TF). After
+  fork() the child's first write starts a thread of its own.
   """
 
   def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
@@ -147,6 +186,7 @@ class FileWriter(object):
     self._flush_secs = flush_secs
     self._suffix = filename_suffix or ""
     self._seen_summary_tags = set()
+    self._session_run_tags = set()
     self._closed = True
     self._lock = _threading.RLock()
     self.reopen()
@@ -156,14 +196,15 @@ class FileWriter(object):
         self.add_meta_graph(_meta_graph_of(graph))
 
   def reopen(self):
-    """Starts a new events file after close() (no-op while open)."""
+    """Starts a new events file (and its writer thread) after close(); no-op while open."""
     with self._lock:
       if not self._closed:
         return
       self._open()
 
   def _open(self):
-    """Creates logdir and a new events file (tfc.errors on an unusable logdir)."""
+    """Creates logdir and a new events file (tfc.errors on an unusable logdir),
+    writes the file_version event and starts the writer thread."""
     _make_logdir(self._logdir)
     now = _time.time()
     self._path = _os.path.join(self._logdir, "events.out.tfevents.%010d.%s%s" % (
@@ -173,23 +214,68 @@ class FileWriter(object):
     except OSError as e:
       from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
       _gfile._raise(e, self._path)  # pylint: disable=protected-access
-    self._pending = []
-    self._last_write = now
+    self._file.write(_frame(_protos.Event(wall_time=now,
+                                          file_version="brain.Event:2").SerializeToString()))
+    self._file.flush()
     self._closed = False
-    self._write_event(_protos.Event(wall_time=now, file_version="brain.Event:2"), now=True)
+    self._error = None
+    self._start_worker()
+
+  def _start_worker(self):
+    """A daemon thread writing queued records (at most max_queue wait), flushing
+    the file every flush_secs; made again in a child process after fork()."""
+    self._queue = _queue.Queue(max(1, int(self._max_queue)))
+    self._pid = _os.getpid()
+    self._worker = _threading.Thread(target=self._write_loop,
+                                     args=(self._queue, self._file, self._flush_secs),
+                                     name="FileWriter(%s)" % self._logdir, daemon=True)
+    self._worker.start()
+
+  def _write_loop(self, q, f, flush_secs):
+    """Writer thread body: writes each record; None ends it."""
+    next_flush = _time.time() + flush_secs
+    while True:
+      try:
+        record = q.get(timeout=max(0.0, next_flush - _time.time()))
+      except _queue.Empty:
+        record = False
+      try:
+        if record is None:
+          return
+        if record:
+          f.write(record)
+        if _time.time() >= next_flush:
+          f.flush()
+          next_flush = _time.time() + flush_secs
+      except (OSError, ValueError) as e:  # reported by the next flush() or close()
+        if self._error is None:
+          self._error = e
+      finally:
+        if record is not False:
+          q.task_done()
+
+  def _raise_error(self):
+    e, self._error = self._error, None
+    if e is not None:
+      from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
+      if isinstance(e, OSError):
+        _gfile._raise(e, self._path)  # pylint: disable=protected-access
+      raise e
 
   def get_logdir(self):
     return self._logdir
 
-  def _write_event(self, event, now=False):
+  def _write_event(self, event):
+    """Queues one Event (blocks while max_queue records wait; dropped after close)."""
     record = _frame(event.SerializeToString())
     with self._lock:
       if self._closed:
         return  # TF drops events written after close()
-      self._pending.append(record)
-      if now or len(self._pending) >= self._max_queue or \
-          _time.time() - self._last_write >= self._flush_secs:
-        self.flush()
+      if self._pid != _os.getpid():
+        # fork(): the writer thread stayed in the parent; this process gets its own
+        self._start_worker()
+      q = self._queue
+    q.put(record)
 
   def add_event(self, event):
     """Writes an Event as it is."""
@@ -233,6 +319,19 @@ class FileWriter(object):
       event.step = int(global_step)
     self._write_event(event)
 
+  def add_run_metadata(self, run_metadata, tag, global_step=None):
+    """Writes a RunMetadata (step stats, partition graphs) under `tag`, which
+    must be new to this writer (TensorBoard shows it by the graph)."""
+    if tag in self._session_run_tags:
+      raise ValueError("The provided tag was already used for this event type")
+    self._session_run_tags.add(tag)
+    tagged = _protos.TaggedRunMetadata(tag=tag,
+                                       run_metadata=run_metadata.SerializeToString())
+    event = _protos.Event(wall_time=_time.time(), tagged_run_metadata=tagged)
+    if global_step is not None:
+      event.step = int(global_step)
+    self._write_event(event)
+
   def add_session_log(self, session_log, global_step=None):
     """Writes a SessionLog (START, STOP, CHECKPOINT)."""
     event = _protos.Event(wall_time=_time.time(), session_log=session_log)
@@ -241,24 +340,34 @@ class FileWriter(object):
     self._write_event(event)
 
   def flush(self):
-    """Writes the pending events to disk."""
+    """Waits until the queued events are written, then flushes the file."""
     with self._lock:
       if self._closed:
         return
-      if self._pending:
-        self._file.write(b"".join(self._pending))
-        self._pending = []
-      self._file.flush()
-      self._last_write = _time.time()
+      if self._pid != _os.getpid():
+        self._start_worker()
+      q = self._queue
+    q.join()
+    with self._lock:
+      if not self._closed:
+        self._file.flush()
+    self._raise_error()
 
   def close(self):
-    """Flushes and closes the file; reopen() starts a new one."""
+    """Writes what is queued, stops the writer thread and closes the file;
+    reopen() starts a new file."""
     with self._lock:
       if self._closed:
         return
-      self.flush()
-      self._file.close()
       self._closed = True
+      q, worker = self._queue, self._worker
+      same_process = self._pid == _os.getpid()
+    if same_process:
+      q.put(None)
+      worker.join()
+    self._file.flush()
+    self._file.close()
+    self._raise_error()
 
   def __enter__(self):
     return self

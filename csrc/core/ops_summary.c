@@ -1,6 +1,6 @@
 /*
  * ops_summary.c — op definitions for summaries (TF's logging_ops.cc):
- * ScalarSummary, HistogramSummary, MergeSummary.
+ * ScalarSummary, HistogramSummary, MergeSummary, TensorSummaryV2.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -12,6 +12,8 @@ static const tfc_op_spec specs[] = {
      "T: realnumbertype = float", 0, tfc_shape_fn_scalar},
     {"MergeSummary", "inputs: N * string", "summary: string", "N: int >= 1", 0,
      tfc_shape_fn_scalar},
+    {"TensorSummaryV2", "tag: string; tensor: T; serialized_summary_metadata: string",
+     "summary: string", "T: type", 0, tfc_shape_fn_scalar},
 };
 
 const tfc_op_table tfc_ops_summary = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/alloc.h"
 #include "graph/subgraph.h"
@@ -141,8 +142,12 @@ bool tfc_place_nodes(tfc_graph *g, const bool *needed, const tfc_device_set *ds,
           tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
                          "Cannot assign a device for operation %s: Operation was explicitly assigned "
                          "to %s but available devices are %s. Make sure the device specification "
-                         "refers to a valid device.",
-                         node->name, node->device && node->device[0] ? node->device : req, avail);
+                         "refers to a valid device.%s",
+                         node->name, node->device && node->device[0] ? node->device : req, avail,
+                         /* TF's hint on a build without GPUs (tfc has none) */
+                         spec[r].has_type && strcasecmp(spec[r].type, "GPU") == 0
+                             ? " The requested device appears to be a GPU, but CUDA is not enabled."
+                             : "");
           tfc_status_set_node(st, node->name);
           ok = false;
           break;

@@ -20,6 +20,7 @@
 
 #include "base/status.h"
 #include "core/dtype.h"
+#include "core/tensor.h"
 #include "io/coding.h"
 #include "io/crc32c.h"
 
@@ -34,6 +35,13 @@ bool tfc_summary_histogram(const tfc_string *tag, const double *values, int64_t 
  * not parse one of the summary inputs" or "Duplicate tag <t> found in
  * summary inputs". */
 bool tfc_summary_merge(const tfc_string *inputs, int n, uint8_t **out, size_t *len, tfc_status *st);
+
+/* A serialized Summary with one Value{tag, tensor, metadata} (TF's
+ * TensorSummaryV2): strings as string_val, other dtypes as tensor_content;
+ * metadata parsed from the serialized SummaryMetadata `meta` (empty: an
+ * empty message). INVALID_ARGUMENT when meta does not parse. */
+bool tfc_summary_tensor(const tfc_string *tag, const tfc_tensor *t, const tfc_string *meta,
+                        uint8_t **out, size_t *len, tfc_status *st);
 
 /* The 12-byte TFRecord header of a record of len bytes. */
 static inline void tfc_record_header(uint64_t len, uint8_t out[12]) {

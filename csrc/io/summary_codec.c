@@ -197,3 +197,45 @@ bool tfc_summary_merge(const tfc_string *inputs, int n, uint8_t **out, size_t *l
   tfc_hashmap_destroy(&tags);
   return ok;
 }
+
+/* A Summary holding one tensor value (see summary.h). */
+bool tfc_summary_tensor(const tfc_string *tag, const tfc_tensor *t, const tfc_string *meta,
+                        uint8_t **out, size_t *len, tfc_status *st) {
+  Tensorflow__SummaryMetadata empty = TENSORFLOW__SUMMARY_METADATA__INIT;
+  Tensorflow__SummaryMetadata *md = &empty;
+  if (meta->len) {
+    tfc_status sub;
+    tfc_status_clear(&sub);
+    md = (Tensorflow__SummaryMetadata *)tfc_pb_unpack(&tensorflow__summary_metadata__descriptor,
+                                                      meta->data, meta->len, "SummaryMetadata", &sub);
+    if (!md)
+      return sub.code == TFC_CODE_RESOURCE_EXHAUSTED
+                 ? tfc_status_set(st, sub.code, "%s", sub.msg)
+                 : tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
+                                  "Could not parse serialized_summary_metadata");
+  }
+  tfc_pb_arena arena;
+  tfc_pb_arena_init(&arena);
+  Tensorflow__TensorProto tp = TENSORFLOW__TENSOR_PROTO__INIT;
+  Tensorflow__Summary__Value v = TENSORFLOW__SUMMARY__VALUE__INIT;
+  Tensorflow__Summary__Value *vp = &v;
+  Tensorflow__Summary m = TENSORFLOW__SUMMARY__INIT;
+  char *tag_copy = tfc_pb_arena_strndup(&arena, tag->data ? tag->data : "", tag->len);
+  bool ok = tag_copy != NULL || tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+  /* TF writes strings field by field and other dtypes as tensor_content */
+  if (ok)
+    ok = tfc_tensor_to_pb(t, t->dtype == TFC_DTYPE_STRING ? TFC_TENSOR_PB_COMPACT : TFC_TENSOR_PB_CONTENT,
+                          &arena, &tp, st);
+  if (ok) {
+    v.tag = tag_copy;
+    v.value_case = TENSORFLOW__SUMMARY__VALUE__VALUE_TENSOR;
+    v.tensor = &tp;
+    v.metadata = md;
+    m.n_value = 1;
+    m.value = &vp;
+    ok = pack(&m, out, len, st);
+  }
+  tfc_pb_arena_free(&arena);
+  if (md != &empty) protobuf_c_message_free_unpacked(&md->base, &tfc_pb_allocator);
+  return ok;
+}

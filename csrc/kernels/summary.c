@@ -1,6 +1,6 @@
 /*
- * summary.c — CPU kernels of ScalarSummary, HistogramSummary and
- * MergeSummary: each outputs a scalar string holding a serialized
+ * summary.c — CPU kernels of ScalarSummary, HistogramSummary, MergeSummary
+ * and TensorSummaryV2: each outputs a scalar string holding a serialized
  * tensorflow.Summary (io/summary.h), with TF's input checks and messages.
  */
 #include <math.h>
@@ -87,10 +87,26 @@ static void merge_summary_compute(tfc_kernel_ctx *ctx) {
   tfc_free(all);
 }
 
+static void tensor_summary_v2_compute(tfc_kernel_ctx *ctx) {
+  const tfc_tensor *tag = ctx->inputs[0], *t = ctx->inputs[1], *meta = ctx->inputs[2];
+  if (tag->rank != 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "tag must be scalar");
+    return;
+  }
+  if (meta->rank != 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "serialized_summary_metadata must be scalar");
+    return;
+  }
+  uint8_t *data = NULL;
+  size_t len = 0;
+  if (tfc_summary_tensor(tag->data, t, meta->data, &data, &len, ctx->st)) emit(ctx, data, len);
+}
+
 static const tfc_kernel_def defs[] = {
     {"ScalarSummary", "CPU", NULL, NULL, NULL, scalar_summary_compute, NULL, 0},
     {"HistogramSummary", "CPU", NULL, NULL, NULL, histogram_summary_compute, NULL, 0},
     {"MergeSummary", "CPU", NULL, NULL, NULL, merge_summary_compute, NULL, 0},
+    {"TensorSummaryV2", "CPU", NULL, NULL, NULL, tensor_summary_v2_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_summary = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -60,6 +60,7 @@ _CHECKPOINT_NAMES = {
     "FinalOpsHook": "basic_session_run_hooks",
     "FeedFnHook": "basic_session_run_hooks",
     "GlobalStepWaiterHook": "basic_session_run_hooks",
+    "ProfilerHook": "basic_session_run_hooks",
     "SecondOrStepTimer": "basic_session_run_hooks",
     "QueueRunner": "queue_runner_impl",
     "add_queue_runner": "queue_runner_impl",

@@ -534,3 +534,46 @@ class FeedFnHook(SessionRunHook):
 
   def before_run(self, run_context):
     return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
+
+
+class ProfilerHook(SessionRunHook):
+  """Every N steps or seconds, traces one run (FULL_TRACE) and writes its Chrome
+  trace to output_dir/timeline-<step>.json and its RunMetadata to the events file."""
+
+  def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True,
+               show_memory=False):
+    self._output_file = _os.path.join(output_dir, "timeline-{}.json")
+    self._file_writer = _writer_cache().get(output_dir)
+    self._show_dataflow = show_dataflow
+    self._show_memory = show_memory
+    self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+  def begin(self):
+    self._next_step = None
+    self._global_step_tensor = _global_step_read("ProfilerHook")
+
+  def before_run(self, run_context):
+    self._request_summary = (self._next_step is not None and
+                             self._timer.should_trigger_for_step(self._next_step))
+    options = (_protos.RunOptions(trace_level=_protos.RunOptions.FULL_TRACE)
+               if self._request_summary else None)
+    return SessionRunArgs({"global_step": self._global_step_tensor}, options=options)
+
+  def after_run(self, run_context, run_values):
+    stale = run_values.results["global_step"]
+    if self._next_step is None:
+      self._timer.update_last_triggered_step(stale)
+    step = stale + 1
+    if self._request_summary:
+      step = run_context.session.run(self._global_step_tensor)
+      self._timer.update_last_triggered_step(step)
+      self._save(step, self._output_file.format(step), run_values.run_metadata.step_stats)
+      self._file_writer.add_run_metadata(run_values.run_metadata, "step_%d" % step)
+    self._next_step = step + 1
+
+  def _save(self, step, save_path, step_stats):
+    from tfc.client import timeline as _timeline  # pylint: disable=g-import-not-at-top
+    _logging.info("Saving timeline for %d into '%s'.", step, save_path)
+    with open(save_path, "w") as f:
+      f.write(_timeline.Timeline(step_stats).generate_chrome_trace_format(
+          show_dataflow=self._show_dataflow, show_memory=self._show_memory))
