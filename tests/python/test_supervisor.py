@@ -207,6 +207,9 @@ def test_seed_pretrain_script_after_training_restores(tmp_path):
   logdir = tmp_path / "supervisor"
   r = _run(_script(tmp_path, "train.py", TRAIN_SCRIPT, logdir), tmp_path)
   assert r.returncode == 0, r.stderr
+  # events files are named by the second they were opened in (as in TF 1.x):
+  # start the second script in a later second so that it gets a file of its own
+  time.sleep(1.0 - time.time() % 1.0 + 0.05)
   r = _run(_script(tmp_path, "pretrain.py", PRETRAIN_SCRIPT, logdir), tmp_path)
   assert r.returncode == 0, r.stderr
   assert r.stdout.strip().splitlines()[-1] == TF_FINAL_LINE
