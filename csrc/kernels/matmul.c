@@ -3,8 +3,8 @@
  *
  * float goes to oneDNN's sgemm (kernels/dnn_backend.h; the BLAS when
  * TFC_GEMM_BACKEND=openblas or oneDNN refuses), double to the BLAS
- * (kernels/blas.h); large matrix-vector products use the BLAS gemv (small
- * float ones oneDNN's sgemm, see DNN_GEMV_MNK). A big product is split
+ * (kernels/blas.h); matrix-vector products use the BLAS gemv, except small
+ * float row-vector products (gemv_row_f32, see SMALL_GEMV_KN). A big product is split
  * into row blocks of the output (or column blocks, when the output is wider
  * than tall), one BLAS call per block on the intra-op pool; the BLAS itself
  * is single-threaded. half and bfloat16 are widened to float, multiplied by
@@ -27,13 +27,13 @@
 #define PAR_FLOPS ((int64_t)1 << 22)
 /* Below this many multiply-adds (m*n*k) float products use the plain loop. */
 #define SMALL_MNK 4096
-/* Float matrix-vector products up to this many multiply-adds go to oneDNN's
- * sgemm rather than the BLAS gemv: measured as fast or faster there (1x1024
- * by 1024x10: 6-8 us against 6-9 us; 1x784 by 784x256: level), and a process
- * whose only products are small ones (a CNN's classifier head) then never
- * loads OpenBLAS, which costs 4-5 ms of CPU on first use. Larger,
- * memory-bound ones stay with the BLAS gemv, faster there. */
-#define DNN_GEMV_MNK ((int64_t)1 << 20)
+/* A float row vector times a matrix with at most this many multiply-adds
+ * (k * n) runs on gemv_row_f32 rather than the BLAS or oneDNN: the product
+ * of a small network's classifier head (1x1024 by 1024x10: 5-9 us here,
+ * like the libraries) then needs no library at all, where the first call
+ * would load OpenBLAS (4-5 ms of CPU) or JIT-compile oneDNN's GEMM kernels
+ * (about 6 million instructions). */
+#define SMALL_GEMV_KN ((int64_t)1 << 16)
 /* Row/column blocks handed to the BLAS are multiples of this. */
 #define SPLIT_ALIGN 16
 
@@ -98,6 +98,34 @@ DEFINE_LOOP(u16, uint16_t, uint32_t)
 DEFINE_LOOP(u32, uint32_t, uint32_t)
 DEFINE_LOOP(u64, uint64_t, uint64_t)
 
+/* c[0, 0:n] = a[0, 0:k] B for a float row vector a (m == 1; a transposed
+ * a is read with its stride) and a B that is not transposed: blocks of up
+ * to 64 outputs are accumulated in a local array, four rows of B per pass,
+ * so the inner loop is a multiply-add along B's contiguous rows that the
+ * compiler vectorizes. */
+static void gemv_row_f32(const gemm_args *g) {
+  const float *a = g->a, *B = g->b;
+  float *c = g->c;
+  const int64_t as = g->ta ? g->lda : 1, ldb = g->ldb, k = g->k;
+  for (int64_t j0 = 0; j0 < g->n; j0 += 64) {
+    const int64_t jn = g->n - j0 < 64 ? g->n - j0 : 64;
+    float acc[64] = {0};
+    int64_t p = 0;
+    for (; p + 4 <= k; p += 4) {
+      const float *b0 = B + p * ldb + j0, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+      const float a0 = a[p * as], a1 = a[(p + 1) * as], a2 = a[(p + 2) * as],
+                  a3 = a[(p + 3) * as];
+      for (int64_t j = 0; j < jn; j++) acc[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+    }
+    for (; p < k; p++) {
+      const float *b0 = B + p * ldb + j0;
+      const float a0 = a[p * as];
+      for (int64_t j = 0; j < jn; j++) acc[j] += a0 * b0[j];
+    }
+    memcpy(c + j0, acc, (size_t)jn * sizeof *c);
+  }
+}
+
 /* ---------------------------------------------------------------- one product */
 
 /* True when float products go to oneDNN's sgemm: the default, since it
@@ -123,12 +151,8 @@ static void gemm_serial(const gemm_args *g) {
                  g->m * g->n * g->k > SMALL_MNK;
   switch (g->t) {
     case TFC_DTYPE_FLOAT:
-      if (!blas_ok) gemm_loop_f32(g);
-      else if ((g->m == 1 || g->n == 1) && g->k > 0 && g->m * g->n * g->k <= DNN_GEMV_MNK &&
-               use_dnn_gemm() &&
-               tfc_dnn_sgemm(g->ta, g->tb, g->m, g->n, g->k, 1.0f, g->a, g->lda, g->b, g->ldb,
-                             0.0f, g->c, g->ldc))
-        break;
+      if (g->m == 1 && !g->tb && g->k * g->n <= SMALL_GEMV_KN) gemv_row_f32(g);
+      else if (!blas_ok) gemm_loop_f32(g);
       else if (g->m == 1 && g->k > 0)
         tfc_blas_sgemv(!g->tb, g->tb ? g->n : g->k, g->tb ? g->k : g->n, 1.0f, g->b, g->ldb, g->a,
                        g->ta ? g->lda : 1, 0.0f, g->c, 1);

@@ -58,6 +58,26 @@ def test_matmul_transposes(dtype, m, n, k):
                                        atol=tol(dtype) * max(k, 1))
 
 
+@pytest.mark.parametrize("n,k", [(10, 1024), (1, 3), (64, 7), (65, 129), (130, 500), (200, 300)])
+def test_row_vector_products(n, k):
+    # A 1 x k row vector times a k x n matrix (a classifier head): the small
+    # ones run on tfc's own row-vector kernel (blocks of 64 outputs, four rows
+    # of the matrix per pass), the larger ones (k * n > 65536) on the BLAS;
+    # both must agree with NumPy, also for a transposed row vector and a
+    # half-precision one.
+    for ta in (False, True):
+        a = rand((k, 1) if ta else (1, k), np.float32)
+        b = rand((k, n), np.float32)
+        got = run(lambda x, y: tf.matmul(x, y, transpose_a=ta), a, b)
+        want = (a.T if ta else a).astype(np.float64) @ b.astype(np.float64)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * k)
+    a16, b16 = rand((1, k), np.float16), rand((k, n), np.float16)
+    got = run(tf.matmul, a16, b16)
+    np.testing.assert_allclose(got.astype(np.float64),
+                               a16.astype(np.float64) @ b16.astype(np.float64),
+                               rtol=2e-2, atol=2e-2 * k)
+
+
 def test_adjoint_and_operator():
     a, b = rand((4, 3), np.float32), rand((5, 4), np.float32)
     got = run(lambda x, y: tf.matmul(x, y, adjoint_a=True, adjoint_b=True), a, b)
