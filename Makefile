@@ -303,7 +303,10 @@ FUZZ_MAX_LEN_rpc_requests := 16384
 FUZZ_OMP_INC  := tests/fuzz/omp
 FUZZ_RPC_VARS := CC=clang BUILD=build/fuzz-rpc OPTFLAGS="-O1 -g" \
                  SANFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_DEFS) -I$(FUZZ_OMP_INC)"
-FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
+# Per-input time limit: 10 s in `make fuzz`; the short run inside `make test`
+# allows 60 s, so that a loaded machine is not taken for a hang.
+FUZZ_TIMEOUT ?= 10
+FUZZ_LIMITS := -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -malloc_limit_mb=1024
 FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
@@ -332,7 +335,7 @@ fuzz: fuzz-build
 	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ_TIME=$(FUZZ_SECONDS) fuzz-run
 
 fuzz-short: fuzz-build
-	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ_TIME=$(FUZZ_SHORT_SECONDS) fuzz-run
+	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ_TIME=$(FUZZ_SHORT_SECONDS) FUZZ_TIMEOUT=60 fuzz-run
 
 # A libFuzzer dictionary for GraphDefs: every op name and arg/attr name from
 # the op tables (looked up through hash maps, which the fuzzer cannot see
