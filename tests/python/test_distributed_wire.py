@@ -12,6 +12,9 @@ import tfc as tf
 from tfc import _tfc
 from cluster_util import Cluster
 
+# AddressSanitizer keeps freed memory in quarantine: RSS bounds mean nothing under it.
+_UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+
 WORKER_METHODS = ["GetStatus", "CreateWorkerSession", "DeleteWorkerSession", "RegisterGraph",
                   "DeregisterGraph", "RunGraph", "CleanupGraph", "CleanupAll", "RecvTensor",
                   "Logging", "Tracing"]
@@ -161,7 +164,8 @@ def test_recv_tensor_for_a_key_that_never_comes_and_stale_steps(cluster):
   for i in range(2000):
     with pytest.raises(tf.errors.DeadlineExceededError):
       _tfc._grpc_call(addr, "/tensorflow.WorkerService/RecvTensor", _vf(1, 20000 + i) + _ld(2, key), 5)
-  assert rss() - before < 8 * 1024
+  if not _UNDER_ASAN:
+    assert rss() - before < 8 * 1024
   _alive(addr)
 
 
