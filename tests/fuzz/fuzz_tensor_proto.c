@@ -18,13 +18,13 @@
 #include "graph/tensor_proto.h"
 
 /* True when a and b have the same dtype, shape and elements (bitwise; strings
- * by content). */
+ * and serialized resource handles by content). */
 static bool same_tensor(const tfc_tensor *a, const tfc_tensor *b) {
   if (a->dtype != b->dtype || a->rank != b->rank || a->nelems != b->nelems) return false;
   for (int i = 0; i < a->rank; i++)
     if (a->dims[i] != b->dims[i]) return false;
   if (a->nelems == 0) return true;
-  if (a->dtype != TFC_DTYPE_STRING) return memcmp(a->data, b->data, tfc_tensor_nbytes(a)) == 0;
+  if (!tfc_dtype_is_stringlike(a->dtype)) return memcmp(a->data, b->data, tfc_tensor_nbytes(a)) == 0;
   const tfc_string *x = a->data, *y = b->data;
   for (int64_t i = 0; i < a->nelems; i++)
     if (x[i].len != y[i].len || (x[i].len && memcmp(x[i].data, y[i].data, x[i].len) != 0))
