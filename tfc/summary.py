@@ -207,13 +207,7 @@ class FileWriter(object):
     writes the file_version event and starts the writer thread."""
     _make_logdir(self._logdir)
     now = _time.time()
-    self._path = _os.path.join(self._logdir, "events.out.tfevents.%010d.%s%s" % (
-        int(now), _socket.gethostname(), self._suffix))
-    try:
-      self._file = open(self._path, "ab")
-    except OSError as e:
-      from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
-      _gfile._raise(e, self._path)  # pylint: disable=protected-access
+    self._path, self._file = _create_events_file(self._logdir, int(now), self._suffix)
     self._file.write(_frame(_protos.Event(wall_time=now,
                                           file_version="brain.Event:2").SerializeToString()))
     self._file.flush()
@@ -398,6 +392,32 @@ class FileWriterCache(object):
       if logdir not in FileWriterCache._cache:
         FileWriterCache._cache[logdir] = FileWriter(logdir, graph=_ops.get_default_graph())
       return FileWriterCache._cache[logdir]
+
+
+_events_file_counter = [0]
+
+
+def _create_events_file(logdir, secs, suffix):
+  """(path, file opened for writing) of a new events file in logdir.
+
+  The name is TF 1.x's `events.out.tfevents.<secs>.<host><suffix>` when no
+  file has it yet; otherwise (a second writer in the same second, in this
+  process or another) `...<host>.<pid>.<n><suffix>` as TF 2's writers name
+  theirs, n counting up until a name is free. The file is created
+  exclusively, so two writers never share (and clobber) one file;
+  TensorBoard reads every `events.out.tfevents.*` file of a directory."""
+  import errno as _errno  # pylint: disable=g-import-not-at-top
+  base = _os.path.join(logdir, "events.out.tfevents.%010d.%s" % (secs, _socket.gethostname()))
+  path = base + suffix
+  while True:
+    try:
+      return path, open(path, "xb")
+    except OSError as e:
+      if e.errno != _errno.EEXIST:
+        from tfc import gfile as _gfile  # pylint: disable=g-import-not-at-top
+        _gfile._raise(e, path)  # pylint: disable=protected-access
+    path = "%s.%d.%d%s" % (base, _os.getpid(), _events_file_counter[0], suffix)
+    _events_file_counter[0] += 1
 
 
 def _make_logdir(logdir):

@@ -19,6 +19,7 @@
  */
 #include "python/py_internal.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "distributed/grpc_session.h"
@@ -100,7 +101,14 @@ typedef struct SessionObject {
   PyObject *weakreflist;
 } SessionObject;
 
-enum { FORM_SINGLE, FORM_LIST, FORM_TUPLE, FORM_REBUILD };
+enum { FORM_SINGLE, FORM_LIST, FORM_TUPLE, FORM_REBUILD, FORM_STRUCT };
+
+/* FORM_STRUCT: nested dicts, lists and tuples of plain fetches, rebuilt in C
+ * from `shape`, a preorder list of codes: S_LEAF (the next item), or S_LIST /
+ * S_TUPLE / S_DICT followed by the element count (a dict's keys are the next
+ * entries of `keys`, its values follow in order). */
+enum { S_LEAF, S_LIST, S_TUPLE, S_DICT };
+enum { STRUCT_MAX_DEPTH = 32 };
 
 /* A resolved fetch structure. items[i] >= 0: index into fetches; -1: an
  * operation (None); <= -2: feed number (-2 - item). */
@@ -110,6 +118,8 @@ typedef struct fetch_spec {
   vec fetches;   /* tfc_endpoint, unique */
   vec targets;   /* int node id, unique */
   PyObject *rebuild;  /* strong, FORM_REBUILD only */
+  vec shape;     /* int codes, FORM_STRUCT only */
+  PyObject *keys;     /* list of dict keys (strong), FORM_STRUCT only */
 } fetch_spec;
 
 /* Resolved feeds: endpoints, key/value objects (strong), converted tensors. */
@@ -128,6 +138,8 @@ static void fetch_spec_init(fetch_spec *f) {
   vec_init(&f->fetches, sizeof(tfc_endpoint));
   vec_init(&f->targets, sizeof(int));
   f->rebuild = NULL;
+  vec_init(&f->shape, sizeof(int));
+  f->keys = NULL;
 }
 
 /* Frees a fetch spec's storage and rebuild reference. */
@@ -136,6 +148,8 @@ static void fetch_spec_free(fetch_spec *f) {
   vec_free(&f->fetches);
   vec_free(&f->targets);
   Py_CLEAR(f->rebuild);
+  vec_free(&f->shape);
+  Py_CLEAR(f->keys);
 }
 
 /* Empty feed spec. */
@@ -519,6 +533,42 @@ static bool simple_fetch(tfc_mod_state *ms, PyObject *f) {
          PyUnicode_Check(f);
 }
 
+/* Records one level of a nested fetch structure (exact dicts, lists and
+ * tuples whose leaves are Tensors, Operations or names) into fx->shape,
+ * fx->keys and the items. 0 when done, -1 with an exception, 1 when some
+ * element needs the Python fetch handler (nothing raised). Runs no Python
+ * code, so the containers cannot change while they are walked. */
+static int collect_struct(SessionObject *self, fetch_spec *fx, const feed_spec *fs, PyObject *f,
+                          int depth) {
+  if (simple_fetch(self->ms, f)) {
+    int code = S_LEAF;
+    if (vec_push(&fx->shape, &code) < 0) return -1;
+    return add_fetch(self, fx, fs, f, 1);
+  }
+  bool is_dict = PyDict_CheckExact(f), is_list = PyList_CheckExact(f), is_tuple = PyTuple_CheckExact(f);
+  if ((!is_dict && !is_list && !is_tuple) || depth >= STRUCT_MAX_DEPTH) return 1;
+  Py_ssize_t n = is_dict ? PyDict_GET_SIZE(f) : PySequence_Fast_GET_SIZE(f);
+  if (n > INT_MAX / 2) return 1;
+  int head[2] = {is_dict ? S_DICT : is_list ? S_LIST : S_TUPLE, (int)n};
+  if (vec_push(&fx->shape, &head[0]) < 0 || vec_push(&fx->shape, &head[1]) < 0) return -1;
+  if (!is_dict) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+      int rc = collect_struct(self, fx, fs, PySequence_Fast_GET_ITEM(f, i), depth + 1);
+      if (rc != 0) return rc;
+    }
+    return 0;
+  }
+  if (!fx->keys && !(fx->keys = PyList_New(0))) return -1;
+  Py_ssize_t pos = 0;
+  PyObject *k, *v;
+  while (PyDict_Next(f, &pos, &k, &v)) {
+    if (PyList_Append(fx->keys, k) < 0) return -1;
+    int rc = collect_struct(self, fx, fs, v, depth + 1);
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
 /* Resolves the fetches argument into fx (form, items, unique fetches, targets). */
 static int collect_fetches(SessionObject *self, PyObject *fetches, fetch_spec *fx,
                            const feed_spec *fs) {
@@ -547,6 +597,14 @@ static int collect_fetches(SessionObject *self, PyObject *fetches, fetch_spec *f
   if (!ms->fetch_handler || fetches == Py_None) {
     fx->form = FORM_SINGLE;
     return add_fetch(self, fx, fs, fetches, 0);
+  }
+  if (is_list || is_tuple || PyDict_CheckExact(fetches)) {
+    fx->form = FORM_STRUCT;
+    int rc = collect_struct(self, fx, fs, fetches, 0);
+    if (rc <= 0) return rc;
+    /* something the Python handler knows: start again there */
+    fx->items.n = fx->fetches.n = fx->targets.n = fx->shape.n = 0;
+    Py_CLEAR(fx->keys);
   }
   PyObject *r = PyObject_CallOneArg(ms->fetch_handler, fetches);
   if (!r) return -1;
@@ -751,6 +809,49 @@ static int read_trace_options(const remote_run *rr, local_trace *lt) {
 
 static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const remote_run *rr, tfc_tensor **out);
 
+/* The value of result item `it` (see fetch_spec): a fetched value, None for
+ * an operation, or a fed value. New reference; NULL with an exception. */
+static PyObject *item_value(SessionObject *self, feed_spec *fs, PyObject *const *vals, int it) {
+  return it >= 0 ? Py_NewRef(vals[it]) : it == -1 ? Py_NewRef(Py_None) : fed_value(self, fs, -2 - it);
+}
+
+/* Rebuilds one level of a FORM_STRUCT result from fx->shape at *sp, taking
+ * leaves from fx->items at *ip and dict keys from fx->keys at *kp. */
+static PyObject *build_struct(SessionObject *self, feed_spec *fs, const fetch_spec *fx,
+                              PyObject *const *vals, int *sp, int *ip, Py_ssize_t *kp) {
+  if (*sp >= fx->shape.n) {
+    PyErr_SetString(PyExc_RuntimeError, "tfc: malformed fetch structure");
+    return NULL;
+  }
+  int code = VEC_AT(&fx->shape, int, (*sp)++);
+  if (code == S_LEAF) return item_value(self, fs, vals, VEC_AT(&fx->items, int, (*ip)++));
+  int n = VEC_AT(&fx->shape, int, (*sp)++);
+  PyObject *r = code == S_DICT ? PyDict_New() : code == S_LIST ? PyList_New(n) : PyTuple_New(n);
+  if (!r) return NULL;
+  for (int i = 0; i < n; i++) {
+    /* a dict's key precedes the keys of the structures inside its value */
+    PyObject *key = code == S_DICT ? PyList_GET_ITEM(fx->keys, (*kp)++) : NULL;
+    PyObject *v = build_struct(self, fs, fx, vals, sp, ip, kp);
+    if (!v) {
+      Py_DECREF(r);
+      return NULL;
+    }
+    if (code == S_LIST) {
+      PyList_SET_ITEM(r, i, v);
+    } else if (code == S_TUPLE) {
+      PyTuple_SET_ITEM(r, i, v);
+    } else {
+      int rc = PyDict_SetItem(r, key, v);
+      Py_DECREF(v);
+      if (rc < 0) {
+        Py_DECREF(r);
+        return NULL;
+      }
+    }
+  }
+  return r;
+}
+
 /* Runs plan (or the remote session) with fs's converted feeds and builds the result for fx. */
 static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fetch_spec *fx,
                          const remote_run *rr, int64_t timeout_ms, const local_trace *lt) {
@@ -811,6 +912,12 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     if (!(vals[i] = tfc_py_tensor_to_py(self->ms, out[i], false))) goto done;
   }
   int ni = fx->items.n;
+  if (fx->form == FORM_STRUCT) {
+    int sp = 0, ip = 0;
+    Py_ssize_t kp = 0;
+    result = build_struct(self, fs, fx, vals, &sp, &ip, &kp);
+    goto done;
+  }
   if (fx->form == FORM_SINGLE) {
     int it = VEC_AT(&fx->items, int, 0);
     result = it >= 0 ? Py_NewRef(vals[it]) : it == -1 ? Py_NewRef(Py_None) : fed_value(self, fs, -2 - it);
@@ -1157,7 +1264,7 @@ static PyObject *session_make_callable(SessionObject *self, PyObject *args, PyOb
   }
   if (collect_fetches(self, fetches, &c->fx, &fs) < 0) goto fail;
   if (vec_detach(&c->fx.items) < 0 || vec_detach(&c->fx.fetches) < 0 ||
-      vec_detach(&c->fx.targets) < 0)
+      vec_detach(&c->fx.targets) < 0 || vec_detach(&c->fx.shape) < 0)
     goto fail;
   if (c->fx.fetches.n || c->fx.targets.n) {
     if (!(c->plan = get_plan(self, &fs, &c->fx))) goto fail;
@@ -1176,6 +1283,7 @@ static int callable_traverse(CallableObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->session);
   Py_VISIT(self->feed_keys);
   Py_VISIT(self->fx.rebuild);
+  Py_VISIT(self->fx.keys);
   return 0;
 }
 
@@ -1183,6 +1291,7 @@ static int callable_traverse(CallableObject *self, visitproc visit, void *arg) {
 static int callable_clear(CallableObject *self) {
   Py_CLEAR(self->feed_keys);
   Py_CLEAR(self->fx.rebuild);
+  Py_CLEAR(self->fx.keys);
   return 0;
 }
 

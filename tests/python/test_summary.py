@@ -129,3 +129,52 @@ def test_bad_input():
         sess.run(tf.summary.merge([a, a]), {x: [1.0]})
       del b, s
   assert tf.summary.merge_all(key="nothing") is None
+
+
+def test_writers_opened_in_the_same_second_write_separate_files(tmp_path, monkeypatch):
+  import socket
+  import time as time_mod
+  logdir = str(tmp_path / "same_second")
+  monkeypatch.setattr(time_mod, "time", lambda: 1700000000.25)  # every writer: one second
+  value = lambda v: tf.summary.Summary(value=[tf.summary.Summary.Value(tag="x", simple_value=v)])  # noqa: E731
+  a = tf.summary.FileWriter(logdir)
+  b = tf.summary.FileWriter(logdir)
+  c = tf.summary.FileWriter(logdir, filename_suffix=".eval")
+  a.add_summary(value(1.0), 1)
+  b.add_summary(value(2.0), 1)
+  c.add_summary(value(3.0), 1)
+  a.close()
+  b.reopen()  # still open: no new file
+  b.close()
+  b.reopen()  # a new file, also in the same second
+  b.add_summary(value(4.0), 2)
+  b.close()
+  c.close()
+  monkeypatch.undo()
+  host = socket.gethostname()
+  files = sorted(os.listdir(logdir))
+  assert len(files) == 4
+  first = "events.out.tfevents.1700000000.%s" % host
+  assert first in files and first + ".eval" in files  # TF 1.x's name when it is free
+  others = [f for f in files if f not in (first, first + ".eval")]
+  assert all(f.startswith("%s.%d." % (first, os.getpid())) for f in others)
+  seen = {}
+  for f in files:
+    events = list(tf.train.summary_iterator(os.path.join(logdir, f)))
+    assert events[0].file_version == "brain.Event:2"
+    seen[f] = [(e.step, e.summary.value[0].simple_value) for e in events if e.HasField("summary")]
+  assert seen[first] == [(1, 1.0)] and seen[first + ".eval"] == [(1, 3.0)]
+  assert sorted(seen[f] for f in others) == [[(1, 2.0)], [(2, 4.0)]]
+
+
+def test_unwritable_logdir_names_the_path(tmp_path):
+  logdir = tmp_path / "ro"
+  logdir.mkdir()
+  os.chmod(str(logdir), 0o500)
+  try:
+    if os.access(str(logdir), os.W_OK):
+      pytest.skip("running as a user who may write anywhere")
+    with pytest.raises(tf.errors.PermissionDeniedError, match="events.out.tfevents"):
+      tf.summary.FileWriter(str(logdir))
+  finally:
+    os.chmod(str(logdir), 0o700)

@@ -259,6 +259,7 @@ class CheckpointSaverHook(SessionRunHook):
   def begin(self):
     self._summary_writer = _writer_cache().get(self._checkpoint_dir)
     self._global_step_tensor = _global_step_read("CheckpointSaverHook")
+    self._run_args = SessionRunArgs(self._global_step_tensor)
     for listener in self._listeners:
       listener.begin()
 
@@ -280,10 +281,10 @@ class CheckpointSaverHook(SessionRunHook):
     self._timer.update_last_triggered_step(step)
 
   def before_run(self, run_context):
-    return SessionRunArgs(self._global_step_tensor)
+    return self._run_args
 
   def after_run(self, run_context, run_values):
-    stale = run_values.results
+    stale = int(run_values.results)
     if self._timer.should_trigger_for_step(stale + self._steps_per_run):
       step = run_context.session.run(self._global_step_tensor)
       if self._timer.should_trigger_for_step(step):
@@ -354,10 +355,11 @@ class StepCounterHook(SessionRunHook):
     if self._summary_writer is None and self._output_dir:
       self._summary_writer = _writer_cache().get(self._output_dir)
     self._global_step_tensor = _global_step_read("StepCounterHook")
+    self._run_args = SessionRunArgs(self._global_step_tensor)
     self._summary_tag = _training_util.get_global_step().op.name + "/sec"
 
   def before_run(self, run_context):
-    return SessionRunArgs(self._global_step_tensor)
+    return self._run_args
 
   def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
     rate = elapsed_steps / elapsed_time
@@ -368,7 +370,7 @@ class StepCounterHook(SessionRunHook):
     _logging.info("%s: %g", self._summary_tag, rate)
 
   def after_run(self, run_context, run_values):
-    stale = run_values.results
+    stale = int(run_values.results)
     if self._timer.should_trigger_for_step(stale + self._steps_per_run):
       step = run_context.session.run(self._global_step_tensor)
       if self._timer.should_trigger_for_step(step):
@@ -431,21 +433,23 @@ class SummarySaverHook(SessionRunHook):
       self._summary_writer = _writer_cache().get(self._output_dir)
     self._next_step = None
     self._global_step_tensor = _global_step_read("SummarySaverHook")
+    self._step_args = SessionRunArgs({"global_step": self._global_step_tensor})
 
   def before_run(self, run_context):
     self._request_summary = (self._next_step is None or
                              self._timer.should_trigger_for_step(self._next_step))
+    if not self._request_summary:
+      return self._step_args
     requests = {"global_step": self._global_step_tensor}
-    if self._request_summary:
-      summary_op = self._get_summary_op()
-      if summary_op is not None:
-        requests["summary"] = summary_op
+    summary_op = self._get_summary_op()
+    if summary_op is not None:
+      requests["summary"] = summary_op
     return SessionRunArgs(requests)
 
   def after_run(self, run_context, run_values):
     if not self._summary_writer:
       return
-    step = run_values.results["global_step"] + 1
+    step = int(run_values.results["global_step"]) + 1
     if self._next_step is None or self._request_summary:
       step = run_context.session.run(self._global_step_tensor)
     if self._next_step is None:

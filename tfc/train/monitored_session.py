@@ -599,40 +599,47 @@ class _HookedSession(_WrappedSession):
     return self._should_stop
 
   def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-    if self.should_stop():
+    # the per-step path: one call per hook each way, and the hooks' fetches
+    # ride in one dict that the session resolves and rebuilds in C
+    if self._should_stop or (self._wrapped_is_stoppable and self._sess.should_stop()):
       raise RuntimeError("Run called even after should_stop requested.")
-    run_context = _srh.SessionRunContext(
-        original_args=_srh.SessionRunArgs(fetches, feed_dict), session=self._sess)
+    sess = self._sess
+    run_context = _srh.SessionRunContext(_srh.SessionRunArgs(fetches, feed_dict), sess)
     if options is None:
       options = _protos.RunOptions()
     actual_fetches = {"caller": fetches}
     feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options)
     if run_metadata is None:
       run_metadata = _protos.RunMetadata()
-    outputs = _WrappedSession.run(self, fetches=actual_fetches, feed_dict=feed_dict,
-                                  options=options, run_metadata=run_metadata)
+    outputs = sess.run(actual_fetches, feed_dict, options, run_metadata)
+    values = _srh.SessionRunValues
+    get = outputs.get
     for hook in self._hooks:
-      hook.after_run(run_context, _srh.SessionRunValues(
-          results=outputs[hook] if hook in outputs else None, options=options,
-          run_metadata=run_metadata))
-    self._should_stop = self._should_stop or run_context.stop_requested
+      hook.after_run(run_context, values(get(hook), options, run_metadata))
+    if run_context._stop_requested:  # pylint: disable=protected-access
+      self._should_stop = True
     return outputs["caller"]
 
   def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options):
     """Adds the hooks' fetches to fetch_dict and merges their options; the merged feeds."""
-    hook_feeds = {}
+    hook_feeds = None
     for hook in self._hooks:
       request = hook.before_run(run_context)
       if request is None:
         continue
-      if request.fetches is not None:
-        fetch_dict[hook] = request.fetches
-      if request.feed_dict:
-        self._raise_if_feeds_intersects(hook_feeds, request.feed_dict,
+      hook_fetches = request.fetches
+      request_feeds = request.feed_dict
+      request_options = request.options
+      if hook_fetches is not None:
+        fetch_dict[hook] = hook_fetches
+      if request_feeds:
+        if hook_feeds is None:
+          hook_feeds = {}
+        self._raise_if_feeds_intersects(hook_feeds, request_feeds,
                                         "Same tensor is fed by two hooks.")
-        hook_feeds.update(request.feed_dict)
-      if request.options:
-        self._merge_run_options(options, request.options)
+        hook_feeds.update(request_feeds)
+      if request_options:
+        self._merge_run_options(options, request_options)
     if not hook_feeds:
       return user_feed_dict
     if not user_feed_dict:

@@ -30,11 +30,12 @@ class SessionRunHook(object):
 
 
 class SessionRunArgs(_collections.namedtuple("SessionRunArgs",
-                                             ["fetches", "feed_dict", "options"])):
-  """What a hook adds to a run: fetches, feeds and RunOptions."""
+                                             ["fetches", "feed_dict", "options"],
+                                             defaults=(None, None))):
+  """What a hook adds to a run: fetches, feeds and RunOptions
+  (SessionRunArgs(fetches, feed_dict=None, options=None))."""
 
-  def __new__(cls, fetches, feed_dict=None, options=None):
-    return super(SessionRunArgs, cls).__new__(cls, fetches, feed_dict, options)
+  __slots__ = ()
 
 
 class SessionRunContext(object):
@@ -67,3 +68,5 @@ class SessionRunContext(object):
 class SessionRunValues(_collections.namedtuple("SessionRunValues",
                                                ["results", "options", "run_metadata"])):
   """A hook's fetched values, with the RunOptions and RunMetadata of the run."""
+
+  __slots__ = ()
