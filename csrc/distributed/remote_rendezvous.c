@@ -94,6 +94,7 @@ typedef struct tail_ctx {
   long long lent_token;   /* same-host transport: the sender's token */
   bool retry_lent;        /* the same-host copy failed: fetch the lent tensor over gRPC */
   int64_t step_id;        /* TCP transport: the step the tensor is lent to */
+  bool dead;              /* the response said is_dead: no tensor, no error */
   tfc_dtype dtype;
   int rank;
   int64_t dims[TFC_MAX_RANK];
@@ -191,7 +192,7 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
     while (pos < b->len && tfc_wire_next(b->data, b->len, &pos, &f))
       if (f.number == 2 && f.wire == 0) dead = f.v != 0;
     if (dead) {
-      tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "a dead tensor arrived through RecvTensor");
+      c->dead = true;
       return NULL;
     }
     tfc_tensor *t = tfc_tensor_adopt(c->dtype, c->rank, c->dims, c->block, st);
@@ -216,7 +217,8 @@ static tfc_tensor *decode_response(const tfc_rpc_buf *b, tail_ctx *c, tfc_status
     return NULL;
   }
   if (dead) {
-    tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "a dead tensor arrived through RecvTensor");
+    /* the tensor field (TF sends an empty one) and any transport option are ignored */
+    c->dead = true;
     return NULL;
   }
   const uint8_t *url = NULL, *where = NULL;
@@ -392,6 +394,7 @@ static void *remote_recv_main(void *arg) {
   tfc_status_clear(&st);
   tfc_rpc_buf resp = {0};
   tfc_tensor *t = NULL;
+  bool dead = false;
   int64_t start_us = now_micros();
   if (req.oom) {
     tfc_status_set(&st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
@@ -402,6 +405,7 @@ static void *remote_recv_main(void *arg) {
     if (tfc_rpc_unary_tail(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s, 1, 0, claim_tensor, &tc,
                            &resp, &st))
       t = decode_response(&resp, &tc, &st);
+    dead = tc.dead;
     if (tc.block) tfc_aligned_free(tc.block);
     if (!t && tc.retry_lent) {
       /* the kernel refused the direct copy: the same tensor over gRPC */
@@ -424,6 +428,7 @@ static void *remote_recv_main(void *arg) {
       else if (tfc_rpc_unary_tail(peer->address, tfc_method_paths[TFC_M_RECV_TENSOR], &s2, 1, 0, claim_tensor,
                                   &tc2, &resp, &st))
         t = decode_response(&resp, &tc2, &st);
+      dead = tc2.dead;
       if (tc2.block) tfc_aligned_free(tc2.block);
       tfc_wbuf_free(&again);
       tfc_wbuf_free(&any);
@@ -434,6 +439,10 @@ static void *remote_recv_main(void *arg) {
   if (!pending_finish(r, rr)) {
     /* an abort (step deadline, cleanup, a failed peer) answered this receive already */
     tfc_tensor_unref(t);
+  } else if (!t && dead) {
+    tfc_status ok;
+    tfc_status_clear(&ok);
+    rr->done(rr->arg, NULL, &ok);
   } else if (!t) {
     tfc_status pst;
     if (st.code == TFC_CODE_UNAVAILABLE)
@@ -622,7 +631,7 @@ typedef struct waiter {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   bool done;
-  tfc_tensor *value;
+  tfc_tensor *value;     /* NULL with an OK st: a dead tensor */
   tfc_status st;
 } waiter;
 
@@ -649,7 +658,8 @@ static void waiter_done(void *arg, tfc_tensor *value, const tfc_status *st) {
 
 /* Blocking local receive with a timeout (see remote_rendezvous.h). */
 tfc_tensor *tfc_remote_rendezvous_wait_local(tfc_remote_rendezvous *r, const char *key, int64_t timeout_ms,
-                                             tfc_status *st) {
+                                             bool *is_dead, tfc_status *st) {
+  *is_dead = false;
   waiter *w = tfc_calloc(1, sizeof *w);
   if (!w) {
     tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
@@ -676,6 +686,8 @@ tfc_tensor *tfc_remote_rendezvous_wait_local(tfc_remote_rendezvous *r, const cha
     if (w->value) {
       t = w->value;
       w->value = NULL;
+    } else if (w->st.code == TFC_CODE_OK) {
+      *is_dead = true;
     } else {
       tfc_status_copy(st, &w->st);
     }

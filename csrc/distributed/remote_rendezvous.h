@@ -48,8 +48,9 @@ void tfc_remote_rendezvous_trace(tfc_remote_rendezvous *r);
 int tfc_remote_rendezvous_take_stats(tfc_remote_rendezvous *r, tfc_wbuf *out);
 
 /* Waits up to timeout_ms for the local value under key; a new reference, or
- * NULL + st (the abort status, or DEADLINE_EXCEEDED). */
+ * NULL with *is_dead set (a dead tensor, st untouched), or NULL + st (the
+ * abort status, or DEADLINE_EXCEEDED). */
 tfc_tensor *tfc_remote_rendezvous_wait_local(tfc_remote_rendezvous *r, const char *key, int64_t timeout_ms,
-                                             tfc_status *st);
+                                             bool *is_dead, tfc_status *st);
 
 #endif

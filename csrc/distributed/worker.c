@@ -542,7 +542,12 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
     ok = tfc_run_step(&args, &env, &rst);
   }
   for (size_t i = 0; ok && i < r->n_recv_key; i++) {
-    tfc_tensor *t = tfc_remote_rendezvous_wait_local(rdv, r->recv_key[i], timeout_ms, &rst);
+    bool dead = false;
+    tfc_tensor *t = tfc_remote_rendezvous_wait_local(rdv, r->recv_key[i], timeout_ms, &dead, &rst);
+    if (!t && dead)
+      tfc_status_set(&rst, TFC_CODE_INVALID_ARGUMENT,
+                     "Fetched tensor %s is dead: it is on a branch of a conditional that was not taken",
+                     r->recv_key[i]);
     if (!t) {
       ok = false;
       break;
@@ -671,6 +676,27 @@ static bool tcp_wanted(const uint8_t *req, size_t len, const tfc_tensor *t) {
          !(mine[0] && vn == strlen(mine) && memcmp(v, mine, vn) == 0);
 }
 
+/* Fills resp with a RecvTensorResponse for a dead tensor: is_dead set and
+ * the 1-D, 0-element float tensor TF puts beside it. */
+static bool dead_response(tfc_msg *resp, tfc_status *st) {
+  int64_t zero = 0;
+  tfc_tensor *empty = tfc_tensor_new(TFC_DTYPE_FLOAT, 1, &zero, st);
+  if (!empty) return false;
+  tfc_wbuf head;
+  tfc_wbuf_init(&head);
+  const void *body;
+  size_t body_len;
+  bool ok = tfc_wire_recv_tensor_response(empty, true, &head, &body, &body_len, st);
+  tfc_tensor_unref(empty);
+  if (ok && head.oom) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (!ok) {
+    tfc_wbuf_free(&head);
+    return false;
+  }
+  tfc_msg_take(resp, &head);
+  return true;
+}
+
 /* RecvTensor: wait for the local value and answer it (tensor bytes zero-copy). */
 static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t timeout_ms, tfc_msg *resp,
                         tfc_status *st) {
@@ -699,6 +725,7 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
   const uint8_t *tokv;
   size_t tokn;
   tfc_tensor *t = NULL;
+  bool dead = false;
   if (rdv && transport_option(req, len, TFC_LENT_URL, &tokv, &tokn)) {
     /* a same-host peer could not copy a lent tensor: send it over gRPC */
     char tok[32];
@@ -706,7 +733,13 @@ static bool recv_tensor(tfc_worker *w, const uint8_t *req, size_t len, int64_t t
     t = tfc_remote_rendezvous_lent(rdv, atoll(tok));
     if (!t) tfc_status_set(st, TFC_CODE_NOT_FOUND, "No lent tensor %s for step %" PRId64, tok, step_id);
   } else if (rdv) {
-    t = tfc_remote_rendezvous_wait_local(rdv, key, timeout_ms, st);
+    t = tfc_remote_rendezvous_wait_local(rdv, key, timeout_ms, &dead, st);
+  }
+  if (dead) {
+    /* is_dead with an empty float tensor, as TF answers; no side data plane */
+    if (rdv) tfc_remote_rendezvous_unref(rdv);
+    tfc_free(key);
+    return dead_response(resp, st);
   }
   int64_t token = 0;
   int port = 0;

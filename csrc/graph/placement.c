@@ -1,9 +1,10 @@
 /*
  * placement.c — assigns every needed node to one device.
  *
- * Nodes are grouped by colocation (a Ref input lives with its variable; a
- * `_class: loc:@x` hint joins x's group), the group's requested devices are
- * merged, and the first device matching the merged spec is chosen. With
+ * Nodes are grouped by colocation (a Ref input lives with its variable, whose
+ * request wins a conflict; a `_class: loc:@x` hint joins x's group, whose
+ * request must agree), the group's requested devices are merged, and the
+ * first device matching the merged spec is chosen. With
  * allow_soft_placement an unsatisfiable spec falls back, field by field, to
  * a device that exists; without it the error names the node as TF does.
  */
@@ -75,39 +76,55 @@ bool tfc_place_nodes(tfc_graph *g, const bool *needed, const tfc_device_set *ds,
   bool ok = parent && group_dev && spec && has_spec;
   if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory placing nodes");
   for (int i = 0; ok && i < n; i++) parent[i] = i;
-  /* Colocation groups. */
-  for (int i = 0; ok && i < n; i++) {
-    if (!needed[i]) continue;
-    tfc_node *node = tfc_graph_node(g, i);
-    for (int k = 0; k < node->n_inputs; k++)
-      if (tfc_dtype_is_ref(node->in_types[k]) || tfc_dtype_base(node->in_types[k]) == TFC_DTYPE_RESOURCE)
-        uf_union(parent, node->inputs[k].node, i);  /* a variable, by ref or by handle */
-    if (node->colocate_with) {
-      /* the caller holds g->mu (plans are built under it): look up directly */
-      tfc_node *other = tfc_hashmap_get(&g->by_name, node->colocate_with, strlen(node->colocate_with), NULL);
-      if (other) uf_union(parent, other->id, i);
-    }
-  }
-  /* Merge requested specs per group; remember a member's name for messages. */
+  /* Every needed node's own requested device. */
   for (int i = 0; ok && i < n; i++) {
     if (!needed[i]) continue;
     tfc_node *node = tfc_graph_node(g, i);
     if (!node->device || !node->device[0]) continue;
-    tfc_device_name d;
-    if (!tfc_device_name_parse(node->device, &d, st)) {
+    if (!tfc_device_name_parse(node->device, &spec[i], st)) {
       tfc_status_set_node(st, node->name);
       ok = false;
       break;
     }
-    int r = uf_find(parent, i);
-    if (!has_spec[r]) {
-      spec[r] = d;
-      has_spec[r] = true;
-    } else if (!tfc_device_name_compatible(&spec[r], &d)) {
-      if (!ds->allow_soft_placement) {
+    has_spec[i] = true;
+  }
+  /* Ref and resource edges first, as TF's placer does: a node that takes a
+   * variable by reference (or by handle) runs where the variable lives; when
+   * its own request conflicts with the variable's, the variable's wins (TF
+   * logs "Ignoring device specification ... because the input edge from ...
+   * is a reference connection"). */
+  for (int i = 0; ok && i < n; i++) {
+    if (!needed[i]) continue;
+    tfc_node *node = tfc_graph_node(g, i);
+    for (int k = 0; k < node->n_inputs; k++) {
+      if (!tfc_dtype_is_ref(node->in_types[k]) && tfc_dtype_base(node->in_types[k]) != TFC_DTYPE_RESOURCE)
+        continue;
+      int rs = uf_find(parent, node->inputs[k].node), rd = uf_find(parent, i);
+      if (rs == rd) continue;
+      if (has_spec[rs] && has_spec[rd] && tfc_device_name_compatible(&spec[rs], &spec[rd]))
+        tfc_device_name_merge(&spec[rs], &spec[rd]);
+      else if (!has_spec[rs] && has_spec[rd])
+        spec[rs] = spec[rd], has_spec[rs] = true;
+      uf_union(parent, rs, rd);  /* rs stays the root: its request wins a conflict */
+    }
+  }
+  /* `_class` colocation: requests must agree (soft placement keeps the group's). */
+  for (int i = 0; ok && i < n; i++) {
+    if (!needed[i]) continue;
+    tfc_node *node = tfc_graph_node(g, i);
+    if (!node->colocate_with) continue;
+    /* the caller holds g->mu (plans are built under it): look up directly */
+    tfc_node *other = tfc_hashmap_get(&g->by_name, node->colocate_with, strlen(node->colocate_with), NULL);
+    if (!other) continue;
+    int ra = uf_find(parent, other->id), rb = uf_find(parent, i);
+    if (ra == rb) continue;
+    if (has_spec[ra] && has_spec[rb]) {
+      if (tfc_device_name_compatible(&spec[ra], &spec[rb])) {
+        tfc_device_name_merge(&spec[ra], &spec[rb]);
+      } else if (!ds->allow_soft_placement) {
         char a[128], b[128];
-        tfc_device_name_format(&spec[r], a, sizeof a);
-        tfc_device_name_format(&d, b, sizeof b);
+        tfc_device_name_format(&spec[ra], a, sizeof a);
+        tfc_device_name_format(&spec[rb], b, sizeof b);
         tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
                        "Cannot colocate nodes: node '%s' requests device '%s', which conflicts with "
                        "'%s' required by its colocation group",
@@ -116,9 +133,11 @@ bool tfc_place_nodes(tfc_graph *g, const bool *needed, const tfc_device_set *ds,
         ok = false;
         break;
       }
-    } else {
-      tfc_device_name_merge(&spec[r], &d);
+    } else if (has_spec[rb]) {
+      spec[ra] = spec[rb];
+      has_spec[ra] = true;
     }
+    uf_union(parent, ra, rb);
   }
   for (int i = 0; ok && i < n; i++) group_dev[i] = -2;
   for (int i = 0; ok && i < n; i++) {

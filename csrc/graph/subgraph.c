@@ -92,6 +92,7 @@ typedef struct builder {
   int *local;           /* graph node id -> snode index in its partition */
   tfc_hashmap xfers;    /* xfer_key -> (recv snode index + 1) */
   int n_xfer;
+  bool may_be_dead;     /* the graph holds a Switch: received tensors may be dead */
   tfc_status *st;
 } builder;
 
@@ -173,7 +174,8 @@ static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
   sn->n_inputs = 1;
   sn->own_types[0] = dt;
   if (!set_val(&sn->own_attrs, "T", tfc_attr_type(dt), b->st) ||
-      !sendrecv_attrs(&sn->own_attrs, tname, b->ds, src_dev, dst_dev, b->st))
+      !sendrecv_attrs(&sn->own_attrs, tname, b->ds, src_dev, dst_dev, b->st) ||
+      (b->may_be_dead && !set_val(&sn->own_attrs, TFC_RECV_MAY_BE_DEAD_ATTR, tfc_attr_bool(true), b->st)))
     return -1;
   int r = synth(b, dst_p, "_Recv", gn->name);
   if (r < 0) goto oom;
@@ -181,7 +183,8 @@ static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
   rn->own_types[1] = dt;
   rn->n_outputs = 1;
   if (!set_val(&rn->own_attrs, "tensor_type", tfc_attr_type(dt), b->st) ||
-      !sendrecv_attrs(&rn->own_attrs, tname, b->ds, src_dev, dst_dev, b->st))
+      !sendrecv_attrs(&rn->own_attrs, tname, b->ds, src_dev, dst_dev, b->st) ||
+      (b->may_be_dead && !set_val(&rn->own_attrs, TFC_RECV_MAY_BE_DEAD_ATTR, tfc_attr_bool(true), b->st)))
     return -1;
   if (tfc_hashmap_put(&b->xfers, (const char *)&key, sizeof key, (void *)(intptr_t)(r + 1)) != 0) goto oom;
   return r;
@@ -270,6 +273,11 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
     }
   }
   if (ok) ok = tfc_place_nodes(g, needed, ds, out->placement, st);
+  for (int i = 0; ok && i < n && !b.may_be_dead; i++) {
+    if (!needed[i]) continue;
+    const char *op = tfc_graph_node(g, i)->def->name;
+    b.may_be_dead = !strcmp(op, "Switch") || !strcmp(op, "RefSwitch") || !strcmp(op, "_SwitchN");
+  }
   /* create snodes in id order (ids are topological: inputs precede consumers) */
   for (int i = 0; ok && i < n; i++) {
     if (!needed[i]) continue;

@@ -54,6 +54,12 @@ typedef struct tfc_fetch_loc {
   int index;
 } tfc_fetch_loc;
 
+/* Bool attr the partitioner sets on the _Send and _Recv nodes of a graph that
+ * holds a Switch: the tensor may be dead, so both partitions need the
+ * control-flow runner even when they hold no control-flow op themselves (a
+ * local session runs all partitions of a step with one runner). */
+#define TFC_RECV_MAY_BE_DEAD_ATTR "_tfc_may_be_dead"
+
 /* The devices a subgraph may be placed on. */
 typedef struct tfc_device_set {
   int n;

@@ -219,8 +219,17 @@ tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc
     if (x->nodes[i].pending == 0) x->roots[x->n_roots++] = i;
     if (strcmp(part->nodes[i].def->name, "TemporaryVariable") == 0) x->has_temp_vars = true;
   }
+  /* the control-flow runner also serves a partition whose _Send/_Recv may
+   * carry a dead tensor (the partitioner marks those of graphs with a Switch) */
   bool has_cf = false;
-  for (int i = 0; i < part->n && !has_cf; i++) has_cf = tfc_cf_is_control_op(part->nodes[i].def->name);
+  for (int i = 0; i < part->n && !has_cf; i++) {
+    const tfc_snode *sn = &part->nodes[i];
+    has_cf = tfc_cf_is_control_op(sn->def->name);
+    if (!has_cf && (strcmp(sn->def->name, "_Recv") == 0 || strcmp(sn->def->name, "_Send") == 0)) {
+      const tfc_attr_value *mark = tfc_attrs_find(sn->attrs, TFC_RECV_MAY_BE_DEAD_ATTR);
+      has_cf = mark && mark->kind == TFC_ATTR_B && mark->v.b;
+    }
+  }
   if (has_cf && !tfc_cf_plan_build(x, sg, part_index, st)) {
     tfc_executor_free(x);
     return NULL;
@@ -394,7 +403,12 @@ static bool store_outputs(run_step *s, int p, int i, tfc_kernel_ctx *ctx) {
       if (!t && !v) {
         tfc_status e;
         tfc_status_clear(&e);
-        tfc_status_set(&e, TFC_CODE_INTERNAL, "Kernel for %s did not produce output %d", ctx->op_type, j);
+        if (strcmp(ctx->op_type, "_Recv") == 0)
+          tfc_status_set(&e, TFC_CODE_INTERNAL,
+                         "%s received a dead tensor in a partition that has no control flow",
+                         ctx->node_name);
+        else
+          tfc_status_set(&e, TFC_CODE_INTERNAL, "Kernel for %s did not produce output %d", ctx->op_type, j);
         step_fail(s, &e, ctx->node_name);
         ok = false;
       } else if (t && t->dtype != tfc_dtype_base(ctx->out_types[j])) {

@@ -1132,8 +1132,9 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     ins[k] = slots[k];
     slots[k] = (cval){0};
   }
-  /* with no pool thread that could help, the kernel runs under the lock */
-  bool unlock = async || s->helpers_possible;
+  /* with no pool thread that could help, the kernel runs under the lock; a
+   * _Send never does: it may complete a _Recv of this very step inline */
+  bool unlock = async || s->helpers_possible || c->kind == CF_TRANSFER;
   if (unlock) pthread_mutex_unlock(&s->mu);
   tfc_status local_st;
   tfc_status *st = an ? &an->st : &local_st;
@@ -1146,6 +1147,11 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     inputs[k] = NULL;
     if (in->src < 0) {
       inputs[k] = s->args->feeds[in->index];
+      continue;
+    }
+    if (c->kind == CF_TRANSFER && (ci->dead || !ins[k].has)) {
+      /* a dead _Send runs with no input: its tensor arrives dead */
+      cval_clear(&ins[k]);
       continue;
     }
     if (!ins[k].has) {

@@ -11,7 +11,8 @@
 #include "base/hashmap.h"
 
 typedef struct entry {
-  tfc_tensor *value;       /* set when the send came first */
+  bool sent;               /* the send came first */
+  tfc_tensor *value;       /* its value; NULL for a dead tensor */
   tfc_recv_done done;      /* set when the receive came first */
   void *arg;
 } entry;
@@ -55,7 +56,8 @@ static bool local_send(tfc_rendezvous *r, const char *key, tfc_tensor *value, tf
     tfc_free(e);
     return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory in rendezvous");
   }
-  e->value = tfc_tensor_ref(value);
+  e->sent = true;
+  e->value = value ? tfc_tensor_ref(value) : NULL;
   pthread_mutex_unlock(&l->mu);
   return true;
 }
@@ -75,7 +77,7 @@ static void local_recv(tfc_rendezvous *r, const char *key, tfc_recv_done done, v
   }
   bool found = false;
   entry *e = tfc_hashmap_get(&l->table, key, len, &found);
-  if (found && e->value) {
+  if (found && e->sent) {
     tfc_hashmap_remove(&l->table, key, len);
     pthread_mutex_unlock(&l->mu);
     done(arg, e->value, &st);
@@ -121,7 +123,7 @@ static void local_abort(tfc_rendezvous *r, const tfc_status *why) {
     void *v;
     if (!tfc_hashmap_slot(&old, i, &k, &kl, &v)) continue;
     entry *e = v;
-    if (e->done) e->done(e->arg, NULL, why);
+    if (!e->sent && e->done) e->done(e->arg, NULL, why);
     tfc_tensor_unref(e->value);
     tfc_free(e);
   }

@@ -6,6 +6,10 @@
  * runtime can put a remote one behind the same _Send/_Recv kernels. The
  * local implementation is a hash map of either a waiting value or a waiting
  * receiver; abort() fails every pending and future receive.
+ *
+ * A dead tensor (the untaken side of a Switch, and everything downstream of
+ * it) crosses a rendezvous like a value: a send with value NULL, and a
+ * receive answered with value NULL and an OK status.
  */
 #ifndef TFC_RUNTIME_RENDEZVOUS_H
 #define TFC_RUNTIME_RENDEZVOUS_H
@@ -17,14 +21,15 @@
 #include "core/tensor.h"
 
 /* Called exactly once per receive: with the value (borrowed; take a ref to keep
- * it) or with a non-OK status. May run on the sender's thread. */
+ * it), with NULL and an OK status for a dead tensor, or with a non-OK status.
+ * May run on the sender's thread. */
 typedef void (*tfc_recv_done)(void *arg, tfc_tensor *value, const tfc_status *st);
 
 typedef struct tfc_rendezvous tfc_rendezvous;
 
 typedef struct tfc_rendezvous_ops {
-  /* Delivers value under key (takes a new reference). false + st when aborted
-   * or the key was already sent. */
+  /* Delivers value under key (takes a new reference; NULL sends a dead
+   * tensor). false + st when aborted or the key was already sent. */
   bool (*send)(tfc_rendezvous *r, const char *key, tfc_tensor *value, tfc_status *st);
   /* Asks for key; done runs now if the value is there, else later. */
   void (*recv_async)(tfc_rendezvous *r, const char *key, tfc_recv_done done, void *arg);

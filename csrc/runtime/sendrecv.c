@@ -39,7 +39,8 @@ static bool key_init(const tfc_kernel_init *ki, void **state) {
 /* Frees the key. */
 static void key_destroy(void *state) { tfc_free(state); }
 
-/* _Send: deliver input 0. */
+/* _Send: deliver input 0 (NULL when the control-flow runner hands over a
+ * dead input: the tensor then arrives dead). */
 static void send_compute(tfc_kernel_ctx *ctx) {
   tfc_rendezvous *r = tfc_step_rendezvous(ctx->step);
   if (!r) {
@@ -49,12 +50,15 @@ static void send_compute(tfc_kernel_ctx *ctx) {
   r->ops->send(r, (const char *)ctx->state, ctx->inputs[0], ctx->st);
 }
 
-/* Receive callback: sets the output (or the error) and completes the kernel. */
+/* Receive callback: sets the output (or the error) and completes the kernel.
+ * A dead tensor leaves the output unset, which the control-flow runner takes
+ * as a dead output (the straight-line runner, which never expects one, fails
+ * the step). */
 static void recv_done(void *arg, tfc_tensor *value, const tfc_status *st) {
   tfc_kernel_ctx *ctx = arg;
   if (st->code != TFC_CODE_OK) {
     if (ctx->st->code == TFC_CODE_OK) tfc_status_copy(ctx->st, st);
-  } else {
+  } else if (value) {
     tfc_kernel_set_output(ctx, 0, tfc_tensor_ref(value));
   }
   tfc_kernel_async_done(ctx);

@@ -559,9 +559,6 @@ def test_profiler_hook_writes_chrome_traces(tmp_path):
               "step_%s" % t[len("timeline-"):-len(".json")] for t in traces]
 
 
-@pytest.mark.skip(reason="a grpc:// worker aborts (SIGABRT) running the hooks' global-step "
-                  "read (a tf.cond on an IsVariableInitialized of a ps variable) across tasks; "
-                  "enable once the distributed runtime runs cross-task conds")
 def test_chief_recovers_after_parameter_server_restart(tmp_path):
   """A real ps task is killed and restarted mid-training: the worker's next run
   fails with AbortedError (the ps lost its graphs and variables); the

@@ -344,12 +344,19 @@ def _apply_op(op_type, name, inputs, attrs=None, graph=None):
   for ta, (e, _) in inferred.items():
     if ta not in attrs:
       attrs[ta] = e
-  if ref_ops is not None and "_class" not in attrs and not g._colocation_stack:
-    groups = set()
-    for rop in ref_ops:
-      groups.update(rop.colocation_groups())
-    attrs["_class"] = sorted(groups)
+  if ref_ops is not None and "_class" not in attrs:
+    return _finish_colocated(g, ref_ops, op_type, opname, final, attrs, input_ops)
   return _finish_op(g, op_type, opname, final, attrs, input_ops)
+
+
+def _finish_colocated(g, ref_ops, op_type, opname, inputs, attrs, input_ops):
+  """`_finish_op` under `colocate_with` each op in `ref_ops`, as TF builds an op
+  with Ref inputs: it joins its variables' colocation groups and takes their
+  device, whatever device scope or device function is in force."""
+  if not ref_ops:
+    return _finish_op(g, op_type, opname, inputs, attrs, input_ops)
+  with g.colocate_with(ref_ops[0]):
+    return _finish_colocated(g, ref_ops[1:], op_type, opname, inputs, attrs, input_ops)
 
 
 def _finish_op(g, op_type, opname, inputs, attrs, input_ops):

@@ -119,8 +119,12 @@ def switch(data, pred, dtype=None, name=None):
 
 
 def _switch_ref_or_tensor(data, pred, name="Switch"):
+  """The Switch a conditional puts on a value from outside it, colocated with
+  the value (as TF does) so a value and its Switch share a device and only the
+  predicate crosses to it."""
   data = _ops.convert_to_tensor(data, name="data")
-  return switch(data, pred, name=name)
+  with _ops.colocate_with(data, ignore_existing=True):
+    return switch(data, pred, name=name)
 
 
 def merge(inputs, name=None):
