@@ -53,6 +53,7 @@ typedef struct map_it {
   tfc_iter *in;
   /* flat_map / interleave: the open inner iterators */
   tfc_iter **cur;
+  tfc_tensor **args;           /* the input element each open inner iterator was made from */
   int64_t cycle_index, block_index, num_open;
   bool end_of_input;
 } map_it;
@@ -64,6 +65,8 @@ static void map_it_free(tfc_iter *it) {
     int64_t n = m->d->kind == TFC_FN_INTERLEAVE ? m->d->a : 1;
     for (int64_t i = 0; i < n; i++) tfc_iter_free(m->cur[i]);
     tfc_free(m->cur);
+    for (int64_t i = 0; m->args && i < n * m->d->in->n; i++) tfc_tensor_unref(m->args[i]);
+    tfc_free(m->args);
   }
   tfc_object_unref(&m->d->ds.base);
   tfc_free(m);
@@ -101,12 +104,11 @@ static int filter_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   }
 }
 
-/* Makes the inner iterator for one input element (flat_map / interleave). */
-static tfc_iter *inner_iter(fn_ds *d, tfc_tensor **el, tfc_status *st) {
+/* Makes the inner iterator for one input element (flat_map / interleave),
+ * which stays the caller's. */
+static tfc_iter *inner_iter(fn_ds *d, tfc_tensor *const *el, tfc_status *st) {
   tfc_tensor *v = NULL;
-  bool ok = call(d, el, d->in->n, &v, st);
-  tfc_element_clear(el, d->in->n);
-  if (!ok) return NULL;
+  if (!call(d, el, d->in->n, &v, st)) return NULL;
   tfc_dataset *inner = tfc_dataset_from_tensor(v, st);
   tfc_iter *it = NULL;
   if (inner) {
@@ -121,6 +123,16 @@ static tfc_iter *inner_iter(fn_ds *d, tfc_tensor **el, tfc_status *st) {
   return it;
 }
 
+/* Opens the inner iterator of slot i for element el (whose references the
+ * slot takes, also on failure). */
+static bool open_slot(map_it *m, int64_t i, tfc_tensor **el, tfc_status *st) {
+  int n_in = m->d->in->n;
+  tfc_element_clear(m->args + i * n_in, n_in);
+  memcpy(m->args + i * n_in, el, sizeof(tfc_tensor *) * (size_t)n_in);
+  m->cur[i] = inner_iter(m->d, el, st);
+  return m->cur[i] != NULL;
+}
+
 static int flat_map_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   map_it *m = (map_it *)it;
   for (;;) {
@@ -133,8 +145,7 @@ static int flat_map_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
     tfc_tensor *el[MAXC];
     int rc = m->in->vt->next(m->in, el, st);
     if (rc != 1) return rc;
-    m->cur[0] = inner_iter(m->d, el, st);
-    if (!m->cur[0]) return -1;
+    if (!open_slot(m, 0, el, st)) return -1;
   }
 }
 
@@ -166,8 +177,7 @@ static int interleave_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
       if (rc == 0) {
         m->end_of_input = true;
       } else {
-        *slot = inner_iter(m->d, el, st);
-        if (!*slot) return -1;
+        if (!open_slot(m, m->cycle_index, el, st)) return -1;
         m->num_open++;
       }
     } else {
@@ -178,10 +188,50 @@ static int interleave_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return 0;
 }
 
-static const tfc_iter_vt map_vt = {map_next, map_it_free};
-static const tfc_iter_vt filter_vt = {filter_next, map_it_free};
-static const tfc_iter_vt flat_map_vt = {flat_map_next, map_it_free};
-static const tfc_iter_vt interleave_vt = {interleave_next, map_it_free};
+/* State: the interleave position, the input iterator, then every inner
+ * iterator with the input element it was made from. */
+static bool map_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  if (!tfc_ds_put_i64(w, m->cycle_index, st) || !tfc_ds_put_i64(w, m->block_index, st) ||
+      !tfc_ds_put_i64(w, m->num_open, st) || !tfc_ds_put_i64(w, m->end_of_input, st) ||
+      !tfc_iter_save(m->in, w, st))
+    return false;
+  int64_t slots = !m->cur ? 0 : m->d->kind == TFC_FN_INTERLEAVE ? m->d->a : 1;
+  int n_in = m->d->in->n;
+  for (int64_t i = 0; i < slots; i++) {
+    if (!tfc_ds_put_i64(w, m->cur[i] != NULL, st)) return false;
+    if (m->cur[i] && (!tfc_ds_put_element(w, m->args + i * n_in, n_in, st) || !tfc_iter_save(m->cur[i], w, st)))
+      return false;
+  }
+  return true;
+}
+
+static bool map_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  map_it *m = (map_it *)it;
+  int64_t end;
+  if (!tfc_ds_get_i64(r, &m->cycle_index, st) || !tfc_ds_get_i64(r, &m->block_index, st) ||
+      !tfc_ds_get_i64(r, &m->num_open, st) || !tfc_ds_get_i64(r, &end, st) || !tfc_iter_restore(m->in, r, st))
+    return false;
+  m->end_of_input = end != 0;
+  int64_t slots = !m->cur ? 0 : m->d->kind == TFC_FN_INTERLEAVE ? m->d->a : 1;
+  if (m->cycle_index < 0 || m->cycle_index >= (slots ? slots : 1) || m->num_open < 0 || m->num_open > slots)
+    return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::Interleave::cycle_index");
+  int n_in = m->d->in->n;
+  for (int64_t i = 0; i < slots; i++) {
+    int64_t has;
+    if (!tfc_ds_get_i64(r, &has, st)) return false;
+    if (!has) continue;
+    tfc_tensor *el[MAXC];
+    if (!tfc_ds_get_element(r, el, n_in, st) || !open_slot(m, i, el, st) || !tfc_iter_restore(m->cur[i], r, st))
+      return false;
+  }
+  return true;
+}
+
+static const tfc_iter_vt map_vt = {map_next, map_it_free, map_save, map_restore, "Map", NULL};
+static const tfc_iter_vt filter_vt = {filter_next, map_it_free, map_save, map_restore, "Filter", NULL};
+static const tfc_iter_vt flat_map_vt = {flat_map_next, map_it_free, map_save, map_restore, "FlatMap", NULL};
+static const tfc_iter_vt interleave_vt = {interleave_next, map_it_free, map_save, map_restore, "Interleave", NULL};
 
 /* ---- ParallelMap ---- */
 
@@ -298,7 +348,67 @@ static void pmap_free(tfc_iter *it) {
   tfc_free(p);
 }
 
-static const tfc_iter_vt pmap_vt = {pmap_next, pmap_free};
+/* State: the results ready in order (stopping at one still running is
+ * avoided by waiting for the workers to finish their calls), the end or
+ * error that follows them, and the input iterator. */
+static bool pmap_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  pmap_it *p = (pmap_it *)it;
+  int n = p->d->ds.n;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    bool running = false;
+    for (int64_t s = 0; s < p->cap; s++) running |= p->state[s] == 1;
+    if (!running) break;
+    pthread_cond_wait(&p->cv, &p->mu);
+  }
+  int64_t ready = 0;
+  int end_state = 0;
+  tfc_status *err = NULL;
+  for (int64_t q = p->next_out; q < p->next_in; q++) {
+    int s = p->state[q % p->cap];
+    if (s != 2) {
+      end_state = s;
+      if (s == 4) err = &p->errs[q % p->cap];
+      break;
+    }
+    ready++;
+  }
+  bool ok = tfc_ds_put_i64(w, ready, st);
+  for (int64_t q = 0; ok && q < ready; q++) ok = tfc_ds_put_element(w, p->res + ((p->next_out + q) % p->cap) * n, n, st);
+  ok = ok && tfc_ds_put_i64(w, end_state, st) && tfc_ds_put_i64(w, err ? err->code : 0, st) &&
+       tfc_ds_put_bytes(w, err ? err->msg : "", err ? strlen(err->msg) : 0, st) && tfc_iter_save(p->in, w, st);
+  pthread_mutex_unlock(&p->mu);
+  return ok;
+}
+
+/* Restores a fresh parallel map iterator (no worker has started). */
+static bool pmap_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  pmap_it *p = (pmap_it *)it;
+  int n = p->d->ds.n;
+  int64_t ready, end_state, code;
+  const void *msg;
+  size_t mlen;
+  if (!tfc_ds_get_i64(r, &ready, st)) return false;
+  if (ready < 0 || ready > p->cap) return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::ParallelMap::num_parallel_calls");
+  for (int64_t q = 0; q < ready; q++) {
+    if (!tfc_ds_get_element(r, p->res + q * n, n, st)) return false;
+    p->state[q] = 2;
+  }
+  p->next_out = 0;
+  p->next_in = ready;
+  if (!tfc_ds_get_i64(r, &end_state, st) || !tfc_ds_get_i64(r, &code, st) || !tfc_ds_get_bytes(r, &msg, &mlen, st))
+    return false;
+  if ((end_state == 3 || end_state == 4) && ready < p->cap) {
+    p->state[ready] = (int)end_state;
+    p->next_in = ready + 1;
+    p->in_done = true;
+    if (end_state == 4)
+      tfc_status_set(&p->errs[ready], code ? (tfc_code)code : TFC_CODE_UNKNOWN, "%.*s", (int)mlen, (const char *)msg);
+  }
+  return tfc_iter_restore(p->in, r, st);
+}
+
+static const tfc_iter_vt pmap_vt = {pmap_next, pmap_free, pmap_save, pmap_restore, "ParallelMap", NULL};
 
 static tfc_iter *fn_make(tfc_dataset *ds, tfc_status *st) {
   fn_ds *d = (fn_ds *)ds;
@@ -331,8 +441,10 @@ static tfc_iter *fn_make(tfc_dataset *ds, tfc_status *st) {
              : d->kind == TFC_FN_INTERLEAVE ? &interleave_vt
                                             : &map_vt;
   if (d->kind == TFC_FN_FLAT_MAP || d->kind == TFC_FN_INTERLEAVE) {
-    m->cur = tfc_calloc((size_t)(d->kind == TFC_FN_INTERLEAVE ? d->a : 1), sizeof(tfc_iter *));
-    if (!m->cur) {
+    size_t slots = (size_t)(d->kind == TFC_FN_INTERLEAVE ? d->a : 1);
+    m->cur = tfc_calloc(slots, sizeof(tfc_iter *));
+    m->args = tfc_calloc(slots * (size_t)d->in->n + 1, sizeof(tfc_tensor *));
+    if (!m->cur || !m->args) {
       map_it_free(&m->it);
       goto oom;
     }

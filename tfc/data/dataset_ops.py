@@ -500,6 +500,10 @@ class Iterator(object):
     return Iterator(h, None, output_types, output_shapes)
 
   @property
+  def _iterator_resource(self):
+    return self._resource
+
+  @property
   def initializer(self):
     if self._initializer is not None:
       return self._initializer

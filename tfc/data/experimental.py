@@ -25,4 +25,49 @@ def get_single_element(dataset):
   return dataset.take(1).make_one_shot_iterator().get_next()
 
 
+_EXTERNAL_STATE_POLICIES = {"warn": 0, "ignore": 1, "fail": 2}
+
+
+def _iterator_saveable_class():
+  """The SaveableObject subclass for iterators (made on first use: the Saver
+  module loads lazily)."""
+  from tfc.train import saver as _saver  # pylint: disable=g-import-not-at-top
+  from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+
+  class _IteratorSaveable(_saver.SaveableObject):
+    """An iterator's position: saved through SerializeIterator, restored with
+    DeserializeIterator (the iterator must have been initialized first)."""
+
+    def __init__(self, iterator_resource, name, external_state_policy):
+      serialized = _apply_op("SerializeIterator", "SerializeIterator", [iterator_resource],
+                             {"external_state_policy": external_state_policy}).outputs[0]
+      specs = [_saver.SaveSpec(serialized, "", name + "_STATE", dtype=serialized.dtype,
+                               device=iterator_resource.device)]
+      super(_IteratorSaveable, self).__init__(iterator_resource, specs, name)
+
+    def restore(self, restored_tensors, restored_shapes):
+      return _apply_op("DeserializeIterator", "DeserializeIterator", [self.op, restored_tensors[0]])
+
+  return _IteratorSaveable
+
+
+def make_saveable_from_iterator(iterator, external_state_policy=None):
+  """A SaveableObject that saves and restores an iterator's position.
+
+  Add it to the SAVEABLE_OBJECTS collection (or a Saver's var_list) so that
+  `Saver.save` records where the iterator is (buffered shuffle elements,
+  repeat counts, open files and interleaved inputs included) and
+  `Saver.restore`, after the iterator's initializer has run, continues from
+  there. external_state_policy: 'fail' (default: a from_generator dataset
+  raises FailedPreconditionError when saved), 'warn' or 'ignore' (such
+  datasets save no position and restart when restored).
+  """
+  policy = _EXTERNAL_STATE_POLICIES.get(external_state_policy or "fail")
+  if policy is None:
+    raise ValueError("external_state_policy must be one of 'warn', 'ignore' or 'fail', got %r"
+                     % (external_state_policy,))
+  resource = iterator._iterator_resource  # pylint: disable=protected-access
+  return _iterator_saveable_class()(resource, resource.name, policy)
+
+
 _ = _Dataset
