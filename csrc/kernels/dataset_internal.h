@@ -37,6 +37,8 @@ tfc_dataset *tfc_ds_shuffle(tfc_dataset *in, int64_t buffer, int64_t seed, int64
 typedef enum tfc_ds_count_kind { TFC_DS_REPEAT, TFC_DS_TAKE, TFC_DS_SKIP } tfc_ds_count_kind;
 tfc_dataset *tfc_ds_count(tfc_ds_count_kind kind, tfc_dataset *in, int64_t count, tfc_status *st);
 tfc_dataset *tfc_ds_cache(tfc_dataset *in, tfc_status *st);
+/* Dataset.cache(filename): TF's tensor-bundle cache (dataset_file_cache.c). */
+tfc_dataset *tfc_ds_file_cache(tfc_dataset *in, const char *filename, tfc_status *st);
 tfc_dataset *tfc_ds_generator(int64_t token, int n, const tfc_dtype *types, const tfc_shape *shapes,
                               tfc_status *st);
 /* Datasets running a function of the session's library per element (the

@@ -196,7 +196,13 @@ static void cache_ds_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *f = ctx->inputs[1];
   const tfc_string *s = f->dtype == TFC_DTYPE_STRING && f->nelems == 1 ? f->data : NULL;
   if (s && s->len) {
-    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "CacheDataset to a file is not implemented in tfc (use cache())");
+    char *name = in_str(ctx, 1);
+    if (!name) {
+      tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+      return;
+    }
+    output_dataset(ctx, tfc_ds_file_cache(in, name, ctx->st));
+    tfc_free(name);
     return;
   }
   output_dataset(ctx, tfc_ds_cache(in, ctx->st));

@@ -133,6 +133,14 @@ restore_cases = {
 for name, (make, before) in sorted(restore_cases.items()):
   out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))
 
+# Dataset.cache(filename): the TF run writes the cache files, the tfc run
+# (which runs second) reads TF's files (its input would give other values)
+cache_file = os.path.join(DIR, "filecache_c")
+with tf.Graph().as_default():
+  src = np.arange(8, dtype=np.int64) if sys.argv[1] == "tf" else np.zeros(8, np.int64)
+  ds = tf.data.Dataset.from_tensor_slices((src, np.array([b"x%d" % i for i in range(8)]))).cache(cache_file)
+  out["file_cache_written_by_tf"] = lst(drain(ds))
+
 if sys.argv[1] == "tfc" and os.path.exists(os.path.join(DIR, "tf_cache_repeat.index")):
   # a TensorFlow iterator state reads as a variant entry, and restoring it
   # names what it is instead of misreading it

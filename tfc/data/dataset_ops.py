@@ -258,7 +258,9 @@ class Dataset(object):
     return self._unary("SkipDataset", [_ops.convert_to_tensor(count, dtype=_dtypes.int64, name="count")])
 
   def cache(self, filename=""):
-    """Keeps the elements of the first complete pass in memory."""
+    """Keeps the elements of the first complete pass: in memory, or with a
+    filename in TensorFlow's tensor-bundle cache files (read by later
+    iterators, also across sessions and with TensorFlow)."""
     return self._unary("CacheDataset", [_ops.convert_to_tensor(filename, dtype=_dtypes.string,
                                                                name="filename")])
 
