@@ -102,6 +102,15 @@ static const tfc_op_spec specs[] = {
     {"InterleaveDataset",
      "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64", DS_OUT,
      "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ParallelInterleaveDatasetV2",
+     "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64; "
+     "num_parallel_calls: int64",
+     DS_OUT, "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; sloppy: bool = false; " META, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"ParallelInterleaveDataset",
+     "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64; sloppy: bool; "
+     "buffer_output_elements: int64; prefetch_input_elements: int64",
+     DS_OUT, "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"FilterDataset", "input_dataset: variant; other_arguments: Targuments", DS_OUT,
      "predicate: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     /* Dataset.from_generator: elements from the Python generator registered

@@ -232,12 +232,15 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *in = in_ds(ctx, 0);
   if (!in) return;
   const char *op = ctx->op_type;
-  tfc_function_ds_kind kind = strcmp(op, "MapDataset") == 0        ? TFC_FN_MAP
-                              : strncmp(op, "ParallelMap", 11) == 0 ? TFC_FN_PARALLEL_MAP
-                              : strcmp(op, "FlatMapDataset") == 0    ? TFC_FN_FLAT_MAP
-                              : strcmp(op, "InterleaveDataset") == 0 ? TFC_FN_INTERLEAVE
-                                                                     : TFC_FN_FILTER;
-  int extra = kind == TFC_FN_PARALLEL_MAP ? 1 : kind == TFC_FN_INTERLEAVE ? 2 : 0;
+  /* ParallelInterleaveDatasetV2 (interleave with num_parallel_calls) and
+   * ParallelInterleaveDataset (tf.data.experimental.parallel_interleave) */
+  int par = strcmp(op, "ParallelInterleaveDatasetV2") == 0 ? 1 : strcmp(op, "ParallelInterleaveDataset") == 0 ? 2 : 0;
+  tfc_function_ds_kind kind = strcmp(op, "MapDataset") == 0                 ? TFC_FN_MAP
+                              : strncmp(op, "ParallelMap", 11) == 0          ? TFC_FN_PARALLEL_MAP
+                              : strcmp(op, "FlatMapDataset") == 0             ? TFC_FN_FLAT_MAP
+                              : strcmp(op, "InterleaveDataset") == 0 || par ? TFC_FN_INTERLEAVE
+                                                                              : TFC_FN_FILTER;
+  int extra = kind == TFC_FN_PARALLEL_MAP ? 1 : par == 1 ? 3 : par == 2 ? 5 : kind == TFC_FN_INTERLEAVE ? 2 : 0;
   const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, kind == TFC_FN_FILTER ? "predicate" : "f");
   if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= 512) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs a function attr", op);
@@ -259,13 +262,35 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   int n_captured = ctx->n_inputs - 1 - extra;
   int64_t a = 0, b = 0;
   if (kind == TFC_FN_PARALLEL_MAP) a = in_i64(ctx, ctx->n_inputs - 1);
+  int first = ctx->n_inputs - extra; /* the numbers after the captured tensors */
   if (kind == TFC_FN_INTERLEAVE) {
-    a = in_i64(ctx, ctx->n_inputs - 2);
-    b = in_i64(ctx, ctx->n_inputs - 1);
+    a = in_i64(ctx, first);
+    b = in_i64(ctx, first + 1);
   }
   if (kind == TFC_FN_PARALLEL_MAP && a < 0) a = 4; /* AUTOTUNE */
-  output_dataset(ctx, tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
-                                      ctx->st));
+  int64_t workers = 0, buffer = 0;
+  bool sloppy = false;
+  if (par == 1) {
+    workers = in_i64(ctx, first + 2);
+    const tfc_attr_value *sv = tfc_attrs_find(ctx->attrs, "sloppy");
+    sloppy = sv && sv->kind == TFC_ATTR_B && sv->v.b;
+    if (workers < 0 || workers > a) workers = a; /* AUTOTUNE: one per cycle slot */
+    if (a < 0) a = workers = 2;
+    buffer = b > 1 ? 2 * b : 2;
+  } else if (par == 2) {
+    sloppy = tfc_tensor_get_int64(ctx->inputs[first + 2], 0) != 0;
+    buffer = in_i64(ctx, first + 3);
+    workers = a;
+    if (buffer <= 0) buffer = 2;
+  }
+  if (par && workers == 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_parallel_calls must be positive");
+    return;
+  }
+  tfc_dataset *ds = tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
+                                    ctx->st);
+  if (ds && par) tfc_ds_interleave_set_parallel(ds, workers, buffer, sloppy);
+  output_dataset(ctx, ds);
 }
 
 /* ---- iterators ---- */
@@ -716,6 +741,8 @@ static const tfc_kernel_def defs[] = {
     {"ParallelMapDatasetV2", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"FlatMapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"InterleaveDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelInterleaveDatasetV2", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelInterleaveDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"FilterDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
 };
 

@@ -76,6 +76,17 @@ cases.update({
     "interleave_files": lambda: tf.data.Dataset.from_tensor_slices(
         [os.path.join(DIR, "a.tfrecord"), os.path.join(DIR, "b.tfrecord")]).interleave(
             lambda f: tf.data.TFRecordDataset(f), cycle_length=2, block_length=1),
+    "parallel_interleave_v2": lambda: tf.data.Dataset.range(1, 7).interleave(
+        lambda x: tf.data.Dataset.range(x * 10, x * 10 + x), cycle_length=3, block_length=2,
+        num_parallel_calls=2),
+    "parallel_interleave_uneven": lambda: tf.data.Dataset.range(0, 9).interleave(
+        lambda x: tf.data.Dataset.range(x % 3), cycle_length=4, block_length=1, num_parallel_calls=4),
+    "experimental_parallel_interleave": lambda: tf.data.Dataset.range(1, 7).apply(
+        tf.data.experimental.parallel_interleave(lambda x: tf.data.Dataset.range(x * 10, x * 10 + x),
+                                                 cycle_length=2, block_length=3)),
+    "parallel_interleave_files": lambda: tf.data.Dataset.from_tensor_slices(
+        [os.path.join(DIR, "a.tfrecord"), os.path.join(DIR, "b.tfrecord")]).interleave(
+            lambda f: tf.data.TFRecordDataset(f), cycle_length=2, block_length=1, num_parallel_calls=2),
     "filter": lambda: tf.data.Dataset.range(12).filter(lambda x: tf.equal(x % 3, 1)),
     "flat_map": lambda: tf.data.Dataset.range(4).flat_map(lambda x: tf.data.Dataset.range(x)),
     "map_dict_shuffle": lambda: tf.data.Dataset.from_tensor_slices(

@@ -25,6 +25,18 @@ def get_single_element(dataset):
   return dataset.take(1).make_one_shot_iterator().get_next()
 
 
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
+                        buffer_output_elements=None, prefetch_input_elements=None):
+  """A transformation for Dataset.apply: interleave with cycle_length worker
+  threads reading the inner datasets ahead (each buffering up to
+  buffer_output_elements, default 2). The order is interleave's unless
+  sloppy, which hands out whichever element is ready first."""
+  def _apply(ds):
+    return ds._parallel_interleave(map_func, cycle_length, block_length, sloppy,  # pylint: disable=protected-access
+                                   buffer_output_elements, prefetch_input_elements)
+  return _apply
+
+
 _EXTERNAL_STATE_POLICIES = {"warn": 0, "ignore": 1, "fail": 2}
 
 
