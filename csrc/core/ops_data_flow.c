@@ -161,6 +161,8 @@ static const tfc_op_spec specs[] = {
     {"ReaderNumWorkUnitsCompletedV2", "reader_handle: resource", "units_completed: int64", "",
      TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"ReaderResetV2", "reader_handle: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"ReaderSerializeStateV2", "reader_handle: resource", "state: string", "", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ReaderRestoreStateV2", "reader_handle: resource; state: string", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
 };
 
 const tfc_op_table tfc_ops_data_flow = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -14,6 +14,14 @@ static bool get_next_shape(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* SerializeIterator: a vector of serialized state values. */
+static bool state_vector_shape(tfc_shape_ctx *ctx) {
+  ctx->out_shapes[0] = tfc_shape_unknown();
+  ctx->out_shapes[0].rank = 1;
+  ctx->out_shapes[0].dims[0] = -1;
+  return true;
+}
+
 #define DS_ATTRS "output_types: list(type) >= 1; output_shapes: list(shape) >= 1"
 #define DS_OUT "handle: variant"
 #define META "metadata: string = ''"
@@ -57,6 +65,10 @@ static const tfc_op_spec specs[] = {
     {"IteratorV2", "", "handle: resource", "shared_name: string; container: string; " DS_ATTRS, TFC_OP_STATEFUL,
      tfc_shape_fn_scalar},
     {"MakeIterator", "dataset: variant; iterator: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"SerializeIterator", "resource_handle: resource", "serialized: variant", "external_state_policy: int = 0",
+     TFC_OP_STATEFUL, state_vector_shape},
+    {"DeserializeIterator", "resource_handle: resource; serialized: variant", "", "", TFC_OP_STATEFUL,
+     tfc_shape_fn_none},
     {"IteratorGetNext", "iterator: resource", "components: output_types", DS_ATTRS, TFC_OP_STATEFUL,
      get_next_shape},
     {"IteratorToStringHandle", "resource_handle: resource", "string_handle: string", "", TFC_OP_STATEFUL,
@@ -90,6 +102,15 @@ static const tfc_op_spec specs[] = {
     {"InterleaveDataset",
      "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64", DS_OUT,
      "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ParallelInterleaveDatasetV2",
+     "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64; "
+     "num_parallel_calls: int64",
+     DS_OUT, "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; sloppy: bool = false; " META, TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"ParallelInterleaveDataset",
+     "input_dataset: variant; other_arguments: Targuments; cycle_length: int64; block_length: int64; sloppy: bool; "
+     "buffer_output_elements: int64; prefetch_input_elements: int64",
+     DS_OUT, "f: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"FilterDataset", "input_dataset: variant; other_arguments: Targuments", DS_OUT,
      "predicate: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     /* Dataset.from_generator: elements from the Python generator registered

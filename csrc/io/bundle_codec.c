@@ -10,6 +10,7 @@
 #include "base/alloc.h"
 #include "graph/graphdef_pb.h"
 #include "io/bundle_internal.h"
+#include "tensor.pb-c.h"
 #include "tensor_bundle.pb-c.h"
 #include "tensor_slice.pb-c.h"
 
@@ -187,5 +188,46 @@ bool tfc_bundle_entry_decode(const uint8_t *data, size_t len, const char *key, s
   }
   protobuf_c_message_free_unpacked(&m->base, &tfc_pb_allocator);
   if (!ok) tfc_bundle_entry_clear(e);
+  return ok;
+}
+
+/* Packs a VariantTensorDataProto of (type_name, metadata) (see bundle_internal.h). */
+bool tfc_bundle_variant_encode(const char *type_name, const void *meta, size_t mlen, uint8_t **data,
+                               size_t *len, tfc_status *st) {
+  Tensorflow__VariantTensorDataProto m = TENSORFLOW__VARIANT_TENSOR_DATA_PROTO__INIT;
+  m.type_name = (char *)(type_name ? type_name : "");
+  m.metadata.data = (uint8_t *)meta;
+  m.metadata.len = mlen;
+  void *out = NULL;
+  if (!tfc_pb_pack(&m.base, NULL, 0, &out, len, st)) return false;
+  *data = out;
+  return true;
+}
+
+/* Unpacks a VariantTensorDataProto's type name and metadata (see bundle_internal.h). */
+bool tfc_bundle_variant_decode(const uint8_t *data, size_t len, char **type_name, uint8_t **meta,
+                               size_t *mlen, tfc_status *st) {
+  tfc_status sub;
+  tfc_status_clear(&sub);
+  Tensorflow__VariantTensorDataProto *m = (Tensorflow__VariantTensorDataProto *)tfc_pb_unpack(
+      &tensorflow__variant_tensor_data_proto__descriptor, data, len, "VariantTensorDataProto", &sub);
+  if (!m) {
+    if (sub.code == TFC_CODE_RESOURCE_EXHAUSTED) return tfc_status_set(st, sub.code, "%s", sub.msg);
+    return tfc_status_set(st, TFC_CODE_DATA_LOSS, "Unparsable VariantTensorDataProto in a checkpoint");
+  }
+  *type_name = tfc_strdup(m->type_name ? m->type_name : "");
+  *meta = tfc_malloc(m->metadata.len + 1);
+  bool ok = *type_name && *meta;
+  if (ok) {
+    if (m->metadata.len) memcpy(*meta, m->metadata.data, m->metadata.len);
+    *mlen = m->metadata.len;
+  } else {
+    tfc_free(*type_name);
+    tfc_free(*meta);
+    *type_name = NULL;
+    *meta = NULL;
+    tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
+  }
+  protobuf_c_message_free_unpacked(&m->base, &tfc_pb_allocator);
   return ok;
 }

@@ -31,6 +31,15 @@ bool tfc_bundle_entry_encode(const tfc_bundle_entry *e, uint8_t **data, size_t *
 bool tfc_bundle_entry_decode(const uint8_t *data, size_t len, const char *key, size_t klen,
                              tfc_bundle_entry *e, tfc_status *st);
 
+/* A serialized VariantTensorDataProto {type_name, metadata} (no tensors)
+ * into *data (tfc_free it). */
+bool tfc_bundle_variant_encode(const char *type_name, const void *meta, size_t mlen, uint8_t **data,
+                               size_t *len, tfc_status *st);
+/* Decodes a VariantTensorDataProto into new copies of its type name and
+ * metadata (tfc_free both); its tensors are not kept. false + DATA_LOSS. */
+bool tfc_bundle_variant_decode(const uint8_t *data, size_t len, char **type_name, uint8_t **meta,
+                               size_t *mlen, tfc_status *st);
+
 /* A tensor name and its entry, as an index is built from. */
 typedef struct tfc_bundle_keyed {
   char *key;

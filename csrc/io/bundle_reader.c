@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "core/object.h"
+#include "core/variant_data.h"
 #include "io/bundle_internal.h"
 #include "io/bundle_slice.h"
 #include "io/coding.h"
@@ -295,11 +297,49 @@ static bool decode_strings(const tfc_bundle_reader *r, const tfc_bundle_entry *e
   return ok;
 }
 
+/* Decodes a stored variant tensor (see encode_variants in bundle_writer.c)
+ * from buf[0, n) into the object tensor t: each element becomes a
+ * tfc_variant_data value. Checks every element's checksum and the entry's. */
+static bool decode_variants(const tfc_bundle_reader *r, const tfc_bundle_entry *e, const uint8_t *buf,
+                            size_t n, tfc_tensor *t, tfc_status *st) {
+  const uint8_t *p = buf, *end = buf + n;
+  uint32_t c = 0;
+  for (int64_t i = 0; i < t->nelems; i++) {
+    uint64_t plen;
+    if (!tfc_get_varint64(&p, end, &plen) || plen > (uint64_t)(end - p) || (uint64_t)(end - p) - plen < 4)
+      return tfc_status_set(st, TFC_CODE_DATA_LOSS, "Corrupted variant tensor in checkpoint %s", r->prefix);
+    uint8_t w8[8];
+    tfc_put_fixed32(w8, (uint32_t)plen);
+    tfc_put_fixed32(w8 + 4, (uint32_t)(plen >> 32));
+    c = tfc_crc32c_extend(c, w8, 8);
+    c = tfc_crc32c_extend(c, p, (size_t)plen);
+    uint32_t stored = tfc_get_fixed32(p + plen);
+    if (stored != tfc_crc32c_mask(c))
+      return tfc_status_set(st, TFC_CODE_DATA_LOSS,
+                            "Checksum of variant element %lld does not match in checkpoint %s",
+                            (long long)i, r->prefix);
+    char *type_name = NULL;
+    uint8_t *meta = NULL;
+    size_t mlen = 0;
+    if (!tfc_bundle_variant_decode(p, (size_t)plen, &type_name, &meta, &mlen, st)) return false;
+    tfc_object *v = tfc_variant_data_new(type_name, meta, mlen, st);
+    tfc_free(type_name);
+    tfc_free(meta);
+    if (!v) return false;
+    tfc_tensor_object_set(t, i, v);
+    tfc_object_unref(v);
+    c = tfc_crc32c_extend(c, p + plen, 4);
+    p += plen + 4;
+  }
+  if (tfc_crc32c_unmask(e->crc32c) != c) return checksum_mismatch(r, e, c, st);
+  return true;
+}
+
 /* Reads one stored (unsliced) tensor of entry e into a new tensor. */
 tfc_tensor *tfc_bundle_read_entry(tfc_bundle_reader *r, const char *key, size_t klen,
                                   const tfc_bundle_entry *e, tfc_threadpool *pool, tfc_status *st) {
   tfc_dtype dt = e->dtype;
-  if (dt == TFC_DTYPE_RESOURCE || dt == TFC_DTYPE_VARIANT || !tfc_dtype_is_supported(dt)) {
+  if (dt == TFC_DTYPE_RESOURCE || (dt != TFC_DTYPE_VARIANT && !tfc_dtype_is_supported(dt))) {
     tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "Restoring tensors of type %s is not supported",
                    tfc_dtype_name(dt));
     return NULL;
@@ -311,7 +351,7 @@ tfc_tensor *tfc_bundle_read_entry(tfc_bundle_reader *r, const char *key, size_t 
   }
   int64_t nelems = 1;
   for (int d = 0; d < e->rank; d++) nelems *= e->dims[d];
-  if (dt != TFC_DTYPE_STRING) {
+  if (dt != TFC_DTYPE_STRING && dt != TFC_DTYPE_VARIANT) {
     size_t esz = tfc_dtype_size(dt);
     if (nelems > INT64_MAX / (int64_t)esz || nelems * (int64_t)esz != e->size) {
       tfc_status_set(st, TFC_CODE_DATA_LOSS,
@@ -331,18 +371,20 @@ tfc_tensor *tfc_bundle_read_entry(tfc_bundle_reader *r, const char *key, size_t 
     tfc_status_set(st, TFC_CODE_OUT_OF_RANGE, "Read less bytes than requested");
     return NULL;
   }
-  tfc_tensor *t = tfc_tensor_new(dt, e->rank, e->dims, st);
+  tfc_tensor *t = dt == TFC_DTYPE_VARIANT ? tfc_tensor_new_objects(dt, e->rank, e->dims, st)
+                                          : tfc_tensor_new(dt, e->rank, e->dims, st);
   if (!t) return NULL;
   char what[64];
   snprintf(what, sizeof what, "checkpoint shard %d", (int)e->shard_id);
   uint32_t crc = 0;
   bool ok;
-  if (dt == TFC_DTYPE_STRING) {
+  if (dt == TFC_DTYPE_STRING || dt == TFC_DTYPE_VARIANT) {
     uint8_t *buf = tfc_malloc(e->size ? (size_t)e->size : 1);
     ok = buf != NULL;
     if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
     ok = ok && tfc_io_pread_all(fd, buf, (size_t)e->size, (uint64_t)e->offset, what, st) &&
-         decode_strings(r, e, buf, (size_t)e->size, t, st);
+         (dt == TFC_DTYPE_STRING ? decode_strings(r, e, buf, (size_t)e->size, t, st)
+                                 : decode_variants(r, e, buf, (size_t)e->size, t, st));
     tfc_free(buf);
   } else {
     ok = read_bytes(fd, what, t->data, (size_t)e->size, (uint64_t)e->offset, pool, &crc, st);

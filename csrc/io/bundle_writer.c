@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "core/object.h"
+#include "core/variant_data.h"
 #include "io/bundle_internal.h"
 #include "io/bundle_slice.h"
 #include "io/coding.h"
@@ -192,12 +194,68 @@ static bool encode_strings(const tfc_tensor *t, uint8_t **out, size_t *len, uint
   return true;
 }
 
+/* Encodes a variant tensor's stored form (TF's layout: per element the
+ * varint64 length of its VariantTensorDataProto, the proto, and the masked
+ * running CRC; the CRC runs over each length as 8 little-endian bytes, the
+ * proto and the stored checksum) into a new buffer and its CRC. Elements
+ * must be tfc_variant_data values; others are UNIMPLEMENTED. */
+static bool encode_variants(const tfc_tensor *t, uint8_t **out, size_t *len, uint32_t *crc,
+                            tfc_status *st) {
+  size_t cap = 64, n = 0;
+  uint8_t *buf = tfc_malloc(cap);
+  uint32_t c = 0;
+  if (!buf) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM saving a variant tensor");
+  for (int64_t i = 0; i < t->nelems; i++) {
+    const tfc_object *o = tfc_tensor_object_at(t, i);
+    const tfc_variant_data *v = tfc_variant_data_cast(o);
+    if (!v) {
+      tfc_free(buf);
+      return tfc_status_set(st, TFC_CODE_UNIMPLEMENTED,
+                            "Saving a variant tensor holding %s values is not supported",
+                            o ? o->type->name : "empty");
+    }
+    uint8_t *proto = NULL;
+    size_t plen = 0;
+    if (!tfc_bundle_variant_encode(v->type_name, v->data, v->len, &proto, &plen, st)) {
+      tfc_free(buf);
+      return false;
+    }
+    if (cap - n < plen + 20) {
+      size_t ncap = (n + plen + 20) * 2;
+      uint8_t *nb = tfc_realloc(buf, ncap);
+      if (!nb) {
+        tfc_free(proto);
+        tfc_free(buf);
+        return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM saving a variant tensor");
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    n += tfc_put_varint64(buf + n, plen);
+    uint8_t w8[8];
+    tfc_put_fixed32(w8, (uint32_t)plen);
+    tfc_put_fixed32(w8 + 4, (uint32_t)((uint64_t)plen >> 32));
+    c = tfc_crc32c_extend(c, w8, 8);
+    if (plen) memcpy(buf + n, proto, plen);
+    c = tfc_crc32c_extend(c, buf + n, plen);
+    n += plen;
+    tfc_free(proto);
+    tfc_put_fixed32(buf + n, tfc_crc32c_mask(c));
+    c = tfc_crc32c_extend(c, buf + n, 4);
+    n += 4;
+  }
+  *out = buf;
+  *len = n;
+  *crc = c;
+  return true;
+}
+
 bool tfc_bundle_writer_add(tfc_bundle_writer *w, const char *key, size_t klen, const tfc_tensor *t,
                            tfc_threadpool *pool, tfc_status *st) {
   if (w->failed || w->finished)
     return tfc_status_set(st, TFC_CODE_FAILED_PRECONDITION, "checkpoint writer is not usable");
   tfc_dtype dt = t->dtype;
-  if (dt == TFC_DTYPE_RESOURCE || dt == TFC_DTYPE_VARIANT || !tfc_dtype_is_supported(dt))
+  if (dt == TFC_DTYPE_RESOURCE || (dt != TFC_DTYPE_VARIANT && !tfc_dtype_is_supported(dt)))
     return tfc_status_set(st, TFC_CODE_UNIMPLEMENTED, "Saving tensors of type %s is not supported",
                           tfc_dtype_name(dt));
   if (w->n == w->cap) {
@@ -222,6 +280,11 @@ bool tfc_bundle_writer_add(tfc_bundle_writer *w, const char *key, size_t klen, c
     uint8_t *buf = NULL;
     size_t len = 0;
     ok = encode_strings(t, &buf, &len, &crc, st) && write_bytes(w, buf, len, NULL, &(uint32_t){0}, st);
+    tfc_free(buf);
+  } else if (dt == TFC_DTYPE_VARIANT) {
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    ok = encode_variants(t, &buf, &len, &crc, st) && write_bytes(w, buf, len, NULL, &(uint32_t){0}, st);
     tfc_free(buf);
   } else {
     ok = write_bytes(w, t->data, tfc_tensor_nbytes(t), pool, &crc, st);

@@ -28,6 +28,8 @@ static const tfc_kernel_def defs[] = {
     {"ReaderNumRecordsProducedV2", "CPU", NULL, NULL, NULL, tfc_reader_num_records_compute, NULL, 0},
     {"ReaderNumWorkUnitsCompletedV2", "CPU", NULL, NULL, NULL, tfc_reader_num_work_units_compute, NULL, 0},
     {"ReaderResetV2", "CPU", NULL, NULL, NULL, tfc_reader_reset_compute, NULL, 0},
+    {"ReaderSerializeStateV2", "CPU", NULL, NULL, NULL, tfc_reader_serialize_state_compute, NULL, 0},
+    {"ReaderRestoreStateV2", "CPU", NULL, NULL, NULL, tfc_reader_restore_state_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_data_flow = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -28,6 +28,9 @@ void tfc_reader_read_compute(tfc_kernel_ctx *ctx);
 void tfc_reader_num_records_compute(tfc_kernel_ctx *ctx);
 void tfc_reader_num_work_units_compute(tfc_kernel_ctx *ctx);
 void tfc_reader_reset_compute(tfc_kernel_ctx *ctx);
+/* ReaderSerializeStateV2 / ReaderRestoreStateV2. */
+void tfc_reader_serialize_state_compute(tfc_kernel_ctx *ctx);
+void tfc_reader_restore_state_compute(tfc_kernel_ctx *ctx);
 
 /* A unique resource name for a node's resource when its shared_name is
  * empty ("_<n>_<node>", as TF names them); caller frees. NULL on OOM. */

@@ -48,7 +48,9 @@ static void gen_free(tfc_iter *it) {
   tfc_free(g);
 }
 
-static const tfc_iter_vt gen_it_vt = {gen_next, gen_free};
+/* A Python generator's position cannot be saved: TF's message for a
+ * dataset with external state. */
+static const tfc_iter_vt gen_it_vt = {gen_next, gen_free, NULL, NULL, "Generator", "PyFunc is stateful."};
 
 static tfc_iter *gen_make(tfc_dataset *ds, tfc_status *st) {
   const tfc_generator_hooks *h = atomic_load(&g_hooks);

@@ -37,6 +37,8 @@ tfc_dataset *tfc_ds_shuffle(tfc_dataset *in, int64_t buffer, int64_t seed, int64
 typedef enum tfc_ds_count_kind { TFC_DS_REPEAT, TFC_DS_TAKE, TFC_DS_SKIP } tfc_ds_count_kind;
 tfc_dataset *tfc_ds_count(tfc_ds_count_kind kind, tfc_dataset *in, int64_t count, tfc_status *st);
 tfc_dataset *tfc_ds_cache(tfc_dataset *in, tfc_status *st);
+/* Dataset.cache(filename): TF's tensor-bundle cache (dataset_file_cache.c). */
+tfc_dataset *tfc_ds_file_cache(tfc_dataset *in, const char *filename, tfc_status *st);
 tfc_dataset *tfc_ds_generator(int64_t token, int n, const tfc_dtype *types, const tfc_shape *shapes,
                               tfc_status *st);
 /* Datasets running a function of the session's library per element (the
@@ -45,7 +47,8 @@ tfc_dataset *tfc_ds_generator(int64_t token, int n, const tfc_dtype *types, cons
  * scalar bool, FLAT_MAP/INTERLEAVE (a = cycle_length, b = block_length) a
  * dataset variant. flib must outlive the dataset's iterators. */
 typedef enum tfc_function_ds_kind {
-  TFC_FN_MAP, TFC_FN_PARALLEL_MAP, TFC_FN_FLAT_MAP, TFC_FN_INTERLEAVE, TFC_FN_FILTER
+  TFC_FN_MAP, TFC_FN_PARALLEL_MAP, TFC_FN_FLAT_MAP, TFC_FN_INTERLEAVE, TFC_FN_FILTER,
+  TFC_FN_PARALLEL_INTERLEAVE
 } tfc_function_ds_kind;
 struct tfc_flib;
 struct tfc_fhandle;
@@ -53,6 +56,11 @@ tfc_dataset *tfc_ds_function(tfc_function_ds_kind kind, tfc_dataset *in, struct 
                              const struct tfc_fhandle *f, tfc_tensor *const *captured, int n_captured, int n,
                              const tfc_dtype *types, const tfc_shape *shapes, int64_t a, int64_t b,
                              tfc_status *st);
+/* Makes an INTERLEAVE dataset parallel: `workers` threads run the inner
+ * iterators of the cycle ahead of the consumer, each slot buffering up to
+ * `buffer` elements; the order stays TF's deterministic one unless sloppy
+ * (then the next ready element of any slot). */
+void tfc_ds_interleave_set_parallel(tfc_dataset *ds, int64_t workers, int64_t buffer, bool sloppy);
 tfc_dataset *tfc_ds_prefetch(tfc_dataset *in, int64_t buffer, tfc_status *st);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "core/function.h"
+#include "core/variant_data.h"
 #include "kernels/data_flow_internal.h"
 #include "kernels/dataset_internal.h"
 #include "kernels/kernel_tables.h"
@@ -195,7 +196,13 @@ static void cache_ds_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *f = ctx->inputs[1];
   const tfc_string *s = f->dtype == TFC_DTYPE_STRING && f->nelems == 1 ? f->data : NULL;
   if (s && s->len) {
-    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "CacheDataset to a file is not implemented in tfc (use cache())");
+    char *name = in_str(ctx, 1);
+    if (!name) {
+      tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+      return;
+    }
+    output_dataset(ctx, tfc_ds_file_cache(in, name, ctx->st));
+    tfc_free(name);
     return;
   }
   output_dataset(ctx, tfc_ds_cache(in, ctx->st));
@@ -225,12 +232,15 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *in = in_ds(ctx, 0);
   if (!in) return;
   const char *op = ctx->op_type;
-  tfc_function_ds_kind kind = strcmp(op, "MapDataset") == 0        ? TFC_FN_MAP
-                              : strncmp(op, "ParallelMap", 11) == 0 ? TFC_FN_PARALLEL_MAP
-                              : strcmp(op, "FlatMapDataset") == 0    ? TFC_FN_FLAT_MAP
-                              : strcmp(op, "InterleaveDataset") == 0 ? TFC_FN_INTERLEAVE
-                                                                     : TFC_FN_FILTER;
-  int extra = kind == TFC_FN_PARALLEL_MAP ? 1 : kind == TFC_FN_INTERLEAVE ? 2 : 0;
+  /* ParallelInterleaveDatasetV2 (interleave with num_parallel_calls) and
+   * ParallelInterleaveDataset (tf.data.experimental.parallel_interleave) */
+  int par = strcmp(op, "ParallelInterleaveDatasetV2") == 0 ? 1 : strcmp(op, "ParallelInterleaveDataset") == 0 ? 2 : 0;
+  tfc_function_ds_kind kind = strcmp(op, "MapDataset") == 0                 ? TFC_FN_MAP
+                              : strncmp(op, "ParallelMap", 11) == 0          ? TFC_FN_PARALLEL_MAP
+                              : strcmp(op, "FlatMapDataset") == 0             ? TFC_FN_FLAT_MAP
+                              : strcmp(op, "InterleaveDataset") == 0 || par ? TFC_FN_INTERLEAVE
+                                                                              : TFC_FN_FILTER;
+  int extra = kind == TFC_FN_PARALLEL_MAP ? 1 : par == 1 ? 3 : par == 2 ? 5 : kind == TFC_FN_INTERLEAVE ? 2 : 0;
   const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, kind == TFC_FN_FILTER ? "predicate" : "f");
   if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= 512) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs a function attr", op);
@@ -252,13 +262,35 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   int n_captured = ctx->n_inputs - 1 - extra;
   int64_t a = 0, b = 0;
   if (kind == TFC_FN_PARALLEL_MAP) a = in_i64(ctx, ctx->n_inputs - 1);
+  int first = ctx->n_inputs - extra; /* the numbers after the captured tensors */
   if (kind == TFC_FN_INTERLEAVE) {
-    a = in_i64(ctx, ctx->n_inputs - 2);
-    b = in_i64(ctx, ctx->n_inputs - 1);
+    a = in_i64(ctx, first);
+    b = in_i64(ctx, first + 1);
   }
   if (kind == TFC_FN_PARALLEL_MAP && a < 0) a = 4; /* AUTOTUNE */
-  output_dataset(ctx, tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
-                                      ctx->st));
+  int64_t workers = 0, buffer = 0;
+  bool sloppy = false;
+  if (par == 1) {
+    workers = in_i64(ctx, first + 2);
+    const tfc_attr_value *sv = tfc_attrs_find(ctx->attrs, "sloppy");
+    sloppy = sv && sv->kind == TFC_ATTR_B && sv->v.b;
+    if (workers < 0 || workers > a) workers = a; /* AUTOTUNE: one per cycle slot */
+    if (a < 0) a = workers = 2;
+    buffer = b > 1 ? 2 * b : 2;
+  } else if (par == 2) {
+    sloppy = tfc_tensor_get_int64(ctx->inputs[first + 2], 0) != 0;
+    buffer = in_i64(ctx, first + 3);
+    workers = a;
+    if (buffer <= 0) buffer = 2;
+  }
+  if (par && workers == 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_parallel_calls must be positive");
+    return;
+  }
+  tfc_dataset *ds = tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
+                                    ctx->st);
+  if (ds && par) tfc_ds_interleave_set_parallel(ds, workers, buffer, sloppy);
+  output_dataset(ctx, ds);
 }
 
 /* ---- iterators ---- */
@@ -267,6 +299,7 @@ typedef struct iter_res {
   tfc_object base;
   pthread_mutex_t mu;
   tfc_iter *it;
+  tfc_dataset *ds;        /* it's dataset (referenced), for restoring */
   bool made;              /* an iterator was made at least once (one-shot) */
   int n;
   tfc_dtype types[MAXC];
@@ -277,6 +310,7 @@ typedef struct iter_res {
 static void iter_res_destroy(tfc_object *o) {
   iter_res *r = (iter_res *)o;
   tfc_iter_free(r->it);
+  if (r->ds) tfc_object_unref(&r->ds->base);
   pthread_mutex_destroy(&r->mu);
   tfc_free(r->container);
   tfc_free(r->name);
@@ -400,10 +434,13 @@ static void reset_iter(tfc_kernel_ctx *ctx, iter_res *r, tfc_dataset *ds) {
   if (!it) return;
   pthread_mutex_lock(&r->mu);
   tfc_iter *old = r->it;
+  tfc_dataset *old_ds = r->ds;
   r->it = it;
+  r->ds = (tfc_dataset *)tfc_object_ref(&ds->base);
   r->made = true;
   pthread_mutex_unlock(&r->mu);
   tfc_iter_free(old);
+  if (old_ds) tfc_object_unref(&old_ds->base);
 }
 
 static void make_iterator_compute(tfc_kernel_ctx *ctx) {
@@ -426,6 +463,7 @@ static void one_shot_compute(tfc_kernel_ctx *ctx) {
       pthread_mutex_lock(&r->mu);
       if (!r->made) {
         r->it = it;
+        r->ds = (tfc_dataset *)tfc_object_ref(&ds->base);
         r->made = true;
         it = NULL;
       }
@@ -468,6 +506,7 @@ static void tf_one_shot_compute(tfc_kernel_ctx *ctx) {
           pthread_mutex_lock(&r->mu);
           if (!r->made) {
             r->it = it;
+            r->ds = (tfc_dataset *)tfc_object_ref(&ds->base);
             r->made = true;
             it = NULL;
           }
@@ -519,6 +558,104 @@ static void get_next_compute(tfc_kernel_ctx *ctx) {
       tfc_kernel_set_output(ctx, c, out[c]);
     }
   }
+}
+
+/* ---- iterator state in checkpoints ---- */
+
+#define STATE_TYPE "tfc::IteratorState"
+#define STATE_MAGIC "tfc-iterator-state/1"
+
+/* SerializeIterator: the iterator's position as a [1] variant tensor whose
+ * value a checkpoint stores (a VariantTensorDataProto). The iterator is
+ * held (no get_next runs) while it is written. */
+static void serialize_iterator_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  const tfc_attr_value *pv = tfc_attrs_find(ctx->attrs, "external_state_policy");
+  tfc_ds_writer w = {NULL, 0, 0, pv && pv->kind == TFC_ATTR_I && pv->v.i != 2};
+  pthread_mutex_lock(&r->mu);
+  bool ok;
+  if (!r->it) {
+    ok = tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION,
+                         "Save() failed because the iterator has not been initialized. Ensure that you have run the "
+                         "initializer operation for this iterator before saving it.");
+  } else {
+    ok = tfc_ds_put_bytes(&w, STATE_MAGIC, strlen(STATE_MAGIC), ctx->st) && tfc_iter_save(r->it, &w, ctx->st);
+  }
+  pthread_mutex_unlock(&r->mu);
+  tfc_object *v = ok ? tfc_variant_data_new(STATE_TYPE, w.buf, w.len, ctx->st) : NULL;
+  tfc_free(w.buf);
+  if (!v) return;
+  int64_t one = 1;
+  tfc_tensor *t = tfc_tensor_new_objects(TFC_DTYPE_VARIANT, 1, &one, ctx->st);
+  if (t) {
+    tfc_tensor_object_set(t, 0, v);
+    tfc_kernel_set_output(ctx, 0, t);
+  }
+  tfc_object_unref(v);
+}
+
+/* Fails ctx with TF's message for a state that cannot be restored. */
+static void restore_failed(tfc_kernel_ctx *ctx, tfc_code code, const char *why) {
+  tfc_kernel_fail(ctx, code,
+                  "Failed to restore dataset iterator from checkpoint: %s. Make sure the dataset definition has not "
+                  "changed between the process that saved the checkpoint and the process that is restoring it.",
+                  why);
+}
+
+/* DeserializeIterator: a fresh iterator of the resource's dataset, moved to
+ * the saved position, replaces the current one (which stays on failure). */
+static void deserialize_iterator_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  const tfc_tensor *t = ctx->inputs[1];
+  const tfc_variant_data *v = t->nelems >= 1 ? tfc_variant_data_cast(tfc_tensor_object_at(t, 0)) : NULL;
+  if (!v) {
+    restore_failed(ctx, TFC_CODE_INVALID_ARGUMENT, "the serialized state is not an iterator state");
+    return;
+  }
+  if (strcmp(v->type_name, STATE_TYPE) != 0) {
+    char why[256];
+    snprintf(why, sizeof why, "the state is a %.64s value, which tfc cannot restore (a TensorFlow iterator state?)",
+             v->type_name);
+    restore_failed(ctx, TFC_CODE_INVALID_ARGUMENT, why);
+    return;
+  }
+  pthread_mutex_lock(&r->mu);
+  tfc_dataset *ds = r->ds ? (tfc_dataset *)tfc_object_ref(&r->ds->base) : NULL;
+  pthread_mutex_unlock(&r->mu);
+  if (!ds) {
+    restore_failed(ctx, TFC_CODE_FAILED_PRECONDITION,
+                   "Restore() failed because the iterator has not been initialized. Ensure that you have run the "
+                   "initializer operation for this iterator before restoring it.");
+    return;
+  }
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_ds_reader rd = {v->data, v->data + v->len};
+  const void *magic;
+  size_t mlen;
+  tfc_iter *it = NULL;
+  if (tfc_ds_get_bytes(&rd, &magic, &mlen, &st) && (mlen != strlen(STATE_MAGIC) || memcmp(magic, STATE_MAGIC, mlen)))
+    tfc_status_set(&st, TFC_CODE_INVALID_ARGUMENT, "unknown iterator state version");
+  if (tfc_status_ok(&st)) it = tfc_dataset_iter(ds, &st);
+  if (it && tfc_iter_restore(it, &rd, &st) && rd.p != rd.end)
+    tfc_status_set(&st, TFC_CODE_NOT_FOUND, "the saved state holds more than this dataset's iterators");
+  if (!tfc_status_ok(&st)) {
+    tfc_iter_free(it);
+    tfc_object_unref(&ds->base);
+    restore_failed(ctx, st.code, st.msg);
+    return;
+  }
+  pthread_mutex_lock(&r->mu);
+  tfc_iter *old = r->it;
+  tfc_dataset *old_ds = r->ds;
+  r->it = it;
+  r->ds = ds;
+  r->made = true;
+  pthread_mutex_unlock(&r->mu);
+  tfc_iter_free(old);
+  if (old_ds) tfc_object_unref(&old_ds->base);
 }
 
 static void to_string_handle_compute(tfc_kernel_ctx *ctx) {
@@ -591,6 +728,8 @@ static const tfc_kernel_def defs[] = {
     {"PrefetchDataset", "CPU", NULL, NULL, NULL, prefetch_ds_compute, NULL, 0},
     {"IteratorV2", "CPU", NULL, NULL, iter_op_init, iterator_v2_compute, iter_op_free, 0},
     {"MakeIterator", "CPU", NULL, NULL, NULL, make_iterator_compute, NULL, 0},
+    {"SerializeIterator", "CPU", NULL, NULL, NULL, serialize_iterator_compute, NULL, 0},
+    {"DeserializeIterator", "CPU", NULL, NULL, NULL, deserialize_iterator_compute, NULL, 0},
     {"IteratorGetNext", "CPU", NULL, NULL, NULL, get_next_compute, NULL, 0},
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
@@ -602,6 +741,8 @@ static const tfc_kernel_def defs[] = {
     {"ParallelMapDatasetV2", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"FlatMapDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"InterleaveDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelInterleaveDatasetV2", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
+    {"ParallelInterleaveDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
     {"FilterDataset", "CPU", NULL, NULL, NULL, function_ds_compute, NULL, 0},
 };
 

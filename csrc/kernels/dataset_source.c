@@ -48,7 +48,24 @@ static void tensors_it_free(tfc_iter *it) {
   tfc_free(ti);
 }
 
-static const tfc_iter_vt tensors_it_vt = {tensors_next, tensors_it_free};
+/* State: the next row. */
+static bool tensors_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  return tfc_ds_put_i64(w, ((tensors_it *)it)->pos, st);
+}
+
+static bool tensors_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  tensors_it *ti = (tensors_it *)it;
+  int64_t pos;
+  if (!tfc_ds_get_i64(r, &pos, st)) return false;
+  if (pos < 0 || pos > ti->ds->rows)
+    return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::TensorSlice::i (%lld of %lld rows)", (long long)pos,
+                          (long long)ti->ds->rows);
+  ti->pos = pos;
+  return true;
+}
+
+static const tfc_iter_vt tensors_it_vt = {tensors_next, tensors_it_free, tensors_save, tensors_restore, "Tensors",
+                                          NULL};
 
 static tfc_iter *tensors_make(tfc_dataset *ds, tfc_status *st) {
   tensors_it *ti = tfc_calloc(1, sizeof *ti);
@@ -142,7 +159,16 @@ static int range_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
 
 static void range_it_free(tfc_iter *it) { tfc_free(it); }
 
-static const tfc_iter_vt range_it_vt = {range_next, range_it_free};
+/* State: the next value. */
+static bool range_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  return tfc_ds_put_i64(w, ((range_it *)it)->next, st);
+}
+
+static bool range_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  return tfc_ds_get_i64(r, &((range_it *)it)->next, st);
+}
+
+static const tfc_iter_vt range_it_vt = {range_next, range_it_free, range_save, range_restore, "Range", NULL};
 
 static tfc_iter *range_make(tfc_dataset *ds, tfc_status *st) {
   range_ds *d = (range_ds *)ds;
@@ -192,6 +218,7 @@ typedef struct files_it {
   tfc_iter it;
   files_ds *ds;
   int file;                 /* index of the open file, or next to open */
+  int64_t consumed;         /* records already returned from the open file */
   tfc_record_reader *rec;
   tfc_istream *in;
   char *buf;
@@ -250,10 +277,12 @@ static bool files_open(files_it *f, tfc_status *st) {
   const char *path = d->files[f->file];
   if (d->kind == TFC_DS_TFRECORD) {
     f->rec = tfc_record_reader_open(path, d->comp, st);
+    f->consumed = 0;
     return f->rec != NULL;
   }
   f->in = tfc_istream_open_file(path, d->comp, st);
   if (!f->in) return false;
+  f->consumed = 0;
   if (d->kind == TFC_DS_FIXED_LENGTH) {
     size_t cap = 1u << 16, len = 0;
     char *data = tfc_malloc(cap);
@@ -284,7 +313,7 @@ static bool files_open(files_it *f, tfc_status *st) {
   return true;
 }
 
-static int files_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+static int files_next_record(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   files_it *f = (files_it *)it;
   files_ds *d = f->ds;
   for (;;) {
@@ -334,7 +363,41 @@ static void files_it_free(tfc_iter *it) {
   tfc_free(f);
 }
 
-static const tfc_iter_vt files_it_vt = {files_next, files_it_free};
+/* The next record, counted in the open file. */
+static int files_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
+  int rc = files_next_record(it, out, st);
+  if (rc == 1) ((files_it *)it)->consumed++;
+  return rc;
+}
+
+/* State: the file's index and how many of its records were returned. */
+static bool files_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  files_it *f = (files_it *)it;
+  bool open = f->rec || f->in;
+  return tfc_ds_put_i64(w, f->file, st) && tfc_ds_put_i64(w, open ? f->consumed : 0, st);
+}
+
+/* Reopens the saved file and reads past the records already returned. */
+static bool files_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  files_it *f = (files_it *)it;
+  int64_t file, consumed;
+  if (!tfc_ds_get_i64(r, &file, st) || !tfc_ds_get_i64(r, &consumed, st)) return false;
+  if (file < 0 || file > f->ds->nfiles || consumed < 0)
+    return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::%s::current_file_index (%lld of %d files)",
+                          f->ds->ds.vt->name, (long long)file, f->ds->nfiles);
+  files_close(f);
+  f->file = (int)file;
+  for (int64_t i = 0; i < consumed; i++) {
+    tfc_tensor *rec = NULL;
+    int rc = files_next(it, &rec, st);
+    if (rc < 0) return false;
+    if (rc == 0) break;
+    tfc_tensor_unref(rec);
+  }
+  return true;
+}
+
+static const tfc_iter_vt files_it_vt = {files_next, files_it_free, files_save, files_restore, "Files", NULL};
 
 static tfc_iter *files_make(tfc_dataset *ds, tfc_status *st) {
   files_it *f = tfc_calloc(1, sizeof *f);

@@ -114,6 +114,142 @@ static xit *xit_new(const tfc_iter_vt *vt, tfc_dataset *ds, int open, tfc_status
   return x;
 }
 
+/* ---- iterator state ---- */
+
+static const tfc_iter_vt shuffle_it_vt, cache_it_vt;
+
+/* Writes a Philox generator and its single-word adapter's buffer. */
+static bool put_philox(tfc_ds_writer *w, const tfc_philox *g, const tfc_philox_single *s, tfc_status *st) {
+  bool ok = true;
+  for (int i = 0; ok && i < 4; i++) ok = tfc_ds_put_i64(w, g->counter[i], st);
+  for (int i = 0; ok && i < 2; i++) ok = tfc_ds_put_i64(w, g->key[i], st);
+  for (int i = 0; ok && i < 4; i++) ok = tfc_ds_put_i64(w, s->words[i], st);
+  return ok && tfc_ds_put_i64(w, s->used, st);
+}
+
+/* Reads what put_philox wrote (s keeps pointing at g). */
+static bool get_philox(tfc_ds_reader *r, tfc_philox *g, tfc_philox_single *s, tfc_status *st) {
+  int64_t v[11];
+  for (int i = 0; i < 11; i++)
+    if (!tfc_ds_get_i64(r, &v[i], st)) return false;
+  if (v[10] < 0 || v[10] > 4) return tfc_status_set(st, TFC_CODE_DATA_LOSS, "bad shuffle generator state");
+  for (int i = 0; i < 4; i++) g->counter[i] = (uint32_t)v[i];
+  for (int i = 0; i < 2; i++) g->key[i] = (uint32_t)v[4 + i];
+  for (int i = 0; i < 4; i++) s->words[i] = (uint32_t)v[6 + i];
+  s->used = (int)v[10];
+  return true;
+}
+
+/* State of every transform iterator: counters, the input iterators, then
+ * the shuffle buffer and generators, or the cache's elements. */
+static bool xit_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  xit *x = (xit *)it;
+  xds *d = x->ds;
+  int n = d->ds.n;
+  if (!tfc_ds_put_i64(w, x->cur, st) || !tfc_ds_put_i64(w, x->count, st) ||
+      !tfc_ds_put_i64(w, x->epoch_count, st) || !tfc_ds_put_i64(w, x->in_done, st))
+    return false;
+  for (int i = 0; i < d->k; i++)
+    if (!tfc_iter_save_opt(x->in[i], w, st)) return false;
+  if (it->vt == &shuffle_it_vt) {
+    pthread_mutex_lock(&d->mu);
+    bool ok = put_philox(w, &d->seed_gen, &d->seed_single, st);
+    pthread_mutex_unlock(&d->mu);
+    if (!ok || !put_philox(w, &x->gen, &x->single, st) || !tfc_ds_put_i64(w, x->end - x->start, st)) return false;
+    for (int64_t i = x->start; i < x->end; i++)
+      if (!tfc_ds_put_element(w, x->buf + (i % d->a) * n, n, st)) return false;
+  } else if (it->vt == &cache_it_vt) {
+    tfc_tensor **els = x->from_cache ? d->cache : x->fill;
+    int64_t count = x->from_cache ? d->cache_n : x->fill_n;
+    if (!tfc_ds_put_i64(w, x->from_cache, st) || !tfc_ds_put_i64(w, count, st)) return false;
+    for (int64_t i = 0; i < count; i++)
+      if (!tfc_ds_put_element(w, els + i * n, n, st)) return false;
+  }
+  return true;
+}
+
+/* Reads count elements into a new array (tfc_free it after unref'ing). */
+static tfc_tensor **get_elements(tfc_ds_reader *r, int64_t count, int n, tfc_status *st) {
+  if (count < 0 || count > (r->end - r->p) / 16 + 1) {
+    tfc_status_set(st, TFC_CODE_DATA_LOSS, "bad element count in the saved iterator state");
+    return NULL;
+  }
+  tfc_tensor **els = tfc_calloc((size_t)(count * n + 1), sizeof(tfc_tensor *));
+  if (!els) return oom(st);
+  for (int64_t i = 0; i < count; i++)
+    if (!tfc_ds_get_element(r, els + i * n, n, st)) {
+      for (int64_t k = 0; k < i * n; k++) tfc_tensor_unref(els[k]);
+      tfc_free(els);
+      return NULL;
+    }
+  return els;
+}
+
+/* Restores what xit_save wrote into a fresh iterator. */
+static bool xit_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  xit *x = (xit *)it;
+  xds *d = x->ds;
+  int n = d->ds.n;
+  int64_t cur, done;
+  if (!tfc_ds_get_i64(r, &cur, st) || !tfc_ds_get_i64(r, &x->count, st) || !tfc_ds_get_i64(r, &x->epoch_count, st) ||
+      !tfc_ds_get_i64(r, &done, st))
+    return false;
+  if (cur < 0 || cur >= (d->k > 0 ? d->k : 1)) return tfc_status_set(st, TFC_CODE_DATA_LOSS, "bad iterator state");
+  x->cur = (int)cur;
+  x->in_done = done != 0;
+  for (int i = 0; i < d->k; i++)
+    if (!tfc_iter_restore_opt(&x->in[i], d->in[i], r, st)) return false;
+  if (it->vt == &shuffle_it_vt) {
+    tfc_philox g;
+    tfc_philox_single s;
+    int64_t count;
+    if (!get_philox(r, &g, &s, st)) return false;
+    pthread_mutex_lock(&d->mu);
+    d->seed_gen = g;
+    d->seed_single.used = s.used;
+    memcpy(d->seed_single.words, s.words, sizeof s.words);
+    pthread_mutex_unlock(&d->mu);
+    if (!get_philox(r, &x->gen, &x->single, st) || !tfc_ds_get_i64(r, &count, st)) return false;
+    if (count > d->a) return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::Shuffle::buffer_size");
+    tfc_tensor **els = get_elements(r, count, n, st);
+    if (!els) return false;
+    for (int64_t i = x->start; i < x->end; i++) tfc_element_clear(x->buf + (i % d->a) * n, n);
+    memcpy(x->buf, els, sizeof(tfc_tensor *) * (size_t)(count * n));
+    tfc_free(els);
+    x->start = 0;
+    x->end = count;
+  } else if (it->vt == &cache_it_vt) {
+    int64_t from_cache, count;
+    if (!tfc_ds_get_i64(r, &from_cache, st) || !tfc_ds_get_i64(r, &count, st)) return false;
+    tfc_tensor **els = get_elements(r, count, n, st);
+    if (!els) return false;
+    if (from_cache) {
+      pthread_mutex_lock(&d->mu);
+      if (!d->cache_done) {
+        d->cache = els;
+        d->cache_n = count;
+        d->cache_done = true;
+        els = NULL;
+      }
+      pthread_mutex_unlock(&d->mu);
+      if (els) {
+        for (int64_t i = 0; i < count * n; i++) tfc_tensor_unref(els[i]);
+        tfc_free(els);
+      }
+      tfc_iter_free(x->in[0]);
+      x->in[0] = NULL;
+      x->from_cache = true;
+    } else {
+      for (int64_t i = 0; i < x->fill_n * n; i++) tfc_tensor_unref(x->fill[i]);
+      tfc_free(x->fill);
+      x->fill = els;
+      x->fill_n = x->fill_cap = count;
+      x->from_cache = false;
+    }
+  }
+  return true;
+}
+
 /* ---- Zip ---- */
 
 static int zip_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
@@ -130,7 +266,7 @@ static int zip_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return 1;
 }
 
-static const tfc_iter_vt zip_it_vt = {zip_next, xit_free};
+static const tfc_iter_vt zip_it_vt = {zip_next, xit_free, xit_save, xit_restore, "Zip", NULL};
 
 static tfc_iter *zip_make(tfc_dataset *ds, tfc_status *st) {
   xit *x = xit_new(&zip_it_vt, ds, ((xds *)ds)->k, st);
@@ -174,7 +310,7 @@ static int concat_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   }
 }
 
-static const tfc_iter_vt concat_it_vt = {concat_next, xit_free};
+static const tfc_iter_vt concat_it_vt = {concat_next, xit_free, xit_save, xit_restore, "Concatenate", NULL};
 
 static tfc_iter *concat_make(tfc_dataset *ds, tfc_status *st) {
   xit *x = xit_new(&concat_it_vt, ds, 1, st);
@@ -251,7 +387,7 @@ static int batch_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return result;
 }
 
-static const tfc_iter_vt batch_it_vt = {batch_next, xit_free};
+static const tfc_iter_vt batch_it_vt = {batch_next, xit_free, xit_save, xit_restore, "Batch", NULL};
 
 static tfc_iter *batch_make(tfc_dataset *ds, tfc_status *st) {
   xit *x = xit_new(&batch_it_vt, ds, 1, st);
@@ -314,7 +450,7 @@ static int shuffle_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return 1;
 }
 
-static const tfc_iter_vt shuffle_it_vt = {shuffle_next, xit_free};
+static const tfc_iter_vt shuffle_it_vt = {shuffle_next, xit_free, xit_save, xit_restore, "Shuffle", NULL};
 
 static tfc_iter *shuffle_make(tfc_dataset *ds, tfc_status *st) {
   xds *d = (xds *)ds;
@@ -406,9 +542,9 @@ static int skip_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return x->in[0]->vt->next(x->in[0], out, st);
 }
 
-static const tfc_iter_vt repeat_it_vt = {repeat_next, xit_free};
-static const tfc_iter_vt take_it_vt = {take_next, xit_free};
-static const tfc_iter_vt skip_it_vt = {skip_next, xit_free};
+static const tfc_iter_vt repeat_it_vt = {repeat_next, xit_free, xit_save, xit_restore, "Repeat", NULL};
+static const tfc_iter_vt take_it_vt = {take_next, xit_free, xit_save, xit_restore, "Take", NULL};
+static const tfc_iter_vt skip_it_vt = {skip_next, xit_free, xit_save, xit_restore, "Skip", NULL};
 
 static tfc_iter *repeat_make(tfc_dataset *ds, tfc_status *st) {
   xit *x = xit_new(&repeat_it_vt, ds, ((xds *)ds)->a == 0 ? 0 : 1, st);
@@ -475,7 +611,7 @@ static int cache_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   return rc;
 }
 
-static const tfc_iter_vt cache_it_vt = {cache_next, xit_free};
+static const tfc_iter_vt cache_it_vt = {cache_next, xit_free, xit_save, xit_restore, "Cache", NULL};
 
 static tfc_iter *cache_make(tfc_dataset *ds, tfc_status *st) {
   xds *d = (xds *)ds;
@@ -506,6 +642,7 @@ typedef struct pf_it {
   pthread_cond_t cv;
   pthread_t thread;
   bool started, stop, ended;
+  bool pause, busy;       /* a save waits for the producer to leave the input */
   tfc_status err;
   tfc_tensor **ring;
   int64_t head, count;
@@ -517,14 +654,16 @@ static void *pf_thread(void *arg) {
   tfc_tensor *el[MAXC];
   for (;;) {
     pthread_mutex_lock(&p->mu);
-    while (!p->stop && p->count >= p->cap) pthread_cond_wait(&p->cv, &p->mu);
+    while (!p->stop && (p->count >= p->cap || p->pause)) pthread_cond_wait(&p->cv, &p->mu);
     bool stop = p->stop;
+    p->busy = !stop;
     pthread_mutex_unlock(&p->mu);
     if (stop) break;
     tfc_status st;
     tfc_status_clear(&st);
     int rc = p->in->vt->next(p->in, el, &st);
     pthread_mutex_lock(&p->mu);
+    p->busy = false;
     if (rc == 1) {
       memcpy(p->ring + ((p->head + p->count) % p->cap) * p->n, el, sizeof(tfc_tensor *) * (size_t)p->n);
       p->count++;
@@ -543,7 +682,7 @@ static void *pf_thread(void *arg) {
 static int pf_next(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
   pf_it *p = (pf_it *)it;
   pthread_mutex_lock(&p->mu);
-  if (!p->started) {
+  if (!p->started && !p->ended) {
     p->started = pthread_create(&p->thread, NULL, pf_thread, p) == 0;
     if (!p->started) {
       pthread_mutex_unlock(&p->mu);
@@ -584,7 +723,47 @@ static void pf_free(tfc_iter *it) {
   tfc_free(p);
 }
 
-static const tfc_iter_vt pf_it_vt = {pf_next, pf_free};
+/* State: the buffered elements, whether the input ended (and its error),
+ * then the input iterator; the producer is paused meanwhile. */
+static bool pf_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
+  pf_it *p = (pf_it *)it;
+  pthread_mutex_lock(&p->mu);
+  p->pause = true;
+  while (p->busy) pthread_cond_wait(&p->cv, &p->mu);
+  bool ok = tfc_ds_put_i64(w, p->count, st);
+  for (int64_t i = 0; ok && i < p->count; i++)
+    ok = tfc_ds_put_element(w, p->ring + ((p->head + i) % p->cap) * p->n, p->n, st);
+  ok = ok && tfc_ds_put_i64(w, p->ended, st) && tfc_ds_put_i64(w, p->err.code, st) &&
+       tfc_ds_put_bytes(w, p->err.msg, strlen(p->err.msg), st) && tfc_iter_save(p->in, w, st);
+  p->pause = false;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  return ok;
+}
+
+/* Restores a fresh prefetch iterator (its producer has not started). */
+static bool pf_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
+  pf_it *p = (pf_it *)it;
+  int64_t count, ended, code;
+  const void *msg;
+  size_t mlen;
+  if (!tfc_ds_get_i64(r, &count, st)) return false;
+  if (count < 0 || count > p->cap) return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::Prefetch::buffer_size");
+  for (int64_t i = 0; i < count; i++)
+    if (!tfc_ds_get_element(r, p->ring + i * p->n, p->n, st)) {
+      for (int64_t k = 0; k < i; k++) tfc_element_clear(p->ring + k * p->n, p->n);
+      return false;
+    }
+  p->head = 0;
+  p->count = count;
+  if (!tfc_ds_get_i64(r, &ended, st) || !tfc_ds_get_i64(r, &code, st) || !tfc_ds_get_bytes(r, &msg, &mlen, st))
+    return false;
+  p->ended = ended != 0;
+  if (code != TFC_CODE_OK) tfc_status_set(&p->err, (tfc_code)code, "%.*s", (int)mlen, (const char *)msg);
+  return tfc_iter_restore(p->in, r, st); /* an ended input starts no producer (pf_next) */
+}
+
+static const tfc_iter_vt pf_it_vt = {pf_next, pf_free, pf_save, pf_restore, "Prefetch", NULL};
 
 static tfc_iter *pf_make(tfc_dataset *ds, tfc_status *st) {
   xds *d = (xds *)ds;

@@ -18,6 +18,7 @@
 
 #include "base/alloc.h"
 #include "core/object.h"
+#include "io/reader_state.h"
 #include "io/record.h"
 #include "io/zstream.h"
 #include "kernels/data_flow_internal.h"
@@ -60,6 +61,8 @@ typedef struct reader {
   bool in_eof;
   int64_t line_no, rec_no, file_pos, file_end;
   int64_t produced, completed;
+  char *done_work;            /* the last finished work item (TF's state keeps it) */
+  char node_name[128];        /* the reader op, for messages */
 } reader;
 
 /* Closes the current work item. */
@@ -79,6 +82,7 @@ static void reader_destroy(tfc_object *o) {
   reader *r = (reader *)o;
   close_work(r);
   tfc_free(r->buf);
+  tfc_free(r->done_work);
   pthread_mutex_destroy(&r->mu);
   tfc_free(r);
 }
@@ -118,6 +122,7 @@ bool tfc_reader_op_init(const tfc_kernel_init *ki, void **state) {
             : strcmp(t, "TextLineReaderV2") == 0     ? R_TEXT_LINE
             : strcmp(t, "FixedLengthRecordReaderV2") == 0 ? R_FIXED_LENGTH
                                                       : R_IDENTITY;
+  snprintf(c->node_name, sizeof c->node_name, "%s", ki->node_name ? ki->node_name : "");
   op->container = attr_str(ki->attrs, "container");
   op->name = attr_str(ki->attrs, "shared_name");
   char *comp = attr_str(ki->attrs, c->kind == R_FIXED_LENGTH ? "encoding" : "compression_type");
@@ -497,6 +502,9 @@ static void drive(reader *r) {
       rc = r->kind == R_WHOLE_FILE ? produce_whole_file(r, q, &err) : produce(r, q, &err);
     } while (rc == 1 && q->n < q->want);
     if (rc == 0) {
+      tfc_free(r->done_work);
+      r->done_work = r->work;
+      r->work = NULL;
       close_work(r);
       r->completed++;
     }
@@ -587,6 +595,103 @@ void tfc_reader_reset_compute(tfc_kernel_ctx *ctx) {
     return;
   }
   close_work(r);
+  tfc_free(r->done_work);
+  r->done_work = NULL;
   r->produced = r->completed = 0;
   pthread_mutex_unlock(&r->mu);
+}
+
+/* Whether a reader kind has a state (TF's readers: identity and whole-file
+ * readers save their counters and work item; the others are UNIMPLEMENTED). */
+static bool has_state(const reader *r) { return r->kind == R_IDENTITY || r->kind == R_WHOLE_FILE; }
+
+/* ReaderSerializeStateV2: a serialized ReaderBaseState. A work item whose
+ * record was produced counts as finished, as in TF (whose readers finish a
+ * one-record item in the read that produces it). */
+void tfc_reader_serialize_state_compute(tfc_kernel_ctx *ctx) {
+  reader *r = reader_from(ctx);
+  if (!r) return;
+  if (!has_state(r)) {
+    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "Reader SerializeState");
+    return;
+  }
+  pthread_mutex_lock(&r->mu);
+  tfc_reader_state s = {0};
+  bool open = r->work != NULL;
+  bool emitted = open && r->work_emitted;
+  s.work_finished = r->completed + (emitted ? 1 : 0);
+  s.work_started = r->completed + (open ? 1 : 0);
+  s.num_records_produced = r->produced;
+  const char *w = open ? r->work : r->done_work;
+  s.current_work = (char *)w;
+  s.current_work_len = w ? strlen(w) : 0;
+  uint8_t *data = NULL;
+  size_t len = 0;
+  bool ok = tfc_reader_state_encode(&s, &data, &len, ctx->st);
+  pthread_mutex_unlock(&r->mu);
+  if (!ok) return;
+  tfc_string str = {(char *)data, len};
+  tfc_tensor *t = tfc_tensor_scalar(TFC_DTYPE_STRING, &str, ctx->st);
+  tfc_free(data);
+  if (t) tfc_kernel_set_output(ctx, 0, t);
+}
+
+/* ReaderRestoreStateV2: the counters and work item of a serialized
+ * ReaderBaseState; an unfinished item is read again from its start. */
+void tfc_reader_restore_state_compute(tfc_kernel_ctx *ctx) {
+  reader *r = reader_from(ctx);
+  if (!r) return;
+  if (!has_state(r)) {
+    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "Reader RestoreState");
+    return;
+  }
+  const tfc_tensor *t = ctx->inputs[1];
+  if (t->dtype != TFC_DTYPE_STRING || t->nelems != 1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Reader state must be a scalar string");
+    return;
+  }
+  const tfc_string *in = t->data;
+  const char *kind = r->base.type->name;
+  tfc_reader_state s;
+  if (!tfc_reader_state_decode((const uint8_t *)in->data, in->len, &s, ctx->st)) {
+    if (tfc_kernel_ok(ctx))
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Could not parse state for %s '%s': %.*s", kind, r->node_name,
+                      (int)(in->len > 200 ? 200 : in->len), in->data ? in->data : "");
+    return;
+  }
+  char text[512];
+  tfc_reader_state_text(&s, text, sizeof text);
+  if (s.num_records_produced < 0 || s.work_finished < 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Unexpected negative value when restoring in %s '%s': %s", kind,
+                    r->node_name, text);
+  } else if (s.work_started != s.work_finished && s.work_started != s.work_finished + 1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "Inconsistent work started vs. finished when restoring in %s '%s': %s", kind, r->node_name, text);
+  } else {
+    pthread_mutex_lock(&r->mu);
+    if (r->busy) {
+      tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION, "Cannot restore a reader while a read is in progress");
+    } else {
+      close_work(r);
+      tfc_free(r->done_work);
+      r->done_work = NULL;
+      r->produced = s.num_records_produced;
+      r->completed = s.work_finished;
+      tfc_status st;
+      tfc_status_clear(&st);
+      if (s.work_started == s.work_finished + 1) {
+        r->work = s.current_work; /* in progress: read it again */
+        s.current_work = NULL;
+        if (!open_work(r, &st)) {
+          close_work(r);
+          tfc_status_copy(ctx->st, &st);
+        }
+      } else if (s.current_work_len) {
+        r->done_work = s.current_work;
+        s.current_work = NULL;
+      }
+    }
+    pthread_mutex_unlock(&r->mu);
+  }
+  tfc_reader_state_clear(&s);
 }

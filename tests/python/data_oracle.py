@@ -76,6 +76,17 @@ cases.update({
     "interleave_files": lambda: tf.data.Dataset.from_tensor_slices(
         [os.path.join(DIR, "a.tfrecord"), os.path.join(DIR, "b.tfrecord")]).interleave(
             lambda f: tf.data.TFRecordDataset(f), cycle_length=2, block_length=1),
+    "parallel_interleave_v2": lambda: tf.data.Dataset.range(1, 7).interleave(
+        lambda x: tf.data.Dataset.range(x * 10, x * 10 + x), cycle_length=3, block_length=2,
+        num_parallel_calls=2),
+    "parallel_interleave_uneven": lambda: tf.data.Dataset.range(0, 9).interleave(
+        lambda x: tf.data.Dataset.range(x % 3), cycle_length=4, block_length=1, num_parallel_calls=4),
+    "experimental_parallel_interleave": lambda: tf.data.Dataset.range(1, 7).apply(
+        tf.data.experimental.parallel_interleave(lambda x: tf.data.Dataset.range(x * 10, x * 10 + x),
+                                                 cycle_length=2, block_length=3)),
+    "parallel_interleave_files": lambda: tf.data.Dataset.from_tensor_slices(
+        [os.path.join(DIR, "a.tfrecord"), os.path.join(DIR, "b.tfrecord")]).interleave(
+            lambda f: tf.data.TFRecordDataset(f), cycle_length=2, block_length=1, num_parallel_calls=2),
     "filter": lambda: tf.data.Dataset.range(12).filter(lambda x: tf.equal(x % 3, 1)),
     "flat_map": lambda: tf.data.Dataset.range(4).flat_map(lambda x: tf.data.Dataset.range(x)),
     "map_dict_shuffle": lambda: tf.data.Dataset.from_tensor_slices(
@@ -94,4 +105,70 @@ with tf.Graph().as_default():
       s.run(it.initializer)
       runs.append([int(s.run(nxt)) for _ in range(6)])
   out["reinitialized_shuffle"] = runs
+
+
+def restored(make, before, prefix):
+  """The elements after `before`, from a new session restored from a
+  checkpoint saved at that point (make_saveable_from_iterator)."""
+  with tf.Graph().as_default():
+    it = tf.data.make_initializable_iterator(make())
+    nxt = it.get_next()
+    saver = tf.train.Saver([tf.data.experimental.make_saveable_from_iterator(it)])
+    with tf.Session() as s:
+      s.run(it.initializer)
+      for _ in range(before):
+        s.run(nxt)
+      path = saver.save(s, os.path.join(DIR, prefix))
+    vals = []
+    with tf.Session() as s:
+      s.run(it.initializer)
+      saver.restore(s, path)
+      while True:
+        try:
+          vals.append(s.run(nxt))
+        except tf.errors.OutOfRangeError:
+          break
+  return vals
+
+
+restore_cases = {
+    "shuffle_repeat_batch": (lambda: tf.data.Dataset.range(20).shuffle(5, seed=42).repeat(2).batch(3), 3),
+    "interleave_files": (cases["interleave_files"], 2),
+    "map_filter_prefetch": (lambda: tf.data.Dataset.range(30).map(lambda x: x * 3).filter(
+        lambda x: tf.equal(x % 2, 0)).prefetch(2), 3),
+    "cache_repeat": (lambda: tf.data.Dataset.range(5).cache().repeat(3), 7),
+    "tfrecord_batch": (lambda: tf.data.TFRecordDataset([os.path.join(DIR, "a.tfrecord"),
+                                                        os.path.join(DIR, "b.tfrecord")]).batch(2), 1),
+    "textline": (cases["textline"], 2),
+}
+for name, (make, before) in sorted(restore_cases.items()):
+  out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))
+
+# Dataset.cache(filename): the TF run writes the cache files, the tfc run
+# (which runs second) reads TF's files (its input would give other values)
+cache_file = os.path.join(DIR, "filecache_c")
+with tf.Graph().as_default():
+  src = np.arange(8, dtype=np.int64) if sys.argv[1] == "tf" else np.zeros(8, np.int64)
+  ds = tf.data.Dataset.from_tensor_slices((src, np.array([b"x%d" % i for i in range(8)]))).cache(cache_file)
+  out["file_cache_written_by_tf"] = lst(drain(ds))
+
+if sys.argv[1] == "tfc" and os.path.exists(os.path.join(DIR, "tf_cache_repeat.index")):
+  # a TensorFlow iterator state reads as a variant entry, and restoring it
+  # names what it is instead of misreading it
+  reader = tf.train.NewCheckpointReader(os.path.join(DIR, "tf_cache_repeat"))
+  (key, dtype), = reader.get_variable_to_dtype_map().items()
+  assert dtype == tf.variant and key.endswith("_STATE"), (key, dtype)
+  with tf.Graph().as_default():
+    it = tf.data.make_initializable_iterator(restore_cases["cache_repeat"][0]())
+    # named as TF named its iterator (its op is IteratorV2, tfc's Iterator)
+    saveable = tf.data.experimental._iterator_saveable_class()(
+        it._iterator_resource, key[:-len("_STATE")], 2)
+    saver = tf.train.Saver([saveable])
+    with tf.Session() as s:
+      s.run(it.initializer)
+      try:
+        saver.restore(s, os.path.join(DIR, "tf_cache_repeat"))
+        raise AssertionError("a TensorFlow iterator state restored in tfc")
+      except tf.errors.InvalidArgumentError as e:
+        assert "TensorFlow iterator state" in str(e), str(e)
 print(json.dumps(out, sort_keys=True))

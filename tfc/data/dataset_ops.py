@@ -258,7 +258,9 @@ class Dataset(object):
     return self._unary("SkipDataset", [_ops.convert_to_tensor(count, dtype=_dtypes.int64, name="count")])
 
   def cache(self, filename=""):
-    """Keeps the elements of the first complete pass in memory."""
+    """Keeps the elements of the first complete pass: in memory, or with a
+    filename in TensorFlow's tensor-bundle cache files (read by later
+    iterators, also across sessions and with TensorFlow)."""
     return self._unary("CacheDataset", [_ops.convert_to_tensor(filename, dtype=_dtypes.string,
                                                                name="filename")])
 
@@ -341,7 +343,24 @@ class Dataset(object):
                                name="cycle_length")
     b = _ops.convert_to_tensor(block_length if block_length is not None else 1, dtype=_dtypes.int64,
                                name="block_length")
-    return self._function_dataset("InterleaveDataset", map_func, "interleave", [c, b])
+    if num_parallel_calls is None:
+      return self._function_dataset("InterleaveDataset", map_func, "interleave", [c, b])
+    # worker threads run the cycle's inner datasets ahead; the order is the same
+    n = _ops.convert_to_tensor(num_parallel_calls, dtype=_dtypes.int64, name="num_parallel_calls")
+    return self._function_dataset("ParallelInterleaveDatasetV2", map_func, "interleave", [c, b, n])
+
+  def _parallel_interleave(self, map_func, cycle_length, block_length, sloppy, buffer_output_elements,
+                           prefetch_input_elements):
+    """tf.data.experimental.parallel_interleave's dataset (ParallelInterleaveDataset)."""
+    ins = [_ops.convert_to_tensor(cycle_length, dtype=_dtypes.int64, name="cycle_length"),
+           _ops.convert_to_tensor(block_length, dtype=_dtypes.int64, name="block_length"),
+           _ops.convert_to_tensor(bool(sloppy), dtype=_dtypes.bool, name="sloppy"),
+           _ops.convert_to_tensor(2 if buffer_output_elements is None else buffer_output_elements,
+                                  dtype=_dtypes.int64, name="buffer_output_elements"),
+           _ops.convert_to_tensor(2 * cycle_length if prefetch_input_elements is None
+                                  else prefetch_input_elements, dtype=_dtypes.int64,
+                                  name="prefetch_input_elements")]
+    return self._function_dataset("ParallelInterleaveDataset", map_func, "interleave", ins)
 
   def filter(self, predicate):
     """Keeps the elements for which predicate returns True."""
@@ -498,6 +517,10 @@ class Iterator(object):
              "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
     h = _apply_op("IteratorFromStringHandleV2", "IteratorFromStringHandleV2", [s], attrs).outputs[0]
     return Iterator(h, None, output_types, output_shapes)
+
+  @property
+  def _iterator_resource(self):
+    return self._resource
 
   @property
   def initializer(self):

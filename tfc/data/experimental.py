@@ -1,12 +1,76 @@
 """tf.data.experimental basics (TF 1.15)."""
+import enum as _enum
+
 from tfc.data.dataset_ops import Dataset as _Dataset
 
 AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+
+class ExternalStatePolicy(_enum.Enum):
+  """How make_saveable_from_iterator treats datasets whose state lies
+  outside the graph (from_generator): TF's enum values."""
+  WARN = 0
+  IGNORE = 1
+  FAIL = 2
 
 
 def unbatch():
-  """Not available: needs graph functions."""
-  raise NotImplementedError("tf.data.experimental.unbatch needs graph functions (not available yet in tfc)")
+  """A transformation for Dataset.apply: splits each element's first
+  dimension into separate elements (a flat_map over from_tensor_slices)."""
+  def _apply(ds):
+    return ds.flat_map(lambda *x: _Dataset.from_tensor_slices(x[0] if len(x) == 1 else x))
+  return _apply
+
+
+def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False,
+                  num_parallel_calls=None):
+  """A transformation for Dataset.apply: map then batch (the fused op's
+  elements; num_parallel_calls, or num_parallel_batches * batch_size, maps in
+  parallel)."""
+  if num_parallel_batches is not None and num_parallel_calls is not None:
+    raise ValueError("`num_parallel_batches` and `num_parallel_calls` are mutually exclusive.")
+
+  def _apply(ds):
+    calls = num_parallel_calls
+    if calls is None and num_parallel_batches is not None:
+      calls = num_parallel_batches * batch_size if isinstance(batch_size, int) else num_parallel_batches
+    return ds.map(map_func, num_parallel_calls=calls).batch(batch_size, drop_remainder=drop_remainder)
+  return _apply
+
+
+def Counter(start=0, step=1, dtype=None):  # pylint: disable=invalid-name
+  """A dataset counting from start by step without end (RangeDataset up to
+  the dtype's limit)."""
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  dtype = _dtypes.as_dtype(dtype or _dtypes.int64)
+  stop = dtype.max if step > 0 else dtype.min
+  ds = _Dataset.range(start, stop, step)
+  return ds if dtype == _dtypes.int64 else ds.map(lambda x: _cast(x, dtype))
+
+
+def _cast(x, dtype):
+  from tfc.ops import math_ops as _math_ops  # pylint: disable=g-import-not-at-top
+  return _math_ops.cast(x, dtype)
+
+
+def enumerate_dataset(start=0):
+  """A transformation for Dataset.apply: pairs (index, element), counting from start."""
+  def _apply(ds):
+    return _Dataset.zip((Counter(start), ds))
+  return _apply
+
+
+def to_variant(dataset):
+  """The dataset's DT_VARIANT handle tensor."""
+  return dataset._variant  # pylint: disable=protected-access
+
+
+def from_variant(variant, structure):
+  """A Dataset over a DT_VARIANT handle; structure: (output_types, output_shapes)."""
+  types, shapes = structure
+  return _Dataset(variant, types, shapes)
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -23,6 +87,67 @@ def cardinality(dataset):
 def get_single_element(dataset):
   """The only element of dataset, as tensors (OutOfRangeError if empty when run)."""
   return dataset.take(1).make_one_shot_iterator().get_next()
+
+
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
+                        buffer_output_elements=None, prefetch_input_elements=None):
+  """A transformation for Dataset.apply: interleave with cycle_length worker
+  threads reading the inner datasets ahead (each buffering up to
+  buffer_output_elements, default 2). The order is interleave's unless
+  sloppy, which hands out whichever element is ready first."""
+  def _apply(ds):
+    return ds._parallel_interleave(map_func, cycle_length, block_length, sloppy,  # pylint: disable=protected-access
+                                   buffer_output_elements, prefetch_input_elements)
+  return _apply
+
+
+_EXTERNAL_STATE_POLICIES = {"warn": 0, "ignore": 1, "fail": 2}
+
+
+def _iterator_saveable_class():
+  """The SaveableObject subclass for iterators (made on first use: the Saver
+  module loads lazily)."""
+  from tfc.train import saver as _saver  # pylint: disable=g-import-not-at-top
+  from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+
+  class _IteratorSaveable(_saver.SaveableObject):
+    """An iterator's position: saved through SerializeIterator, restored with
+    DeserializeIterator (the iterator must have been initialized first)."""
+
+    def __init__(self, iterator_resource, name, external_state_policy):
+      serialized = _apply_op("SerializeIterator", "SerializeIterator", [iterator_resource],
+                             {"external_state_policy": external_state_policy}).outputs[0]
+      specs = [_saver.SaveSpec(serialized, "", name + "_STATE", dtype=serialized.dtype,
+                               device=iterator_resource.device)]
+      super(_IteratorSaveable, self).__init__(iterator_resource, specs, name)
+
+    def restore(self, restored_tensors, restored_shapes):
+      return _apply_op("DeserializeIterator", "DeserializeIterator", [self.op, restored_tensors[0]])
+
+  return _IteratorSaveable
+
+
+def make_saveable_from_iterator(iterator, external_state_policy=None):
+  """A SaveableObject that saves and restores an iterator's position.
+
+  Add it to the SAVEABLE_OBJECTS collection (or a Saver's var_list) so that
+  `Saver.save` records where the iterator is (buffered shuffle elements,
+  repeat counts, open files and interleaved inputs included) and
+  `Saver.restore`, after the iterator's initializer has run, continues from
+  there. external_state_policy: 'fail' (default: a from_generator dataset
+  raises FailedPreconditionError when saved), 'warn' or 'ignore' (such
+  datasets save no position and restart when restored).
+  """
+  if isinstance(external_state_policy, ExternalStatePolicy):
+    external_state_policy = external_state_policy.value
+  if isinstance(external_state_policy, int) and not isinstance(external_state_policy, bool):
+    external_state_policy = {0: "warn", 1: "ignore", 2: "fail"}.get(external_state_policy, "?")
+  policy = _EXTERNAL_STATE_POLICIES.get(external_state_policy or "fail")
+  if policy is None:
+    raise ValueError("external_state_policy must be one of 'warn', 'ignore' or 'fail', got %r"
+                     % (external_state_policy,))
+  resource = iterator._iterator_resource  # pylint: disable=protected-access
+  return _iterator_saveable_class()(resource, resource.name, policy)
 
 
 _ = _Dataset

@@ -59,10 +59,17 @@ class ReaderBase(object):
                      [self._reader_ref]).outputs[0]
 
   def serialize_state(self, name=None):
-    raise NotImplementedError("Reader state serialization is not available in tfc")
+    """A string tensor with the reader's state (a ReaderBaseState for the
+    identity and whole-file readers; UnimplementedError for the others, as
+    in TensorFlow)."""
+    return _apply_op("ReaderSerializeStateV2", name or "ReaderSerializeStateV2",
+                     [self._reader_ref]).outputs[0]
 
   def restore_state(self, state, name=None):
-    raise NotImplementedError("Reader state serialization is not available in tfc")
+    """Restores a state from serialize_state (InvalidArgumentError when it
+    does not parse or is inconsistent)."""
+    state = _ops.convert_to_tensor(state, dtype=_dtypes.string)
+    return _apply_op("ReaderRestoreStateV2", name or "ReaderRestoreStateV2", [self._reader_ref, state])
 
   def reset(self, name=None):
     """Forgets the current file and zeroes the counters."""
