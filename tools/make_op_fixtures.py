@@ -1699,6 +1699,61 @@ custom("SparseApplyMomentum", "nesterov", _sparse_apply_case("SparseApplyMomentu
 custom("SparseApplyAdagrad", "no_update_slots", _sparse_apply_case("SparseApplyAdagrad",
                                                                    update_slots=False))
 
+
+def _rsparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
+    """A ResourceSparseApply* op on resource variables: the rows `idx` move
+    (a repeated index once per occurrence); the variable and its slots are
+    read after the update."""
+    slots = {"ResourceSparseApplyAdagrad": ["accum"], "ResourceSparseApplyMomentum": ["accum"],
+             "ResourceSparseApplyRMSProp": ["ms", "mom"],
+             "ResourceSparseApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + idx_dt + repr(attrs))
+        var, init0 = _rvar(tf, rng.randn(4, 3).astype(np.float32), "var")
+        inits, h = [init0], {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (4, 3)).astype(np.float32)
+            if s == "mg":  # keeps ms - mg^2 positive
+                value *= np.float32(0.3)
+            h[s], i = _rvar(tf, value, s)
+            inits.append(i)
+        grad = inp(F(len(idx), 3), "grad")
+        indices = inp(V(list(idx), idx_dt), "indices")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        raw = getattr(tf.raw_ops, op)
+        if op == "ResourceSparseApplyAdagrad":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad, indices=indices,
+                    **attrs)
+        elif op == "ResourceSparseApplyMomentum":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad, indices=indices,
+                    momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "ResourceSparseApplyRMSProp":
+            o = raw(var=var, ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                    momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"), grad=grad,
+                    indices=indices, **attrs)
+        else:
+            o = raw(var=var, mg=h["mg"], ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"),
+                    rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                    grad=grad, indices=indices, **attrs)
+        after = [_read(tf, var, name="var_after")]
+        after += [_read(tf, h[s], name=s + "_after") for s in slots]
+        return {"init": inits, "targets": [o], "after": after}
+    return build
+
+
+for _op in ["ResourceSparseApplyAdagrad", "ResourceSparseApplyMomentum",
+            "ResourceSparseApplyRMSProp", "ResourceSparseApplyCenteredRMSProp"]:
+    custom(_op, "f32", _rsparse_apply_case(_op))
+    custom(_op, "i64_indices", _rsparse_apply_case(_op, "int64", (3, 1)))
+    custom(_op, "index_out_of_range", _rsparse_apply_case(_op, "int32", (0, 4)), error=True)
+custom("ResourceSparseApplyMomentum", "nesterov",
+       _rsparse_apply_case("ResourceSparseApplyMomentum", use_nesterov=True))
+custom("ResourceSparseApplyAdagrad", "no_update_slots",
+       _rsparse_apply_case("ResourceSparseApplyAdagrad", update_slots=False))
+
 case("DynamicPartition", data=F(6, 2), partitions=V([2, 0, 2, 1, 0, 2], "int32"),
      num_partitions=3)
 case("DynamicPartition", "i64_2d", data=I(2, 3, 2, dt="int64"),

@@ -37,15 +37,18 @@ def _tf():
   return tf
 
 
-def optimizer_run(tf, name, dtype="float32"):
+def optimizer_run(tf, name, dtype="float32", use_resource=False):
   """Trains a [10, 4] embedding with sparse gradients for len(STEP_IDS) steps;
-  returns {"<name>/var": final table, "<name>/loss0": first loss}."""
+  returns {"<name>_<dtype>/var": final table, "<name>_<dtype>/loss0": first
+  loss} ("<name>_<dtype>_resource/..." for a resource variable table, whose
+  sparse updates are the ResourceSparseApply* / ResourceScatterAdd ops)."""
   rng = np.random.RandomState(11)
   table0 = rng.randn(10, 4).astype(dtype)
   coef = rng.randn(4, 4).astype(dtype)
   g = tf.Graph()
+  key = "%s_%s%s" % (name, dtype, "_resource" if use_resource else "")
   with g.as_default():
-    table = tf.Variable(table0, name="table")
+    table = tf.Variable(table0, name="table", use_resource=use_resource)
     ids = tf.placeholder(tf.int32, [4], name="ids")
     rows = tf.nn.embedding_lookup(table, ids)
     loss = tf.reduce_sum(rows * coef) + tf.reduce_sum(tf.square(rows))
@@ -56,8 +59,7 @@ def optimizer_run(tf, name, dtype="float32"):
       for step_ids in STEP_IDS:
         l, _ = sess.run([loss, train], {ids: step_ids})
         loss0 = l if loss0 is None else loss0
-      return {"%s_%s/var" % (name, dtype): sess.run(table),
-              "%s_%s/loss0" % (name, dtype): np.asarray(loss0)}
+      return {key + "/var": sess.run(table), key + "/loss0": np.asarray(loss0)}
 
 
 def _sp(tf, indices, values, shape, dtype=np.float32):
@@ -161,6 +163,9 @@ def make(out):
     result.update(optimizer_run(tf, name))
   result.update(optimizer_run(tf, "adam", "float64"))
   result.update(optimizer_run(tf, "momentum", "float64"))
+  for name in OPTIMIZERS:
+    result.update(optimizer_run(tf, name, use_resource=True))
+  result.update(optimizer_run(tf, "adam", "float64", use_resource=True))
   for builder in (cases, embedding_cases):
     g = tf.Graph()
     with g.as_default():
