@@ -1897,6 +1897,34 @@ case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_
      input_shape=K([3, 4], "int64"))
 case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
      input_values=V([b"a", b"b", b"c"], "string"), input_shape=K([2, 2, 3], "int64"))
+case("SparseSoftmax", sp_indices=V([[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2]],
+                                   "int64"),
+     sp_values=F(5), sp_shape=K([2, 3, 4], "int64"))
+case("SparseSoftmax", "f64_2d", sp_indices=V([[0, 1], [0, 2], [2, 0]], "int64"),
+     sp_values=F(3, dt="float64"), sp_shape=K([3, 3], "int64"))
+case("SparseSoftmax", "empty", sp_indices=V(np.zeros([0, 2], np.int64)),
+     sp_values=V(np.zeros([0], np.float32)), sp_shape=K([3, 3], "int64"))
+case("SparseSoftmax", "rank1", sp_indices=V([[0], [2]], "int64"), sp_values=F(2),
+     sp_shape=K([3], "int64"), error=True)
+for _op in ("SparseSparseMaximum", "SparseSparseMinimum"):
+    case(_op, a_indices=V([[0, 1], [1, 0], [1, 3], [3, 2]], "int64"), a_values=F(4),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1], [2, 2], [3, 2]], "int64"),
+         b_values=F(3), b_shape=K([4, 4], "int64"))
+    case(_op, "i64", a_indices=V([[0, 1], [2, 0]], "int64"), a_values=V([7, -3], "int64"),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1], [3, 3]], "int64"),
+         b_values=V([2, 5], "int64"), b_shape=K([4, 4], "int64"))
+    case(_op, "one_empty", a_indices=V(np.zeros([0, 2], np.int64)),
+         a_values=V(np.zeros([0], np.float32)), a_shape=K([2, 2], "int64"),
+         b_indices=V([[1, 1]], "int64"), b_values=V([-2.0], "float32"),
+         b_shape=K([2, 2], "int64"))
+    case(_op, "shape_mismatch", a_indices=V([[0, 1]], "int64"), a_values=F(1),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1]], "int64"), b_values=F(1),
+         b_shape=K([4, 5], "int64"), error=True)
+case("ListDiff", x=V([4, 1, 9, 1, 7, 3], "int32"), y=V([1, 3, 8], "int32"))
+case("ListDiff", "f32_i64", x=V([2.5, -0.0, 2.5, 1.0], "float32"), y=V([0.0, 7.0], "float32"),
+     out_idx="int64")
+case("ListDiff", "string", x=V([b"a", b"bc", b"", b"a"], "string"), y=V([b"a"], "string"))
+case("ListDiff", "empty_y", x=V([3, 3, 1], "int64"), y=V(np.zeros([0], np.int64)))
 
 
 # ---- edge values, dtypes and shapes

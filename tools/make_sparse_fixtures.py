@@ -125,6 +125,31 @@ def cases(tf):
   out["stitch"] = tf.dynamic_stitch([np.array([0, 4, 2], np.int32), np.array([[1], [3]], np.int32)],
                                     [np.array([[1.0, 2], [3, 4], [5, 6]], np.float32),
                                      np.array([[[7.0, 8]], [[9, 10]]], np.float32)])
+  c3 = _sp(tf, [[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2], [1, 1, 3]],
+           [1.0, 2.0, -3.0, 0.5, 0.5, 4.0], [2, 3, 4])
+  out["softmax_2d"] = tf.sparse.softmax(a)
+  out["softmax_3d"] = tf.sparse.softmax(c3)
+  out["maximum"] = tf.sparse.maximum(a, b)
+  out["minimum"] = tf.sparse.minimum(a, b)
+  ia = _sp(tf, [[0, 1], [2, 0]], [7, -3], [4, 4], np.int64)
+  ib = _sp(tf, [[0, 1], [3, 3]], [2, 5], [4, 4], np.int64)
+  out["maximum_i64"] = tf.sparse_maximum(ia, ib)
+  out["minimum_i64"] = tf.sparse_minimum(ia, ib)
+  d, i = tf.setdiff1d(np.array([4, 1, 9, 1, 7, 3], np.int32), np.array([1, 3, 8], np.int32))
+  out["setdiff1d_out"] = d
+  out["setdiff1d_idx"] = i
+  ds, is_ = tf.setdiff1d(np.array([b"a", b"bc", b"", b"a"]), np.array([b"a"]),
+                         index_dtype=tf.int64)
+  out["setdiff1d_str_idx"] = is_
+  slices = tf.IndexedSlices(tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3)),
+                            tf.constant([12, 4, 26, 4]), tf.constant([30, 3]))
+  masked = tf.sparse.mask(slices, [4, 26])
+  out["mask_values"] = masked.values
+  out["mask_indices"] = masked.indices
+  ids2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [3, 1, 0, 4, 2], [3, 2], np.int64)
+  vals2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [0.5, -1.0, 2.0, 3.0, 1.5], [3, 2])
+  out["merge"] = tf.sparse_merge(ids2, vals2, 6)
+  out["merge_sorted"] = tf.sparse.merge(ids2, vals2, 6, already_sorted=True)
   return out
 
 
