@@ -13,4 +13,7 @@ from tfc.ops.sparse_ops import (sparse_add as add, sparse_concat as concat,  # n
                                 sparse_segment_sum as segment_sum, sparse_slice as slice,
                                 sparse_split as split, sparse_tensor_to_dense as to_dense,
                                 sparse_to_indicator as to_indicator,
-                                sparse_transpose as transpose)
+                                sparse_transpose as transpose,
+                                sparse_softmax as softmax, sparse_maximum as maximum,
+                                sparse_minimum as minimum, sparse_mask as mask,
+                                sparse_merge as merge)

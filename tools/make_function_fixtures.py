@@ -2,7 +2,8 @@
 """Writes the function-library fixtures of tests/fixtures/functions/ with real
 TensorFlow: GraphDefs whose nodes call functions of their `library`
 (PartitionedCall, StatefulPartitionedCall, If/StatelessIf, While/StatelessWhile,
-Case, calls by function name), and TensorFlow's outputs for given feeds.
+Case, calls by function name, SymbolicGradient), and TensorFlow's outputs for
+given feeds.
 
   .venv-tf/bin/python tools/make_function_fixtures.py [--out DIR]
 
@@ -132,16 +133,89 @@ def defun_graph(tf):
     return gd, feeds, ["y:0", "u:0", "w:0"]
 
 
+DEFUN_GRAD_X = np.array([0.3, -1.2, 2.0], np.float32)
+DEFUN_GRAD_Y = np.array([1.5, 0.25, -0.75], np.float32)
+
+
+def build_defun_grad(tf, v1, function):
+    """The graph of defun_grad_graph with any TF-1.x-shaped module `v1`
+    (TensorFlow's compat.v1 or tfc): a Defun whose body creates a variable
+    with get_variable (lifted to the calling graph, under variable scope
+    "layer"), called on placeholders x and y, and tf.gradients of a loss of
+    its results with respect to x, y and the variable (its read, the call's
+    captured argument). Returns the fetch names ("p:0", "gx:0", "gy:0",
+    "gw:0") and that read tensor."""
+    @function.Defun(tf.float32, tf.float32)
+    def layer_fn(a, b):
+        w = v1.get_variable("w", [3], initializer=v1.constant_initializer([0.5, -1.0, 2.0]),
+                            use_resource=False)
+        return tf.sin(a) * b + w * a * a, a * b
+
+    x = v1.placeholder(tf.float32, [3], name="x")
+    y = v1.placeholder(tf.float32, [3], name="y")
+    with v1.variable_scope("layer"):
+        p, q = layer_fn(x, y)
+    w = p.op.inputs[2]  # the variable's read, captured by the call
+    loss = tf.reduce_sum(p * p) + tf.reduce_sum(q * x)
+    gx, gy, gw = tf.gradients(loss, [x, y, w])
+    for t, n in ((p, "p"), (gx, "gx"), (gy, "gy"), (gw, "gw")):
+        tf.identity(t, name=n)
+    return ["p:0", "gx:0", "gy:0", "gw:0"], w
+
+
+def defun_grad_graph(tf):
+    """TF 1.x Defun gradients as TF writes them: SymbolicGradient nodes (TF
+    differentiates the function at run time), the function's variable created
+    in the outer graph and passed in as a captured argument; frozen (the
+    variable's value became a Const) so the GraphDef runs without an init."""
+    import subprocess  # pylint: disable=g-import-not-at-top
+    import sys  # pylint: disable=g-import-not-at-top
+    import tempfile  # pylint: disable=g-import-not-at-top
+    # TF 1.x semantics (v2 behavior off) need a process of their own
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "defun_grad.pb")
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--defun-grad-to", path],
+                       check=True)
+        with open(path, "rb") as f:
+            gd = tf.compat.v1.GraphDef.FromString(f.read())
+    feeds = [{"x:0": DEFUN_GRAD_X, "y:0": DEFUN_GRAD_Y},
+             {"x:0": -DEFUN_GRAD_Y, "y:0": DEFUN_GRAD_X * 2}]
+    return gd, feeds, ["p:0", "gx:0", "gy:0", "gw:0"]
+
+
+def _write_defun_grad(path):
+    """defun_grad_graph's GraphDef, built with v2 behavior off (as TF 1.x)."""
+    import tensorflow.compat.v1 as v1  # pylint: disable=g-import-not-at-top
+    v1.disable_v2_behavior()
+    from tensorflow.python.framework import function  # pylint: disable=g-import-not-at-top
+    tf = v1
+    g = tf.Graph()
+    with g.as_default():
+        fetches, _ = build_defun_grad(tf, v1, function)
+        assert any(n.op == "SymbolicGradient" for n in g.as_graph_def().node)
+        with v1.Session(graph=g) as sess:
+            sess.run(v1.global_variables_initializer())
+            gd = v1.graph_util.convert_variables_to_constants(
+                sess, g.as_graph_def(), [f.split(":")[0] for f in fetches])
+    with open(path, "wb") as f:
+        f.write(gd.SerializeToString())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=OUT)
+    ap.add_argument("--defun-grad-to", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.defun_grad_to:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+        _write_defun_grad(args.defun_grad_to)
+        return
     tf = _tf()
     v1 = tf.compat.v1
     os.makedirs(args.out, exist_ok=True)
     lines = []
     for name, build in [("tf2_frozen", tf2_frozen), ("tf2_graph", tf2_graph),
-                        ("defun", defun_graph)]:
+                        ("defun", defun_graph), ("defun_grad", defun_grad_graph)]:
         gd, feed_list, fetches = build(tf)
         data = gd.SerializeToString()
         with open(os.path.join(args.out, name + ".pb"), "wb") as f:

@@ -135,6 +135,9 @@ SKIPPED = {
     "StatelessCase": _FUNCTIONAL,
     "StatelessIf": _FUNCTIONAL,
     "StatelessWhile": _FUNCTIONAL,
+    "SymbolicGradient": ("differentiates a function of the graph's library: compared with "
+                         "TensorFlow by tests/python/test_defun_variables.py on a GraphDef TF "
+                         "wrote (tests/fixtures/functions/defun_grad.pb)"),
     "While": _FUNCTIONAL,
     "TensorSummaryV2": "checked byte for byte against TensorFlow's serialized Summary for string, float, int64 and int32 tensors with and without metadata in tests/python/test_summary_tensorboard.py",
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
@@ -1699,6 +1702,61 @@ custom("SparseApplyMomentum", "nesterov", _sparse_apply_case("SparseApplyMomentu
 custom("SparseApplyAdagrad", "no_update_slots", _sparse_apply_case("SparseApplyAdagrad",
                                                                    update_slots=False))
 
+
+def _rsparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
+    """A ResourceSparseApply* op on resource variables: the rows `idx` move
+    (a repeated index once per occurrence); the variable and its slots are
+    read after the update."""
+    slots = {"ResourceSparseApplyAdagrad": ["accum"], "ResourceSparseApplyMomentum": ["accum"],
+             "ResourceSparseApplyRMSProp": ["ms", "mom"],
+             "ResourceSparseApplyCenteredRMSProp": ["mg", "ms", "mom"]}[op]
+
+    def build(tf, inp):
+        rng = _rng(op + idx_dt + repr(attrs))
+        var, init0 = _rvar(tf, rng.randn(4, 3).astype(np.float32), "var")
+        inits, h = [init0], {}
+        for s in slots:
+            value = rng.uniform(0.1, 1.0, (4, 3)).astype(np.float32)
+            if s == "mg":  # keeps ms - mg^2 positive
+                value *= np.float32(0.3)
+            h[s], i = _rvar(tf, value, s)
+            inits.append(i)
+        grad = inp(F(len(idx), 3), "grad")
+        indices = inp(V(list(idx), idx_dt), "indices")
+
+        def sc(v, n):
+            return inp(V(v, "float32"), n)
+        raw = getattr(tf.raw_ops, op)
+        if op == "ResourceSparseApplyAdagrad":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad, indices=indices,
+                    **attrs)
+        elif op == "ResourceSparseApplyMomentum":
+            o = raw(var=var, accum=h["accum"], lr=sc(0.1, "lr"), grad=grad, indices=indices,
+                    momentum=sc(0.9, "momentum"), **attrs)
+        elif op == "ResourceSparseApplyRMSProp":
+            o = raw(var=var, ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"), rho=sc(0.9, "rho"),
+                    momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"), grad=grad,
+                    indices=indices, **attrs)
+        else:
+            o = raw(var=var, mg=h["mg"], ms=h["ms"], mom=h["mom"], lr=sc(0.01, "lr"),
+                    rho=sc(0.9, "rho"), momentum=sc(0.5, "momentum"), epsilon=sc(1e-7, "eps"),
+                    grad=grad, indices=indices, **attrs)
+        after = [_read(tf, var, name="var_after")]
+        after += [_read(tf, h[s], name=s + "_after") for s in slots]
+        return {"init": inits, "targets": [o], "after": after}
+    return build
+
+
+for _op in ["ResourceSparseApplyAdagrad", "ResourceSparseApplyMomentum",
+            "ResourceSparseApplyRMSProp", "ResourceSparseApplyCenteredRMSProp"]:
+    custom(_op, "f32", _rsparse_apply_case(_op))
+    custom(_op, "i64_indices", _rsparse_apply_case(_op, "int64", (3, 1)))
+    custom(_op, "index_out_of_range", _rsparse_apply_case(_op, "int32", (0, 4)), error=True)
+custom("ResourceSparseApplyMomentum", "nesterov",
+       _rsparse_apply_case("ResourceSparseApplyMomentum", use_nesterov=True))
+custom("ResourceSparseApplyAdagrad", "no_update_slots",
+       _rsparse_apply_case("ResourceSparseApplyAdagrad", update_slots=False))
+
 case("DynamicPartition", data=F(6, 2), partitions=V([2, 0, 2, 1, 0, 2], "int32"),
      num_partitions=3)
 case("DynamicPartition", "i64_2d", data=I(2, 3, 2, dt="int64"),
@@ -1839,6 +1897,34 @@ case("SparseReorder", input_indices=V([[2, 1], [0, 3], [0, 1]], "int64"), input_
      input_shape=K([3, 4], "int64"))
 case("SparseReorder", "string_3d", input_indices=V([[1, 0, 0], [0, 1, 1], [0, 0, 2]], "int64"),
      input_values=V([b"a", b"b", b"c"], "string"), input_shape=K([2, 2, 3], "int64"))
+case("SparseSoftmax", sp_indices=V([[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2]],
+                                   "int64"),
+     sp_values=F(5), sp_shape=K([2, 3, 4], "int64"))
+case("SparseSoftmax", "f64_2d", sp_indices=V([[0, 1], [0, 2], [2, 0]], "int64"),
+     sp_values=F(3, dt="float64"), sp_shape=K([3, 3], "int64"))
+case("SparseSoftmax", "empty", sp_indices=V(np.zeros([0, 2], np.int64)),
+     sp_values=V(np.zeros([0], np.float32)), sp_shape=K([3, 3], "int64"))
+case("SparseSoftmax", "rank1", sp_indices=V([[0], [2]], "int64"), sp_values=F(2),
+     sp_shape=K([3], "int64"), error=True)
+for _op in ("SparseSparseMaximum", "SparseSparseMinimum"):
+    case(_op, a_indices=V([[0, 1], [1, 0], [1, 3], [3, 2]], "int64"), a_values=F(4),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1], [2, 2], [3, 2]], "int64"),
+         b_values=F(3), b_shape=K([4, 4], "int64"))
+    case(_op, "i64", a_indices=V([[0, 1], [2, 0]], "int64"), a_values=V([7, -3], "int64"),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1], [3, 3]], "int64"),
+         b_values=V([2, 5], "int64"), b_shape=K([4, 4], "int64"))
+    case(_op, "one_empty", a_indices=V(np.zeros([0, 2], np.int64)),
+         a_values=V(np.zeros([0], np.float32)), a_shape=K([2, 2], "int64"),
+         b_indices=V([[1, 1]], "int64"), b_values=V([-2.0], "float32"),
+         b_shape=K([2, 2], "int64"))
+    case(_op, "shape_mismatch", a_indices=V([[0, 1]], "int64"), a_values=F(1),
+         a_shape=K([4, 4], "int64"), b_indices=V([[0, 1]], "int64"), b_values=F(1),
+         b_shape=K([4, 5], "int64"), error=True)
+case("ListDiff", x=V([4, 1, 9, 1, 7, 3], "int32"), y=V([1, 3, 8], "int32"))
+case("ListDiff", "f32_i64", x=V([2.5, -0.0, 2.5, 1.0], "float32"), y=V([0.0, 7.0], "float32"),
+     out_idx="int64")
+case("ListDiff", "string", x=V([b"a", b"bc", b"", b"a"], "string"), y=V([b"a"], "string"))
+case("ListDiff", "empty_y", x=V([3, 3, 1], "int64"), y=V(np.zeros([0], np.int64)))
 
 
 # ---- edge values, dtypes and shapes

@@ -37,15 +37,18 @@ def _tf():
   return tf
 
 
-def optimizer_run(tf, name, dtype="float32"):
+def optimizer_run(tf, name, dtype="float32", use_resource=False):
   """Trains a [10, 4] embedding with sparse gradients for len(STEP_IDS) steps;
-  returns {"<name>/var": final table, "<name>/loss0": first loss}."""
+  returns {"<name>_<dtype>/var": final table, "<name>_<dtype>/loss0": first
+  loss} ("<name>_<dtype>_resource/..." for a resource variable table, whose
+  sparse updates are the ResourceSparseApply* / ResourceScatterAdd ops)."""
   rng = np.random.RandomState(11)
   table0 = rng.randn(10, 4).astype(dtype)
   coef = rng.randn(4, 4).astype(dtype)
   g = tf.Graph()
+  key = "%s_%s%s" % (name, dtype, "_resource" if use_resource else "")
   with g.as_default():
-    table = tf.Variable(table0, name="table")
+    table = tf.Variable(table0, name="table", use_resource=use_resource)
     ids = tf.placeholder(tf.int32, [4], name="ids")
     rows = tf.nn.embedding_lookup(table, ids)
     loss = tf.reduce_sum(rows * coef) + tf.reduce_sum(tf.square(rows))
@@ -56,8 +59,7 @@ def optimizer_run(tf, name, dtype="float32"):
       for step_ids in STEP_IDS:
         l, _ = sess.run([loss, train], {ids: step_ids})
         loss0 = l if loss0 is None else loss0
-      return {"%s_%s/var" % (name, dtype): sess.run(table),
-              "%s_%s/loss0" % (name, dtype): np.asarray(loss0)}
+      return {key + "/var": sess.run(table), key + "/loss0": np.asarray(loss0)}
 
 
 def _sp(tf, indices, values, shape, dtype=np.float32):
@@ -123,6 +125,31 @@ def cases(tf):
   out["stitch"] = tf.dynamic_stitch([np.array([0, 4, 2], np.int32), np.array([[1], [3]], np.int32)],
                                     [np.array([[1.0, 2], [3, 4], [5, 6]], np.float32),
                                      np.array([[[7.0, 8]], [[9, 10]]], np.float32)])
+  c3 = _sp(tf, [[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2], [1, 1, 3]],
+           [1.0, 2.0, -3.0, 0.5, 0.5, 4.0], [2, 3, 4])
+  out["softmax_2d"] = tf.sparse.softmax(a)
+  out["softmax_3d"] = tf.sparse.softmax(c3)
+  out["maximum"] = tf.sparse.maximum(a, b)
+  out["minimum"] = tf.sparse.minimum(a, b)
+  ia = _sp(tf, [[0, 1], [2, 0]], [7, -3], [4, 4], np.int64)
+  ib = _sp(tf, [[0, 1], [3, 3]], [2, 5], [4, 4], np.int64)
+  out["maximum_i64"] = tf.sparse_maximum(ia, ib)
+  out["minimum_i64"] = tf.sparse_minimum(ia, ib)
+  d, i = tf.setdiff1d(np.array([4, 1, 9, 1, 7, 3], np.int32), np.array([1, 3, 8], np.int32))
+  out["setdiff1d_out"] = d
+  out["setdiff1d_idx"] = i
+  ds, is_ = tf.setdiff1d(np.array([b"a", b"bc", b"", b"a"]), np.array([b"a"]),
+                         index_dtype=tf.int64)
+  out["setdiff1d_str_idx"] = is_
+  slices = tf.IndexedSlices(tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3)),
+                            tf.constant([12, 4, 26, 4]), tf.constant([30, 3]))
+  masked = tf.sparse.mask(slices, [4, 26])
+  out["mask_values"] = masked.values
+  out["mask_indices"] = masked.indices
+  ids2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [3, 1, 0, 4, 2], [3, 2], np.int64)
+  vals2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [0.5, -1.0, 2.0, 3.0, 1.5], [3, 2])
+  out["merge"] = tf.sparse_merge(ids2, vals2, 6)
+  out["merge_sorted"] = tf.sparse.merge(ids2, vals2, 6, already_sorted=True)
   return out
 
 
@@ -161,6 +188,9 @@ def make(out):
     result.update(optimizer_run(tf, name))
   result.update(optimizer_run(tf, "adam", "float64"))
   result.update(optimizer_run(tf, "momentum", "float64"))
+  for name in OPTIMIZERS:
+    result.update(optimizer_run(tf, name, use_resource=True))
+  result.update(optimizer_run(tf, "adam", "float64", use_resource=True))
   for builder in (cases, embedding_cases):
     g = tf.Graph()
     with g.as_default():

@@ -62,6 +62,9 @@ typedef struct tfc_flib_ops {
   bool (*run)(tfc_flib *lib, const tfc_fhandle *f, tfc_step *parent, tfc_tensor *const *args,
               tfc_tensor **rets, tfc_status *st);
   bool (*has_function)(tfc_flib *lib, const char *name);
+  /* The name of the gradient function recorded for `name` (GradientDef),
+   * or NULL; valid while the library lives. */
+  const char *(*gradient)(tfc_flib *lib, const char *name);
 } tfc_flib_ops;
 
 /* A library runtime: the functions of one graph, for one session's devices
@@ -96,6 +99,12 @@ static inline bool tfc_func_run(tfc_flib *lib, const tfc_fhandle *f, tfc_step *p
 /* True when lib's library defines `name`. */
 static inline bool tfc_func_exists(tfc_flib *lib, const char *name) {
   return lib && lib->ops->has_function(lib, name);
+}
+
+/* The gradient function (GradientDef) recorded for function `name` in lib,
+ * or NULL when there is none (or no lib). */
+static inline const char *tfc_func_gradient(tfc_flib *lib, const char *name) {
+  return lib && lib->ops->gradient ? lib->ops->gradient(lib, name) : NULL;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * ops_functional.c — op definitions that call functions of a graph's
  * library (TF's functional_ops.cc): PartitionedCall, StatefulPartitionedCall,
- * If/StatelessIf, Case/StatelessCase, While/StatelessWhile, with TF's names,
+ * If/StatelessIf, Case/StatelessCase, While/StatelessWhile and
+ * SymbolicGradient (the gradient of a function call), with TF's names,
  * attrs and shape functions (output_shapes when given). Their kernels live in
  * the runtime (runtime/function_ops.c).
  */
@@ -27,6 +28,15 @@ static bool call_shape(tfc_shape_ctx *ctx) { return functional_shape(ctx, false)
 /* While: output_shapes or the loop variables' input shapes. */
 static bool while_shape(tfc_shape_ctx *ctx) { return functional_shape(ctx, true); }
 
+/* SymbolicGradient: inputs are the function's arguments then the gradients
+ * of its results; output i has the shape of input i (argument i). */
+static bool symbolic_gradient_shape(tfc_shape_ctx *ctx) {
+  if (ctx->n_inputs < ctx->n_outputs)
+    return tfc_shape_fail(ctx, "len(inputs) < len(outputs)");
+  for (int i = 0; i < ctx->n_outputs; i++) ctx->out_shapes[i] = ctx->in_shapes[i];
+  return true;
+}
+
 #define CALL_ATTRS                                                                                 \
   "Tin: list(type) >= 0; Tout: list(type) >= 0; f: func; config: string = ''; "                   \
   "config_proto: string = ''; executor_type: string = ''"
@@ -49,6 +59,8 @@ static const tfc_op_spec specs[] = {
     {"StatelessCase", "branch_index: int32; input: Tin", "output: Tout", CASE_ATTRS, 0, call_shape},
     {"While", "input: T", "output: T", WHILE_ATTRS, TFC_OP_STATEFUL, while_shape},
     {"StatelessWhile", "input: T", "output: T", WHILE_ATTRS, 0, while_shape},
+    {"SymbolicGradient", "input: Tin", "output: Tout",
+     "Tin: list(type) >= 1; Tout: list(type) >= 1; f: func", 0, symbolic_gradient_shape},
 };
 
 const tfc_op_table tfc_ops_functional = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -5,7 +5,8 @@
  * VarIsInitializedOp, DestroyResourceOp), row reads and updates
  * (ResourceGather, ResourceScatter{Update,Add,Sub,Mul,Div,Min,Max}) and the
  * dense training updates ResourceApply{GradientDescent, Momentum, Adam,
- * Adagrad, RMSProp, CenteredRMSProp}.
+ * Adagrad, RMSProp, CenteredRMSProp} and the row updates
+ * ResourceSparseApply{Momentum, Adagrad, RMSProp, CenteredRMSProp}.
  *
  * Names, argument order, attrs and defaults are TensorFlow's
  * (resource_variable_ops.cc, training_ops.cc). A handle is a scalar
@@ -47,6 +48,52 @@ static bool shape_rapply_rmsprop(tfc_shape_ctx *ctx) { return shape_resource_app
 /* Inputs: var, mg, ms, mom, lr, rho, momentum, epsilon, grad. */
 static bool shape_rapply_crmsprop(tfc_shape_ctx *ctx) {
   return shape_resource_apply(ctx, "rrrrssssm");
+}
+
+/* Every ResourceSparseApply* op: inputs flagged 's' are scalars, 'i' the
+ * indices (a vector), 'g' the gradient rows (at least rank 1, dimension 0 the
+ * number of indices); 'r' are handles. No outputs. */
+static bool shape_resource_sparse_apply(tfc_shape_ctx *ctx, const char *pattern) {
+  int gi = -1, ii = -1;
+  for (int i = 0; pattern[i] != '\0' && i < ctx->n_inputs; i++) {
+    const tfc_shape *s = &ctx->in_shapes[i];
+    if (pattern[i] == 's' && s->rank > 0)
+      return tfc_shape_fail(ctx, "Shape must be rank 0 but is rank %d", s->rank);
+    if (pattern[i] == 'i') {
+      ii = i;
+      if (s->rank >= 0 && s->rank != 1)
+        return tfc_shape_fail(ctx, "Shape must be rank 1 but is rank %d", s->rank);
+    }
+    if (pattern[i] == 'g') {
+      gi = i;
+      if (s->rank == 0) return tfc_shape_fail(ctx, "Shape must be at least rank 1 but is rank 0");
+    }
+  }
+  if (gi >= 0 && ii >= 0) {
+    const tfc_shape *g = &ctx->in_shapes[gi], *ind = &ctx->in_shapes[ii];
+    if (g->rank > 0 && ind->rank == 1 && g->dims[0] >= 0 && ind->dims[0] >= 0 &&
+        g->dims[0] != ind->dims[0])
+      return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld",
+                            (long long)g->dims[0], (long long)ind->dims[0]);
+  }
+  return true;
+}
+
+/* Inputs: var, accum, lr, grad, indices, momentum. */
+static bool shape_rsapply_momentum(tfc_shape_ctx *ctx) {
+  return shape_resource_sparse_apply(ctx, "rrsgis");
+}
+/* Inputs: var, accum, lr, grad, indices. */
+static bool shape_rsapply_adagrad(tfc_shape_ctx *ctx) {
+  return shape_resource_sparse_apply(ctx, "rrsgi");
+}
+/* Inputs: var, ms, mom, lr, rho, momentum, epsilon, grad, indices. */
+static bool shape_rsapply_rmsprop(tfc_shape_ctx *ctx) {
+  return shape_resource_sparse_apply(ctx, "rrrssssgi");
+}
+/* Inputs: var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices. */
+static bool shape_rsapply_crmsprop(tfc_shape_ctx *ctx) {
+  return shape_resource_sparse_apply(ctx, "rrrrssssgi");
 }
 
 #define RSCATTER(name, types)                                                                \
@@ -100,6 +147,26 @@ static const tfc_op_spec specs[] = {
      "var: resource; mg: resource; ms: resource; mom: resource; lr: T; rho: T; momentum: T; "
      "epsilon: T; grad: T",
      "", "T: numbertype; use_locking: bool = false", TFC_OP_STATEFUL, shape_rapply_crmsprop},
+    {"ResourceSparseApplyMomentum",
+     "var: resource; accum: resource; lr: T; grad: T; indices: Tindices; momentum: T", "",
+     "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false; "
+     "use_nesterov: bool = false",
+     TFC_OP_STATEFUL, shape_rsapply_momentum},
+    {"ResourceSparseApplyAdagrad",
+     "var: resource; accum: resource; lr: T; grad: T; indices: Tindices", "",
+     "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false; "
+     "update_slots: bool = true",
+     TFC_OP_STATEFUL, shape_rsapply_adagrad},
+    {"ResourceSparseApplyRMSProp",
+     "var: resource; ms: resource; mom: resource; lr: T; rho: T; momentum: T; epsilon: T; "
+     "grad: T; indices: Tindices",
+     "", "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false", TFC_OP_STATEFUL,
+     shape_rsapply_rmsprop},
+    {"ResourceSparseApplyCenteredRMSProp",
+     "var: resource; mg: resource; ms: resource; mom: resource; lr: T; rho: T; momentum: T; "
+     "epsilon: T; grad: T; indices: Tindices",
+     "", "T: numbertype; Tindices: {int32, int64}; use_locking: bool = false", TFC_OP_STATEFUL,
+     shape_rsapply_crmsprop},
 };
 
 const tfc_op_table tfc_ops_resource = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -3,7 +3,7 @@
  * (DynamicPartition, DynamicStitch, ParallelDynamicStitch: what
  * tf.nn.embedding_lookup uses over sharded parameters) and for sparse
  * tensors in COO form (SparseToDense, SparseTensorDenseMatMul,
- * SparseReorder).
+ * SparseReorder, SparseSoftmax, SparseSparseMaximum, SparseSparseMinimum).
  *
  * Names, argument order, attrs and defaults are TensorFlow's
  * (data_flow_ops.cc, sparse_ops.cc), and so are the shape rules.
@@ -105,6 +105,38 @@ static bool shape_sparse_dense_matmul(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* SparseSoftmax: indices a matrix, values and shape vectors; the output has
+ * the values' shape. */
+static bool shape_sparse_softmax(tfc_shape_ctx *ctx) {
+  const int want[3] = {2, 1, 1};
+  for (int i = 0; i < 3; i++) {
+    int r = ctx->in_shapes[i].rank;
+    if (r >= 0 && r != want[i])
+      return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", want[i], r);
+  }
+  ctx->out_shapes[0] = ctx->in_shapes[1];
+  return true;
+}
+
+/* SparseSparseMaximum/Minimum: [?, rank] indices and [?] values. */
+static bool shape_sparse_sparse_minmax(tfc_shape_ctx *ctx) {
+  const int want[6] = {2, 1, 1, 2, 1, 1};
+  for (int i = 0; i < 6; i++) {
+    int r = ctx->in_shapes[i].rank;
+    if (r >= 0 && r != want[i])
+      return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", want[i], r);
+  }
+  tfc_shape ind = tfc_shape_unknown(), vals = tfc_shape_unknown();
+  ind.rank = 2;
+  ind.dims[0] = -1;
+  ind.dims[1] = ctx->in_shapes[0].rank == 2 ? ctx->in_shapes[0].dims[1] : -1;
+  vals.rank = 1;
+  vals.dims[0] = -1;
+  ctx->out_shapes[0] = ind;
+  ctx->out_shapes[1] = vals;
+  return true;
+}
+
 /* SparseReorder: the outputs have the inputs' shapes. */
 static bool shape_sparse_reorder(tfc_shape_ctx *ctx) {
   ctx->out_shapes[0] = ctx->in_shapes[0];
@@ -129,6 +161,18 @@ static const tfc_op_spec specs[] = {
      0, shape_sparse_dense_matmul},
     {"SparseReorder", "input_indices: int64; input_values: T; input_shape: int64",
      "output_indices: int64; output_values: T", "T: type", 0, shape_sparse_reorder},
+    {"SparseSoftmax", "sp_indices: int64; sp_values: T; sp_shape: int64", "output: T",
+     "T: {half, float, double}", 0, shape_sparse_softmax},
+    {"SparseSparseMaximum",
+     "a_indices: int64; a_values: T; a_shape: int64; b_indices: int64; b_values: T; "
+     "b_shape: int64",
+     "output_indices: int64; output_values: T", "T: realnumbertype", 0,
+     shape_sparse_sparse_minmax},
+    {"SparseSparseMinimum",
+     "a_indices: int64; a_values: T; a_shape: int64; b_indices: int64; b_values: T; "
+     "b_shape: int64",
+     "output_indices: int64; output_values: T", "T: realnumbertype", 0,
+     shape_sparse_sparse_minmax},
 };
 
 const tfc_op_table tfc_ops_sparse = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -375,6 +375,16 @@ bool tfc_shape_fn_unique(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* ListDiff: x and y vectors; out and idx vectors of unknown length. */
+bool tfc_shape_fn_list_diff(tfc_shape_ctx *ctx) {
+  tfc_shape x, y;
+  if (!with_rank(ctx, &ctx->in_shapes[0], 1, &x) || !with_rank(ctx, &ctx->in_shapes[1], 1, &y))
+    return false;
+  ctx->out_shapes[0] = vector_of(-1);
+  ctx->out_shapes[1] = vector_of(-1);
+  return true;
+}
+
 /* Where: [num_true, rank(input)], num_true unknown. */
 bool tfc_shape_fn_where(tfc_shape_ctx *ctx) {
   tfc_shape s = tfc_shape_scalar();

@@ -52,6 +52,8 @@ bool tfc_shape_fn_reverse(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_reverse_v2(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_invert_permutation(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_unique(tfc_shape_ctx *ctx);
+/* ListDiff: both inputs vectors; two vectors of unknown length. */
+bool tfc_shape_fn_list_diff(tfc_shape_ctx *ctx);
 bool tfc_shape_fn_vector_rank1(tfc_shape_ctx *ctx);
 
 /* The number of elements Range(start, limit, delta) produces, computed in

@@ -265,6 +265,7 @@ const tfc_op_def *tfc_func_lib_signature(tfc_func_lib *lib, const char *name) {
 
 /* Gradient function name, or NULL. */
 const char *tfc_func_lib_gradient(tfc_func_lib *lib, const char *name) {
+  if (!lib || !name) return NULL;
   pthread_mutex_lock(&lib->mu);
   fentry *e = find_locked(lib, name);
   const char *g = e ? e->grad : NULL;

@@ -125,5 +125,7 @@ void arr_reverse_sequence_compute(tfc_kernel_ctx *ctx);
 /* array_where.c: Where, Unique. */
 void arr_where_compute(tfc_kernel_ctx *ctx);
 void arr_unique_compute(tfc_kernel_ctx *ctx);
+/* ListDiff: the elements of vector x not in vector y (and their positions). */
+void arr_list_diff_compute(tfc_kernel_ctx *ctx);
 
 #endif

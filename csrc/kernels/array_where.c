@@ -1,6 +1,7 @@
 /*
  * array_where.c — data-dependent output sizes: Where (coordinates of true /
- * non-zero elements) and Unique (distinct values in first-occurrence order).
+ * non-zero elements), Unique (distinct values in first-occurrence order) and
+ * ListDiff (the elements of x that are not in y, in x's order).
  */
 #include <string.h>
 
@@ -136,9 +137,9 @@ static uint64_t elem_hash(const uniq *u, int64_t i) {
   }
 }
 
-/* True when elements i and j compare equal with the type's == (NaN != NaN). */
-static bool elem_eq(const uniq *u, int64_t i, int64_t j) {
-  const char *a = u->base + (size_t)i * u->es, *b = u->base + (size_t)j * u->es;
+/* True when the elements at a and b (of u's type) compare equal with the
+ * type's == (NaN != NaN). */
+static bool ptr_eq(const uniq *u, const char *a, const char *b) {
   switch (u->dt) {
     case TFC_DTYPE_STRING: {
       const tfc_string *x = (const tfc_string *)(const void *)a, *y = (const tfc_string *)(const void *)b;
@@ -178,6 +179,11 @@ static bool elem_eq(const uniq *u, int64_t i, int64_t j) {
     }
     default: return memcmp(a, b, u->es) == 0;
   }
+}
+
+/* True when elements i and j compare equal with the type's == (NaN != NaN). */
+static bool elem_eq(const uniq *u, int64_t i, int64_t j) {
+  return ptr_eq(u, u->base + (size_t)i * u->es, u->base + (size_t)j * u->es);
 }
 
 /* Unique(x): y = distinct values of the vector x in order of first
@@ -240,4 +246,74 @@ void arr_unique_compute(tfc_kernel_ctx *ctx) {
   tfc_free(slots);
   tfc_free(first);
   tfc_free(slot_id);
+}
+
+/* ListDiff(x, y) (tf.setdiff1d): out = the elements of the vector x that do
+ * not occur in the vector y, in x's order (repeats kept), idx = their
+ * positions in x. y's elements go into an open-addressing table first, so
+ * the cost is O(len(x) + len(y)). */
+void arr_list_diff_compute(tfc_kernel_ctx *ctx) {
+  const tfc_tensor *x = ctx->inputs[0], *y = ctx->inputs[1];
+  if (x->rank != 1 || y->rank != 1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "x should be a 1D vector.");
+    if (x->rank == 1) tfc_status_set(ctx->st, TFC_CODE_INVALID_ARGUMENT, "y should be a 1D vector.");
+    return;
+  }
+  tfc_dtype idx_type = TFC_DTYPE_INT32;
+  if (ctx->out_types) {
+    idx_type = tfc_dtype_base(ctx->out_types[1]);
+  } else {
+    const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, "out_idx");
+    if (v && v->kind == TFC_ATTR_TYPE) idx_type = v->v.type;
+  }
+  int64_t n = x->nelems, m = y->nelems;
+  if (idx_type == TFC_DTYPE_INT32 && n > INT32_MAX) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "setdiff1d does not support input sizes that exceed int32");
+    return;
+  }
+  uniq ux = {x->dtype, tfc_dtype_size(x->dtype), x->data};
+  uniq uy = {y->dtype, tfc_dtype_size(y->dtype), y->data};
+  size_t cap = 16;
+  while (cap < (size_t)m * 2) cap <<= 1;
+  int64_t *slots = tfc_malloc(cap * sizeof(int64_t));   /* y index, -1 empty */
+  int64_t *keep = tfc_malloc(((size_t)n + 1) * sizeof(int64_t));
+  if (!slots || !keep) {
+    tfc_free(slots);
+    tfc_free(keep);
+    tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "OOM in ListDiff");
+    return;
+  }
+  memset(slots, 0xff, cap * sizeof(int64_t));
+  for (int64_t j = 0; j < m; j++) {
+    size_t s = (size_t)elem_hash(&uy, j) & (cap - 1);
+    while (slots[s] >= 0 && !elem_eq(&uy, slots[s], j)) s = (s + 1) & (cap - 1);
+    if (slots[s] < 0) slots[s] = j;
+  }
+  int64_t nk = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const char *p = ux.base + (size_t)i * ux.es;
+    size_t s = (size_t)elem_hash(&ux, i) & (cap - 1);
+    bool found = false;
+    while (slots[s] >= 0) {
+      if (ptr_eq(&ux, p, uy.base + (size_t)slots[s] * uy.es)) {
+        found = true;
+        break;
+      }
+      s = (s + 1) & (cap - 1);
+    }
+    if (!found) keep[nk++] = i;
+  }
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, x->dtype, 1, &nk);
+  tfc_tensor *idx = out ? tfc_kernel_alloc_output(ctx, 1, idx_type, 1, &nk) : NULL;
+  if (idx) {
+    for (int64_t k = 0; k < nk; k++) {
+      if (!arr_copy(ctx, x->dtype, (char *)out->data + (size_t)k * ux.es,
+                    ux.base + (size_t)keep[k] * ux.es, 1))
+        break;
+      if (idx_type == TFC_DTYPE_INT32) ((int32_t *)idx->data)[k] = (int32_t)keep[k];
+      else ((int64_t *)idx->data)[k] = keep[k];
+    }
+  }
+  tfc_free(slots);
+  tfc_free(keep);
 }

@@ -10,9 +10,10 @@
  * containers and the copy-on-write rule for values are shared. A resource
  * variable comes into existence with its first AssignVariableOp.
  *
- * The updates (AssignAdd/Sub, Scatter*, Apply*) run the ref-variable kernels
- * of kernels/state.c on the resolved variables, so both families compute
- * bit-identical results and report the same errors.
+ * The updates (AssignAdd/Sub, Scatter*, Apply*, SparseApply*) run the
+ * ref-variable kernels of kernels/state.c on the resolved variables, so both
+ * families compute bit-identical results and report the same errors; the
+ * sparse ones read and write only the rows their indices name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -361,6 +362,10 @@ REF_KERNEL(apply_adam_compute, "ApplyAdam", 3)
 REF_KERNEL(apply_adagrad_compute, "ApplyAdagrad", 2)
 REF_KERNEL(apply_rmsprop_compute, "ApplyRMSProp", 3)
 REF_KERNEL(apply_centered_rmsprop_compute, "ApplyCenteredRMSProp", 4)
+REF_KERNEL(sparse_apply_momentum_compute, "SparseApplyMomentum", 2)
+REF_KERNEL(sparse_apply_adagrad_compute, "SparseApplyAdagrad", 2)
+REF_KERNEL(sparse_apply_rmsprop_compute, "SparseApplyRMSProp", 3)
+REF_KERNEL(sparse_apply_centered_rmsprop_compute, "SparseApplyCenteredRMSProp", 4)
 
 /* ------------------------------------------------------------------ table */
 
@@ -397,6 +402,14 @@ static const tfc_kernel_def defs[] = {
     {"ResourceApplyRMSProp", "CPU", "T", real_types, NULL, apply_rmsprop_compute, NULL, 0},
     {"ResourceApplyCenteredRMSProp", "CPU", "T", real_types, NULL, apply_centered_rmsprop_compute,
      NULL, 0},
+    {"ResourceSparseApplyMomentum", "CPU", "T", real_types, NULL, sparse_apply_momentum_compute,
+     NULL, 0},
+    {"ResourceSparseApplyAdagrad", "CPU", "T", real_types, NULL, sparse_apply_adagrad_compute,
+     NULL, 0},
+    {"ResourceSparseApplyRMSProp", "CPU", "T", real_types, NULL, sparse_apply_rmsprop_compute,
+     NULL, 0},
+    {"ResourceSparseApplyCenteredRMSProp", "CPU", "T", real_types, NULL,
+     sparse_apply_centered_rmsprop_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_resource = {defs, (int)(sizeof defs / sizeof defs[0])};

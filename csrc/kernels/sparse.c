@@ -1,8 +1,9 @@
 /*
  * sparse.c — CPU kernels for row partitioning and stitching (DynamicPartition,
  * DynamicStitch, ParallelDynamicStitch) and for sparse tensors in COO form
- * (SparseToDense, SparseTensorDenseMatMul, SparseReorder). Ops in
- * core/ops_sparse.c.
+ * (SparseToDense, SparseTensorDenseMatMul, SparseReorder; the table also
+ * registers sparse_cwise.c's SparseSoftmax and SparseSparseMaximum/Minimum).
+ * Ops in core/ops_sparse.c.
  *
  * Rows move by element size (strings are deep-copied through the array
  * family's copy helpers); checks and messages follow TensorFlow's kernels.
@@ -16,6 +17,7 @@
 #include "kernels/array_internal.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_tables.h"
+#include "kernels/sparse_internal.h"
 
 /* Product of dims[from..rank). */
 static int64_t tail_elems(const tfc_tensor *t, int from) {
@@ -474,6 +476,13 @@ static void sparse_reorder_compute(tfc_kernel_ctx *ctx) {
 
 static const tfc_dtype spmm_types[] = {TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_INT32,
                                        TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
+static const tfc_dtype softmax_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE,
+                                          TFC_DTYPE_INVALID};
+/* TF's realnumbertypes with CPU kernels. */
+static const tfc_dtype minmax_types[] = {
+    TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_INT32, TFC_DTYPE_UINT8, TFC_DTYPE_INT16,
+    TFC_DTYPE_INT8, TFC_DTYPE_INT64, TFC_DTYPE_BFLOAT16, TFC_DTYPE_UINT16, TFC_DTYPE_HALF,
+    TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
     {"DynamicPartition", "CPU", NULL, NULL, NULL, dynamic_partition_compute, NULL, 0},
@@ -483,6 +492,9 @@ static const tfc_kernel_def defs[] = {
     {"SparseReorder", "CPU", NULL, NULL, NULL, sparse_reorder_compute, NULL, 0},
     {"SparseTensorDenseMatMul", "CPU", "T", spmm_types, NULL, sparse_dense_matmul_compute, NULL,
      0},
+    {"SparseSoftmax", "CPU", "T", softmax_types, NULL, sparse_softmax_compute, NULL, 0},
+    {"SparseSparseMaximum", "CPU", "T", minmax_types, NULL, sparse_sparse_maximum_compute, NULL, 0},
+    {"SparseSparseMinimum", "CPU", "T", minmax_types, NULL, sparse_sparse_minimum_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_sparse = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -318,7 +318,12 @@ static bool rt_has(tfc_flib *lib, const char *name) {
   return tfc_func_lib_signature(((flib_rt *)lib)->g->library, name) != NULL;
 }
 
-static const tfc_flib_ops rt_ops = {rt_instantiate, rt_run, rt_has};
+/* tfc_flib_ops.gradient. */
+static const char *rt_gradient(tfc_flib *lib, const char *name) {
+  return tfc_func_lib_gradient(((flib_rt *)lib)->g->library, name);
+}
+
+static const tfc_flib_ops rt_ops = {rt_instantiate, rt_run, rt_has, rt_gradient};
 
 /* Creates a runtime (see function.h). */
 tfc_flib *tfc_flib_new(tfc_graph *g, const tfc_exec_env *env) {

@@ -1,7 +1,10 @@
 /*
  * function_ops.c — kernels that run functions of the graph's library:
  * PartitionedCall / StatefulPartitionedCall and calls by function name,
- * If / StatelessIf, Case / StatelessCase, While / StatelessWhile.
+ * If / StatelessIf, Case / StatelessCase, While / StatelessWhile, and
+ * SymbolicGradient, which runs the gradient function the library records for
+ * its function `f` (a GradientDef: arguments and result gradients in, argument
+ * gradients out).
  *
  * Every kernel instantiates its functions once, in init (the plan), through
  * core/function.h, and checks their signatures against the node's input and
@@ -120,6 +123,32 @@ static void run_into_outputs(tfc_kernel_ctx *ctx, const tfc_fhandle *fn, int fir
 static void call_compute(tfc_kernel_ctx *ctx) {
   const fstate *s = ctx->state;
   run_into_outputs(ctx, s->fns[0], 0);
+}
+
+/* SymbolicGradient: instantiates the gradient function recorded for attr f
+ * and checks it maps the node's inputs to its outputs. */
+static bool symbolic_gradient_init(const tfc_kernel_init *ki, void **state) {
+  const char *name = func_attr(ki, "f");
+  if (!name) return false;
+  if (!tfc_func_exists(ki->flib, name))
+    return tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT,
+                          "Failed to find function '%s' in the graph's function library "
+                          "(node '%s')", name, ki->node_name);
+  const char *grad = tfc_func_gradient(ki->flib, name);
+  if (!grad)
+    return tfc_status_set(ki->st, TFC_CODE_UNIMPLEMENTED,
+                          "No gradient function is recorded for function '%s' (node '%s'); "
+                          "import the graph with tfc's import_graph_def, which derives one "
+                          "from the function's body", name, ki->node_name);
+  const tfc_fhandle *f = tfc_func_instantiate(ki->flib, grad, NULL, ki->st);
+  if (!f || !check_sig(ki, f, ki->n_inputs, ki->in_types, ki->n_outputs, ki->out_types,
+                       "Gradient function"))
+    return false;
+  fstate *s = fstate_new(ki, 1);
+  if (!s) return false;
+  s->fns[0] = f;
+  *state = s;
+  return true;
 }
 
 /* ---- conditionals ---- */
@@ -310,6 +339,8 @@ static const tfc_kernel_def defs[] = {
     {"StatelessCase", "CPU", NULL, NULL, case_init, case_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
     {"While", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
     {"StatelessWhile", "CPU", NULL, NULL, while_init, while_compute, fstate_destroy, TFC_KERNEL_PER_PLAN},
+    {"SymbolicGradient", "CPU", NULL, NULL, symbolic_gradient_init, call_compute, fstate_destroy,
+     TFC_KERNEL_PER_PLAN},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -248,6 +248,127 @@ def test_sparse_apply_errors_name_the_node():
                     [var._ref(), acc._ref(), 0.1, np.ones((2, 3), np.float32), [0, 1], 0.9])
 
 
+# -- sparse updates of resource variables ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["gd", "momentum", "nesterov", "adagrad", "rmsprop",
+                                  "rmsprop_centered", "adam"])
+def test_resource_sparse_optimizers_match_tensorflow_and_numpy(name, tool, tf_values):
+  got = tool.optimizer_run(tf, name, use_resource=True)
+  key = "%s_float32_resource/var" % name
+  np.testing.assert_allclose(got[key], tf_values[key], rtol=2e-5, atol=2e-6)
+  np.testing.assert_allclose(got[key], _numpy_train(name, np.float32), rtol=1e-4, atol=1e-5)
+  # the same steps as on a ref variable
+  np.testing.assert_allclose(got[key], tf_values["%s_float32/var" % name], rtol=2e-5, atol=2e-6)
+  if name != "adam":  # only the rows looked up move
+    rng = np.random.RandomState(11)
+    table0 = rng.randn(10, 4).astype(np.float32)
+    untouched = [r for r in range(10) if r not in {i for s in tool.STEP_IDS for i in s}]
+    np.testing.assert_array_equal(got[key][untouched], table0[untouched])
+
+
+def test_resource_sparse_adam_float64(tool, tf_values):
+  got = tool.optimizer_run(tf, "adam", "float64", use_resource=True)
+  key = "adam_float64_resource/var"
+  np.testing.assert_allclose(got[key], tf_values[key], rtol=1e-10, atol=1e-12)
+
+
+def _op_types(train):
+  types, stack, seen = set(), [train], set()
+  while stack:
+    op = stack.pop()
+    if op in seen:
+      continue
+    seen.add(op)
+    types.add(op.type)
+    stack.extend(t.op for t in op.inputs)
+    stack.extend(op.control_inputs)
+  return types
+
+
+def test_resource_sparse_optimizer_graph_never_densifies():
+  with tf.Graph().as_default():
+    w = tf.Variable(np.zeros((1000, 8), np.float32), use_resource=True)
+    loss = tf.reduce_sum(tf.nn.embedding_lookup(w, [1, 2, 2]))
+    for opt, kernel in ((tf.train.GradientDescentOptimizer(0.1), "ResourceScatterAdd"),
+                        (tf.train.MomentumOptimizer(0.1, 0.9), "ResourceSparseApplyMomentum"),
+                        (tf.train.AdagradOptimizer(0.1), "ResourceSparseApplyAdagrad"),
+                        (tf.train.RMSPropOptimizer(0.1), "ResourceSparseApplyRMSProp"),
+                        (tf.train.RMSPropOptimizer(0.1, centered=True),
+                         "ResourceSparseApplyCenteredRMSProp"),
+                        (tf.train.AdamOptimizer(0.1), "ResourceScatterAdd")):
+      types = _op_types(opt.minimize(loss))
+      assert kernel in types, (type(opt).__name__, sorted(types))
+      if kernel != "ResourceScatterAdd" or isinstance(opt, tf.train.AdamOptimizer):
+        assert "UnsortedSegmentSum" in types and "Unique" in types  # duplicates summed
+      assert not any("Apply" in t and "Sparse" not in t for t in types)
+      # the gradient is never made dense
+      assert not ({"UnsortedSegmentSum", "ScatterNd"} & types and "Unique" not in types)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("idx_dtype", [np.int32, np.int64])
+def test_resource_sparse_apply_kernels_against_numpy(dtype, idx_dtype):
+  from tfc.train import rmsprop  # pylint: disable=g-import-not-at-top
+  rng = np.random.RandomState(5)
+  var0 = rng.randn(6, 2).astype(dtype)
+  ms0 = rng.rand(6, 2).astype(dtype) + 0.5
+  mom0 = rng.rand(6, 2).astype(dtype)
+  grad = rng.randn(3, 2).astype(dtype)
+  idx = np.array([4, 0, 4], idx_dtype)  # repeated index: applied once per occurrence
+  lr, rho, momentum, eps = 0.01, 0.9, 0.5, 1e-7
+  with tf.Graph().as_default(), tf.Session() as sess:
+    var = tf.Variable(var0, use_resource=True)
+    ms = tf.Variable(ms0, use_resource=True)
+    mom = tf.Variable(mom0, use_resource=True)
+    up = rmsprop.sparse_apply_rms_prop(var.handle, ms.handle, mom.handle, dtype(lr), dtype(rho),
+                                       dtype(momentum), dtype(eps), grad, idx)
+    assert up.type == "ResourceSparseApplyRMSProp" and not up.outputs
+    sess.run(tf.global_variables_initializer())
+    sess.run(up)
+    got_var, got_ms, got_mom = sess.run([var, ms, mom])
+  w_var, w_ms, w_mom = (a.astype(np.float64) for a in (var0, ms0, mom0))
+  for g, i in zip(grad.astype(np.float64), idx):
+    w_ms[i] = w_ms[i] * rho + g * g * (1 - rho)
+    w_mom[i] = w_mom[i] * momentum + lr * g / np.sqrt(w_ms[i] + eps)
+    w_var[i] -= w_mom[i]
+  tol = 1e-5 if dtype == np.float32 else 1e-12
+  np.testing.assert_allclose(got_var, w_var, rtol=tol)
+  np.testing.assert_allclose(got_ms, w_ms, rtol=tol)
+  np.testing.assert_allclose(got_mom, w_mom, rtol=tol)
+  untouched = [1, 2, 3, 5]
+  np.testing.assert_array_equal(got_var[untouched], var0[untouched])
+
+
+def test_resource_sparse_apply_errors_name_the_node():
+  from tfc.train import momentum as momentum_lib  # pylint: disable=g-import-not-at-top
+  with tf.Graph().as_default(), tf.Session() as sess:
+    var = tf.Variable(np.zeros((4, 2), np.float32), use_resource=True)
+    acc = tf.Variable(np.zeros((4, 2), np.float32), use_resource=True)
+    idx = tf.placeholder(tf.int32, [None])
+    grad = tf.placeholder(tf.float32, [None, None])
+    up = momentum_lib.sparse_apply_momentum(var.handle, acc.handle, 0.1, grad, idx, 0.9,
+                                            name="rsparse_update")
+    feed = {idx: [0], grad: np.ones((1, 2), np.float32)}
+    with pytest.raises(tf.errors.NotFoundError, match="rsparse_update"):
+      sess.run(up, feed)  # variables not yet created
+    sess.run(tf.global_variables_initializer())
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Index 7 at offset 1 in indices is out of range[\s\S]*rsparse_update"):
+      sess.run(up, {idx: [0, 7], grad: np.ones((2, 2), np.float32)})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same size as indices"):
+      sess.run(up, {idx: [0, 1], grad: np.ones((3, 2), np.float32)})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="match in dimension 1"):
+      sess.run(up, {idx: [0], grad: np.ones((1, 3), np.float32)})
+    np.testing.assert_array_equal(sess.run(var), np.zeros((4, 2)))  # failed steps wrote nothing
+    with pytest.raises(ValueError):  # rank-2 indices at build time
+      momentum_lib.sparse_apply_momentum(var.handle, acc.handle, 0.1,
+                                         np.ones((2, 2), np.float32), [[0, 1]], 0.9)
+    with pytest.raises(ValueError):  # gradient rows != number of indices
+      momentum_lib.sparse_apply_momentum(var.handle, acc.handle, 0.1,
+                                         np.ones((3, 2), np.float32), [0, 1], 0.9)
+
+
 # -- embedding_lookup over shards ----------------------------------------------------
 
 

@@ -13,9 +13,13 @@ adds the function and every function it calls to g's library; the C runtime
 then instantiates it once per session and runs it from kernels (call ops,
 If/While/Case, dataset kernels; see docs/functions.md).
 
-Differences from TF 1.15: variables created inside a Defun are not
-supported (pass their values or read them outside); `noinline`,
-`compiled` and `separate_compiled_gradients` are accepted and ignored.
+Variables a Defun's body creates with tf.get_variable are lifted as in TF
+1.15: they are created in the calling graph, under the variable scope the
+call is made in (collections and the variable store are shared with that
+graph), and the body reads them through captured arguments (a ref
+variable's `read` tensor, a resource variable's value read outside), so
+tf.gradients reaches them through the call. `noinline`, `compiled` and
+`separate_compiled_gradients` are accepted and ignored.
 """
 import hashlib
 
@@ -87,6 +91,42 @@ def _capture_inputs(graph, values):
   return dg, [fix(v) for v in values]
 
 
+def _lift_variables(fg, outer, lifted):
+  """Makes tf.get_variable inside function graph fg create (or reuse) the
+  variable in `outer` under outer's current variable scope, as TF 1.15's
+  Defun does; `lifted` ({name: variable}) keeps the variables of earlier
+  traces of the same function, so tracing again reuses them. Must run with
+  fg as the default graph."""
+  from tfc.ops import variable_scope as vs  # pylint: disable=g-import-not-at-top
+  with outer.as_default():
+    outer_scope = vs.get_variable_scope()
+  keys = list(_ops.GraphKeys._VARIABLE_COLLECTIONS) + [vs._VARSTORE_KEY]  # pylint: disable=protected-access
+  for key in keys:  # shared by reference, as TF's collections_ref
+    shared = outer._collections.get(key)
+    if shared is None:
+      shared = outer._collections[key] = []
+    fg._collections[key] = shared
+
+  def getvar(getter, name, shape=None, dtype=None, initializer=None, regularizer=None,
+             reuse=None, trainable=None, collections=None, caching_device=None,
+             partitioner=None, validate_shape=True, use_resource=None, constraint=None,
+             **unused):
+    del getter, unused
+    var = lifted.get(name)
+    with outer.as_default():
+      if var is None:
+        var = outer_scope.get_variable(
+            vs._get_default_variable_store(), name, shape=shape, dtype=dtype,  # pylint: disable=protected-access
+            initializer=initializer, regularizer=regularizer, reuse=reuse, trainable=trainable,
+            collections=collections, caching_device=caching_device, partitioner=partitioner,
+            validate_shape=validate_shape, use_resource=use_resource, constraint=constraint)
+        lifted[name] = var
+      if getattr(var, "handle", None) is not None:
+        return var.value()  # a resource variable is read outside, passed by value
+    return var
+  vs.get_variable_scope().set_custom_getter(getvar)
+
+
 def _arg_name(i, names):
   if names and i < len(names) and names[i]:
     n = "".join(c if c.isalnum() or c == "_" else "_" for c in names[i])
@@ -129,7 +169,8 @@ class TracedFunction(object):
       g._add_function(self.definition_bytes)
 
 
-def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph=None):
+def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph=None,
+          lifted_variables=None):
   """Traces `func(*placeholders)` into a FunctionDef.
 
   Args:
@@ -142,6 +183,9 @@ def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph
     arg_names: optional argument names.
     graph: the graph the function will be called from (default: the default
       graph); tensors of it that func uses are captured.
+    lifted_variables: a dict to make tf.get_variable in func create its
+      variables in `graph` (TF 1.15's Defun; see _lift_variables), or None:
+      no variable scope handling.
   Returns:
     A TracedFunction.
   """
@@ -157,6 +201,8 @@ def trace(func, input_types, input_shapes=None, name=None, arg_names=None, graph
   _op_def_library._CAPTURE[0] = _capture_inputs
   try:
     with fg.as_default():
+      if lifted_variables is not None:
+        _lift_variables(fg, outer, lifted_variables)
       args = []
       for i, (dt, sh) in enumerate(zip(input_types, input_shapes)):
         shape = None if sh is None else _tensor_shape.as_shape(sh)
@@ -226,6 +272,7 @@ class _DefinedFunction(object):
     self._shape_func = shape_func
     self._extra_kwargs = kwargs
     self._traced = {}   # id(graph) -> TracedFunction (captures depend on the graph)
+    self._lifted = {}   # id(graph) -> {name: variable the body created with get_variable}
 
   def _trace(self, g):
     t = self._traced.get(id(g))
@@ -235,7 +282,8 @@ class _DefinedFunction(object):
         names = list(inspect.signature(self._func).parameters)
       except (TypeError, ValueError):
         names = None
-      t = trace(self._func, self._input_types, name=self._func_name, arg_names=names, graph=g)
+      t = trace(self._func, self._input_types, name=self._func_name, arg_names=names, graph=g,
+                lifted_variables=self._lifted.setdefault(id(g), {}))
       self._traced[id(g)] = t
     return t
 
@@ -278,7 +326,8 @@ class _DefinedFunction(object):
     if got is None:
       try:
         got = trace(self._func, self._input_types, [x.shape for x in inputs],
-                    name=t.name, graph=g).output_shapes
+                    name=t.name, graph=g,
+                    lifted_variables=self._lifted.setdefault(id(g), {})).output_shapes
       except (ValueError, TypeError):
         got = t.output_shapes
       cache[key] = got
@@ -491,15 +540,7 @@ def _gradient_for_call(op):
     fname = _called_function(op)
     if not fname or op.graph._function_signature(fname) is None:
       return None
-    n_in = len(op.inputs)
-
-    def imported(op, *dys):
-      gdf = _imported_gradient(op, fname)
-      dys = [d if d is not None else _zeros(o) for d, o in zip(dys, op.outputs)]
-      outs = gdf(*(list(op.inputs) + dys))
-      outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-      return outs[:n_in]
-    return imported
+    return _library_gradient(fname)
   if df._python_grad_func is not None:
     return df._python_grad_func
   n_in = len(df._input_types)
@@ -513,6 +554,10 @@ def _gradient_for_call(op):
     return call_grad
 
   t = df._trace(op.graph)
+  if t.captured_inputs:
+    # Captured tensors (the reads of variables the body created among them)
+    # take gradients too: the body's gradient over every argument.
+    return _library_gradient(t.name)
   out_types = t.output_types
 
   def symbolic(op, *dys):
@@ -536,6 +581,18 @@ def _gradient_for_call(op):
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     return outs + [None] * (len(op.inputs) - n_in)
   return symbolic
+
+
+def _library_gradient(fname):
+  """The gradient function of a call of library function `fname`: the
+  gradient of its body (as stored in the library) over every argument."""
+  def imported(op, *dys):
+    gdf = _imported_gradient(op, fname)
+    dys = [d if d is not None else _zeros(o) for d, o in zip(dys, op.outputs)]
+    outs = gdf(*(list(op.inputs) + dys))
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    return outs[:len(op.inputs)]
+  return imported
 
 
 def _zeros(t):

@@ -116,9 +116,33 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         if scope_key not in names_in_use:
           names_in_use[scope_key] = 1
     _apply_context(graph, new_ops)
+  _add_symbolic_gradients(graph, new_ops)
   if return_elements is None:
     return None
   return returns
+
+
+def _add_symbolic_gradients(graph, new_ops):
+  """For each imported SymbolicGradient node whose function has no gradient
+  function in the library (TF differentiates such calls in C++ at run time),
+  adds one derived from the function's body with tf.gradients (arguments and
+  result gradients in, argument gradients out) and records it as the
+  function's GradientDef, which is what the SymbolicGradient kernel runs."""
+  for op in new_ops:
+    if op.type != "SymbolicGradient":
+      continue
+    f = op.get_attr("f")
+    fname = f.decode() if isinstance(f, bytes) else getattr(f, "name", f)
+    sig = graph._function_signature(fname)
+    if sig is None or graph._function_gradient(fname) is not None:
+      continue  # a missing function fails in the kernel, naming the node
+    from tfc.framework import function  # pylint: disable=g-import-not-at-top
+    n_in = len(sig["inputs"])
+    types = [t.dtype.base_dtype for t in op.inputs]
+    gdf = function._body_gradient(graph, fname, types[:n_in], types[n_in:])
+    with graph.as_default():
+      traced = gdf.add_to_graph(graph)
+    graph._add_gradient_def(fname, traced.name)
 
 
 def _colocation_names(op):

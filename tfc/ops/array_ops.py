@@ -628,6 +628,20 @@ def unique(x, out_idx=_dtypes.int32, name=None):
   return _UniqueOutput(*op.outputs)
 
 
+_ListDiffOutput = None
+
+
+def setdiff1d(x, y, index_dtype=_dtypes.int32, name=None):
+  """The elements of vector x that are not in vector y, in x's order, and
+  their positions in x (TF 1.15 `tf.setdiff1d`, the ListDiff op)."""
+  global _ListDiffOutput
+  if _ListDiffOutput is None:
+    import collections  # pylint: disable=g-import-not-at-top
+    _ListDiffOutput = collections.namedtuple("ListDiff", ["out", "idx"])
+  op = _apply_op("ListDiff", name, [x, y], {"out_idx": _dtypes.as_dtype(index_dtype)})
+  return _ListDiffOutput(*op.outputs)
+
+
 def select(condition, x, y, name=None):
   return _apply_op("Select", name, [condition, x, y]).outputs[0]
 

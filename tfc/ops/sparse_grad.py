@@ -5,6 +5,33 @@ from tfc.ops.gradient_registry import RegisterGradient, NoGradient
 from tfc.ops.math_grad import _out, _const, _reshape
 
 NoGradient("SparseToDense")
+NoGradient("ListDiff")
+
+
+@RegisterGradient("SparseSparseMaximum")
+def _sparse_sparse_maximum_grad(unused_op, *unused_grads):
+  raise NotImplementedError("Gradient for SparseSparseMaximum is not implemented.")
+
+
+@RegisterGradient("SparseSparseMinimum")
+def _sparse_sparse_minimum_grad(unused_op, *unused_grads):
+  raise NotImplementedError("Gradient for SparseSparseMinimum is not implemented.")
+
+
+@RegisterGradient("SparseSoftmax")
+def _sparse_softmax_grad(op, grad):
+  """d values = (grad - sum over the row of grad * out) * out: the softmax
+  Jacobian applied per innermost row (the entries sharing all but the last
+  coordinate; Unique numbers the rows, so no dense buffer is made)."""
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops, math_ops, sparse_ops  # pylint: disable=g-import-not-at-top
+  indices, _, shape = op.inputs
+  out = op.outputs[0]
+  rank = sparse_ops._static_rank(sparse_tensor.SparseTensor(indices, out, shape))  # pylint: disable=protected-access
+  pos, _ = sparse_ops._flat_positions(indices, shape, list(range(rank - 1)))  # pylint: disable=protected-access
+  rows, row_of = array_ops.unique(pos)
+  sums = math_ops.unsorted_segment_sum(grad * out, row_of, array_ops.shape(rows)[0])
+  return [None, (grad - array_ops.gather(sums, row_of)) * out, None]
 
 
 @RegisterGradient("DynamicPartition")

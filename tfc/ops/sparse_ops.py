@@ -555,3 +555,84 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
       wsum = m.sqrt(wsum)
     wsum = a.reshape(wsum, a.concat([a.shape(wsum), [1] * (extra - 1)], 0))
     return m.div_no_nan(summed, wsum, name=name)
+
+
+def sparse_softmax(sp_input, name=None):
+  """Softmax over the last dimension of a SparseTensor's entries (TF 1.15
+  `tf.sparse.softmax`): each innermost row's entries become
+  exp(v - max) / sum; the indices and shape are unchanged. The entries must
+  be in row-major order (`tf.sparse.reorder` first otherwise)."""
+  sp_input = _convert(sp_input)
+  with _ops.name_scope(name, "SparseSoftmax", [sp_input.indices, sp_input.values]) as name:
+    out = _apply_op("SparseSoftmax", name,
+                    [sp_input.indices, sp_input.values, sp_input.dense_shape]).outputs[0]
+    return SparseTensor(sp_input.indices, out, sp_input.dense_shape)
+
+
+def _sparse_sparse_minmax(op_type, sp_a, sp_b, name):
+  sp_a = _convert(sp_a, "sp_a")
+  sp_b = _convert(sp_b, "sp_b")
+  with _ops.name_scope(name, op_type, [sp_a.indices, sp_a.values, sp_b.indices,
+                                       sp_b.values]) as name:
+    op = _apply_op(op_type, name, [sp_a.indices, sp_a.values, sp_a.dense_shape,
+                                   sp_b.indices, sp_b.values, sp_b.dense_shape])
+    return SparseTensor(op.outputs[0], op.outputs[1], sp_a.dense_shape)
+
+
+def sparse_maximum(sp_a, sp_b, name=None):
+  """The element-wise maximum of two SparseTensors of one shape (TF 1.15
+  `tf.sparse.maximum`): the union of their entries, a coordinate present in
+  one only compared with 0. Both must be in row-major order."""
+  return _sparse_sparse_minmax("SparseSparseMaximum", sp_a, sp_b, name)
+
+
+def sparse_minimum(sp_a, sp_b, name=None):
+  """The element-wise minimum of two SparseTensors of one shape (TF 1.15
+  `tf.sparse.minimum`); see sparse_maximum."""
+  return _sparse_sparse_minmax("SparseSparseMinimum", sp_a, sp_b, name)
+
+
+def sparse_mask(a, mask_indices, name=None):
+  """The IndexedSlices `a` without the slices whose index is in
+  `mask_indices` (TF 1.15 `tf.sparse.mask`; ListDiff picks the rest)."""
+  from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "sparse_mask", [a, mask_indices]) as name:
+    indices = a.indices
+    out_indices, to_gather = _array().setdiff1d(indices, mask_indices)
+    out_values = _array().gather(a.values, to_gather, name=name)
+    return IndexedSlices(out_values, out_indices, a.dense_shape)
+
+
+def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False):
+  """Combines a batch of feature ids and values into one SparseTensor (TF
+  1.15 `tf.sparse_merge`): entry [i, ..., sp_ids.values[k]] = sp_values.values[k],
+  with sp_ids' leading coordinates; a list of sp_ids / vocab_size gives one
+  trailing coordinate per id tensor."""
+  a = _array()
+  m = _math()
+  if isinstance(sp_ids, (_sparse_tensor.SparseTensor, _sparse_tensor.SparseTensorValue)):
+    sp_ids = [sp_ids]
+    if not (isinstance(vocab_size, _ops.Tensor) or isinstance(vocab_size, int)):
+      raise TypeError("vocab_size has to be a Tensor or Python int. Found %s" % type(vocab_size))
+    vocab_size = [vocab_size]
+  else:
+    if not isinstance(sp_ids, (list, tuple)):
+      raise TypeError("sp_ids has to be a SparseTensor or list thereof. Found %s" % type(sp_ids))
+    if not isinstance(vocab_size, (list, tuple)) or len(vocab_size) != len(sp_ids):
+      raise ValueError("sp_ids and vocab_size have to have equal lengths.")
+  sp_ids = [_convert(s, "sp_ids") for s in sp_ids]
+  sp_values = _convert(sp_values, "sp_values")
+  with _ops.name_scope(name, "SparseMerge", [sp_ids, sp_values]):
+    indices_shape = a.shape(sp_ids[0].indices, out_type=_dtypes.int64)
+    rank = a.gather(indices_shape, 1)
+    ids = [m.cast(s.values, _dtypes.int64) for s in sp_ids]
+    # the leading coordinates of the first id tensor, without its last column
+    lead = a.slice(sp_ids[0].indices, _i64([0, 0]), a.stack([_i64(-1), rank - 1]))
+    new_indices = a.concat([lead] + [a.expand_dims(i, 1) for i in ids], 1)
+    vs = [m.cast(v, _dtypes.int64) for v in vocab_size]
+    new_shape = a.concat([a.slice(sp_ids[0].dense_shape, _i64([0]), a.expand_dims(rank - 1, 0)),
+                          a.stack(vs)], 0)
+    result = SparseTensor(new_indices, sp_values.values, new_shape)
+    if already_sorted:
+      return result
+    return sparse_reorder(result)

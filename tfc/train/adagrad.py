@@ -3,7 +3,6 @@ from tfc.framework import ops as _ops
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import init_ops as _init_ops
 from tfc.ops import math_ops as _math_ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.train import optimizer as _optimizer
 
 
@@ -15,10 +14,12 @@ def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, na
 
 def sparse_apply_adagrad(var, accum, lr, grad, indices, use_locking=False, update_slots=True,
                          name=None):
-  """SparseApplyAdagrad: ApplyAdagrad's rule on rows `indices` of var and accum."""
-  return _apply_op("SparseApplyAdagrad", name, [var, accum, lr, grad, indices],
-                   {"use_locking": bool(use_locking),
-                    "update_slots": bool(update_slots)}).outputs[0]
+  """SparseApplyAdagrad: ApplyAdagrad's rule on rows `indices` of var and accum
+  (ResourceSparseApplyAdagrad, an Operation, when var is a resource handle)."""
+  return _optimizer._sparse_training_op("SparseApplyAdagrad", name,
+                                        [var, accum, lr, grad, indices],
+                                        {"use_locking": bool(use_locking),
+                                         "update_slots": bool(update_slots)})
 
 
 class AdagradOptimizer(_optimizer.Optimizer):
@@ -57,7 +58,7 @@ class AdagradOptimizer(_optimizer.Optimizer):
 
   def _apply_sparse(self, grad, var):
     acc = self.get_slot(var, "accumulator")
-    return sparse_apply_adagrad(
+    return _optimizer._as_op(sparse_apply_adagrad(
         var._ref(), acc._ref(),  # pylint: disable=protected-access
         _math_ops.cast(self._learning_rate_tensor, var.dtype.base_dtype), grad.values,
-        grad.indices, use_locking=self._use_locking).op
+        grad.indices, use_locking=self._use_locking))

@@ -8,6 +8,7 @@ multiplied by beta1/beta2 after every update.
 from tfc.framework import ops as _ops
 from tfc.ops import control_flow_ops as _control_flow_ops
 from tfc.ops import math_ops as _math_ops
+from tfc.ops import resource_variable_ops as _rv
 from tfc.train import optimizer as _optimizer
 
 
@@ -71,7 +72,8 @@ class AdamOptimizer(_optimizer.Optimizer):
   def _apply_sparse(self, grad, var):
     """TF 1.x's sparse Adam: m and v of every row decay (m *= beta1, v *= beta2),
     the rows of the gradient are added (ScatterAdd), and every row of var
-    moves by lr_t * m / (sqrt(v) + epsilon)."""
+    moves by lr_t * m / (sqrt(v) + epsilon). Resource variables take the same
+    steps through AssignVariableOp, ResourceScatterAdd and AssignSubVariableOp."""
     from tfc.ops import state_ops as _state_ops  # pylint: disable=g-import-not-at-top
     beta1_power, beta2_power = self._get_beta_accumulators()
     dt = var.dtype.base_dtype
@@ -83,22 +85,38 @@ class AdamOptimizer(_optimizer.Optimizer):
     beta2_t = cast(self._beta2_t, dt)
     epsilon_t = cast(self._epsilon_t, dt)
     lr = lr_t * _math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
-    # pylint: disable=protected-access
+    resource = _optimizer._is_resource(var)  # pylint: disable=protected-access
+
+    def decay(slot, factor):
+      if resource:  # AssignVariableOp
+        return slot.assign(slot * factor, use_locking=self._use_locking)
+      return _state_ops.assign(slot._ref(), slot * factor, use_locking=self._use_locking)  # pylint: disable=protected-access
+
+    def scatter_add(slot, values):
+      if resource:  # ResourceScatterAdd, then a read of the slot
+        with _ops.control_dependencies(
+            [_rv.resource_scatter_add(slot.handle, grad.indices, values)]):
+          return slot.value()
+      return _state_ops.scatter_add(slot._ref(), grad.indices, values,  # pylint: disable=protected-access
+                                    use_locking=self._use_locking)
+
     m = self.get_slot(var, "m")
     m_scaled_g_values = grad.values * (1 - beta1_t)
-    m_t = _state_ops.assign(m._ref(), m * beta1_t, use_locking=self._use_locking)
+    m_t = decay(m, beta1_t)
     with _ops.control_dependencies([m_t]):
-      m_t = _state_ops.scatter_add(m._ref(), grad.indices, m_scaled_g_values,
-                                   use_locking=self._use_locking)
+      m_t = scatter_add(m, m_scaled_g_values)
     v = self.get_slot(var, "v")
     v_scaled_g_values = (grad.values * grad.values) * (1 - beta2_t)
-    v_t = _state_ops.assign(v._ref(), v * beta2_t, use_locking=self._use_locking)
+    v_t = decay(v, beta2_t)
     with _ops.control_dependencies([v_t]):
-      v_t = _state_ops.scatter_add(v._ref(), grad.indices, v_scaled_g_values,
-                                   use_locking=self._use_locking)
+      v_t = scatter_add(v, v_scaled_g_values)
     v_sqrt = _math_ops.sqrt(v_t)
-    var_update = _state_ops.assign_sub(var._ref(), lr * m_t / (v_sqrt + epsilon_t),
-                                       use_locking=self._use_locking)
+    step = lr * m_t / (v_sqrt + epsilon_t)
+    if resource:
+      var_update = var.assign_sub(step, use_locking=self._use_locking)
+    else:
+      var_update = _state_ops.assign_sub(var._ref(), step,  # pylint: disable=protected-access
+                                         use_locking=self._use_locking)
     return _control_flow_ops.group(*[var_update, m_t, v_t])
 
   def _finish(self, update_ops, name_scope):

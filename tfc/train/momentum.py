@@ -5,7 +5,6 @@ var -= lr * grad + lr * momentum * accum.
 """
 from tfc.framework import ops as _ops
 from tfc.ops import math_ops as _math_ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.train import optimizer as _optimizer
 
 
@@ -18,10 +17,12 @@ def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nester
 
 def sparse_apply_momentum(var, accum, lr, grad, indices, momentum, use_locking=False,
                           use_nesterov=False, name=None):
-  """SparseApplyMomentum: ApplyMomentum's rule on rows `indices` of var and accum."""
-  return _apply_op("SparseApplyMomentum", name, [var, accum, lr, grad, indices, momentum],
-                   {"use_locking": bool(use_locking),
-                    "use_nesterov": bool(use_nesterov)}).outputs[0]
+  """SparseApplyMomentum: ApplyMomentum's rule on rows `indices` of var and accum
+  (ResourceSparseApplyMomentum, an Operation, when var is a resource handle)."""
+  return _optimizer._sparse_training_op("SparseApplyMomentum", name,
+                                        [var, accum, lr, grad, indices, momentum],
+                                        {"use_locking": bool(use_locking),
+                                         "use_nesterov": bool(use_nesterov)})
 
 
 class MomentumOptimizer(_optimizer.Optimizer):
@@ -56,8 +57,8 @@ class MomentumOptimizer(_optimizer.Optimizer):
   def _apply_sparse(self, grad, var):
     mom = self.get_slot(var, "momentum")
     dt = var.dtype.base_dtype
-    return sparse_apply_momentum(
+    return _optimizer._as_op(sparse_apply_momentum(
         var._ref(), mom._ref(),  # pylint: disable=protected-access
         _math_ops.cast(self._learning_rate_tensor, dt), grad.values, grad.indices,
         _math_ops.cast(self._momentum_tensor, dt),
-        use_locking=self._use_locking, use_nesterov=self._use_nesterov).op
+        use_locking=self._use_locking, use_nesterov=self._use_nesterov))

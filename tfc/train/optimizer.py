@@ -48,6 +48,19 @@ def _training_op(op_type, name, inputs, attrs):
   return _apply_op(op_type, name, inputs, attrs).outputs[0].op
 
 
+def _sparse_training_op(op_type, name, inputs, attrs):
+  """A row update `op_type` ("SparseApplyMomentum", ...): for ref variables the
+  op's output ref tensor (as TF's training_ops), for resource handles the
+  `Resource<op_type>` Operation (it has no outputs)."""
+  op = _training_op(op_type, name, inputs, attrs)
+  return op.outputs[0] if op.outputs else op
+
+
+def _as_op(x):
+  """The Operation of a Tensor, or x itself when it is an Operation."""
+  return x.op if isinstance(x, _ops.Tensor) else x
+
+
 def _var_key(var):
   """A key for `var` that is stable across its Python wrappers (graph + op name)."""
   return (var.op.graph, var.op.name)
@@ -351,11 +364,9 @@ class Optimizer(object):
 
   def _apply_sparse_duplicate_indices(self, grad, var):
     """Sums the rows of repeated indices (Unique + UnsortedSegmentSum), then
-    `_apply_sparse` on the result, as TF 1.x's optimizers do."""
-    if _is_resource(var):
-      # No ResourceSparseApply* kernels yet: a resource variable takes the
-      # gradient densified (same values, the dense update).
-      return self._apply_dense(_ops.convert_to_tensor(grad), var)
+    `_apply_sparse` on the result, as TF 1.x's optimizers do (for resource
+    variables too: their `_apply_sparse` emits the ResourceSparseApply* ops,
+    so only the rows named by the indices are read and written)."""
     summed_values, unique_indices = _deduplicate_indexed_slices(grad.values, grad.indices)
     from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
     return self._apply_sparse(IndexedSlices(summed_values, unique_indices, grad.dense_shape),

@@ -8,7 +8,6 @@ from tfc.framework import ops as _ops
 from tfc.ops import array_ops as _array_ops
 from tfc.ops import init_ops as _init_ops
 from tfc.ops import math_ops as _math_ops
-from tfc.framework.op_def_library import _apply_op
 from tfc.train import optimizer as _optimizer
 
 
@@ -28,18 +27,21 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad,
 
 def sparse_apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, indices,
                           use_locking=False, name=None):
-  """SparseApplyRMSProp: ApplyRMSProp's rule on rows `indices`."""
-  return _apply_op("SparseApplyRMSProp", name,
-                   [var, ms, mom, lr, rho, momentum, epsilon, grad, indices],
-                   {"use_locking": bool(use_locking)}).outputs[0]
+  """SparseApplyRMSProp: ApplyRMSProp's rule on rows `indices`
+  (ResourceSparseApplyRMSProp, an Operation, when var is a resource handle)."""
+  return _optimizer._sparse_training_op("SparseApplyRMSProp", name,
+                                        [var, ms, mom, lr, rho, momentum, epsilon, grad, indices],
+                                        {"use_locking": bool(use_locking)})
 
 
 def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices,
                                    use_locking=False, name=None):
-  """SparseApplyCenteredRMSProp: ApplyCenteredRMSProp's rule on rows `indices`."""
-  return _apply_op("SparseApplyCenteredRMSProp", name,
-                   [var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices],
-                   {"use_locking": bool(use_locking)}).outputs[0]
+  """SparseApplyCenteredRMSProp: ApplyCenteredRMSProp's rule on rows `indices`
+  (ResourceSparseApplyCenteredRMSProp, an Operation, when var is a resource handle)."""
+  return _optimizer._sparse_training_op(
+      "SparseApplyCenteredRMSProp", name,
+      [var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices],
+      {"use_locking": bool(use_locking)})
 
 
 class RMSPropOptimizer(_optimizer.Optimizer):
@@ -98,8 +100,9 @@ class RMSPropOptimizer(_optimizer.Optimizer):
     # pylint: disable=protected-access
     if self._centered:
       mg = self.get_slot(var, "mg")
-      return sparse_apply_centered_rms_prop(var._ref(), mg._ref(), rms._ref(), mom._ref(),
-                                            *hyper, grad.values, grad.indices,
-                                            use_locking=self._use_locking).op
-    return sparse_apply_rms_prop(var._ref(), rms._ref(), mom._ref(), *hyper, grad.values,
-                                 grad.indices, use_locking=self._use_locking).op
+      return _optimizer._as_op(sparse_apply_centered_rms_prop(
+          var._ref(), mg._ref(), rms._ref(), mom._ref(), *hyper, grad.values, grad.indices,
+          use_locking=self._use_locking))
+    return _optimizer._as_op(sparse_apply_rms_prop(
+        var._ref(), rms._ref(), mom._ref(), *hyper, grad.values, grad.indices,
+        use_locking=self._use_locking))
