@@ -2,8 +2,11 @@
  * array_pad.c — Pad, PadV2 (constant padding) and MirrorPad (REFLECT /
  * SYMMETRIC).
  *
- * Constant padding fills the output with the pad value and copies the input
- * into the interior. Mirror padding copies the input into the interior, then
+ * Constant padding of plain (non-string) data writes every output element
+ * once, in one pass in memory order: for a fixed prefix of indices the pad
+ * before and after an input row is one contiguous block, and the dims after
+ * the last padded one are copied as whole runs (pad_once). Strings fill the
+ * output with the pad value and copy the input into the interior. Mirror padding copies the input into the interior, then
  * for each dim from the innermost out copies the mirrored hyperplanes with one
  * negative-stride strided copy per side (the regions read are already final).
  */
@@ -54,6 +57,88 @@ static bool copy_interior(tfc_kernel_ctx *ctx, tfc_tensor *out, const tfc_tensor
                           in->data, in_strides);
 }
 
+/* One constant pad in a single pass (see the file comment). */
+typedef struct pad_job {
+  int last;                   /* last dim with padding; later dims are one run */
+  int64_t before[TFC_MAX_RANK], in_dims[TFC_MAX_RANK];
+  int64_t os[TFC_MAX_RANK];   /* output strides, in elements (in: the same past `last`) */
+  int64_t is[TFC_MAX_RANK];   /* input strides, in elements */
+  int64_t odims[TFC_MAX_RANK];
+  size_t es;                  /* element size */
+  const char *value;          /* the pad element */
+  bool zero;                  /* the pad element is all zero bytes */
+  char *out;
+  const char *in;
+} pad_job;
+
+/* Writes n pad elements at dst. */
+static void pad_fill(const pad_job *j, char *dst, int64_t n) {
+  if (n <= 0) return;
+  if (j->zero) {
+    memset(dst, 0, (size_t)n * j->es);
+  } else if (j->es == 4) {
+    uint32_t v;
+    memcpy(&v, j->value, 4);
+    for (int64_t i = 0; i < n; i++) memcpy(dst + 4 * i, &v, 4);
+  } else {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * j->es, j->value, j->es);
+  }
+}
+
+/* Writes the output block of dims d.. at out from the input block at in
+ * (both already offset by the indices of dims before d). */
+static void pad_rec(const pad_job *j, int d, char *out, const char *in) {
+  size_t es = j->es;
+  int64_t b = j->before[d], n = j->in_dims[d], a = j->odims[d] - b - n;
+  pad_fill(j, out, b * j->os[d]);
+  char *o = out + (size_t)(b * j->os[d]) * es;
+  if (d == j->last) {
+    memcpy(o, in, (size_t)(n * j->os[d]) * es);
+  } else {
+    for (int64_t i = 0; i < n; i++)
+      pad_rec(j, d + 1, o + (size_t)(i * j->os[d]) * es, in + (size_t)(i * j->is[d]) * es);
+  }
+  pad_fill(j, o + (size_t)(n * j->os[d]) * es, a * j->os[d]);
+}
+
+/* Output units [b, e) of dim 0 (or the whole tensor when last is 0). */
+static void pad_units(void *arg, int64_t b, int64_t e) {
+  const pad_job *j = arg;
+  size_t es = j->es;
+  if (j->last == 0) { /* one unit: only dim 0 is padded */
+    pad_rec(j, 0, j->out, j->in);
+    return;
+  }
+  for (int64_t u = b; u < e; u++) {
+    char *o = j->out + (size_t)(u * j->os[0]) * es;
+    int64_t i = u - j->before[0];
+    if (i < 0 || i >= j->in_dims[0]) pad_fill(j, o, j->os[0]);
+    else pad_rec(j, 1, o, j->in + (size_t)(i * j->is[0]) * es);
+  }
+}
+
+/* Pads plain data in one pass (see pad_rec); out has the padded dims. */
+static void pad_once(tfc_kernel_ctx *ctx, tfc_tensor *out, const tfc_tensor *in,
+                     const int64_t *before, const void *value) {
+  pad_job j = {.es = tfc_dtype_size(in->dtype), .value = value, .out = out->data, .in = in->data};
+  int rank = in->rank;
+  j.last = 0;
+  for (int d = 0; d < rank; d++) {
+    j.before[d] = before[d];
+    j.in_dims[d] = in->dims[d];
+    j.odims[d] = out->dims[d];
+    if (out->dims[d] != in->dims[d]) j.last = d;
+  }
+  arr_strides(rank, out->dims, j.os);
+  arr_strides(rank, in->dims, j.is);
+  j.zero = true;
+  for (size_t k = 0; k < j.es; k++) j.zero &= ((const char *)value)[k] == 0;
+  int64_t units = j.last == 0 ? 1 : out->dims[0];
+  int64_t per_unit = j.last == 0 ? out->nelems : j.os[0];
+  int64_t min_shard = per_unit >= ((int64_t)1 << 15) ? 1 : ((int64_t)1 << 15) / (per_unit + 1) + 1;
+  tfc_kernel_parallel_for(ctx, units, min_shard, pad_units, &j);
+}
+
 /* Pads with the element *value. */
 static void pad_constant(tfc_kernel_ctx *ctx, const void *value) {
   tfc_tensor *in = ctx->inputs[0];
@@ -66,6 +151,10 @@ static void pad_constant(tfc_kernel_ctx *ctx, const void *value) {
   }
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, in->dtype, in->rank, dims);
   if (!out || out->nelems == 0) return;
+  if (!tfc_dtype_is_stringlike(in->dtype) && in->dtype != TFC_DTYPE_VARIANT && in->nelems > 0) {
+    pad_once(ctx, out, in, before, value);
+    return;
+  }
   if (!arr_fill(ctx, in->dtype, out->data, value, out->nelems)) return;
   copy_interior(ctx, out, in, before);
 }

@@ -288,6 +288,57 @@ DEFINE_MAX(u64, uint64_t, 0)
 DEFINE_AVG(f32, float)
 DEFINE_AVG(f64, double)
 
+/* MaxPoolGrad for float when no two windows overlap (strides at least the
+ * window: the common 2x2 / stride 2 pooling of CNNs). Each window's
+ * gradient goes to its first maximum, as in maxgrad_f32, but every pixel of
+ * the window is assigned (the gradient or zero) in one vectorizable pass
+ * over the channel block, with no scatter: per channel the argmax is kept
+ * as a window position. Pixels outside every window keep the pre-zeroed
+ * value. Same units as maxgrad_f32. */
+static void maxgrad_disjoint_f32(void *arg, int64_t b, int64_t e) {
+  const pool_job *j = arg;
+  const pool_geom *p = j->p;
+  const float *in = j->in, *g = j->grad;
+  float *dx = j->out;
+  const int64_t C = p->depth;
+  float best[CB];
+  int32_t arg_k[CB];
+  for (int64_t u = b; u < e; u++) {
+    int64_t n = u / j->ncb, c0 = (u % j->ncb) * CB, nc = C - c0 < CB ? C - c0 : CB;
+    for (int64_t oh = 0; oh < p->out_rows; oh++) {
+      int64_t hs, he;
+      clip_window(oh, p->stride_rows, p->win_rows, p->pad_top, p->in_rows, &hs, &he);
+      for (int64_t ow = 0; ow < p->out_cols; ow++) {
+        int64_t ws, we;
+        clip_window(ow, p->stride_cols, p->win_cols, p->pad_left, p->in_cols, &ws, &we);
+        if (hs >= he || ws >= we) continue;
+        const float *x0 = in + ((n * p->in_rows + hs) * p->in_cols + ws) * C + c0;
+        for (int64_t c = 0; c < nc; c++) {
+          best[c] = x0[c];
+          arg_k[c] = 0;
+        }
+        int32_t k = 0;
+        for (int64_t h = hs; h < he; h++)
+          for (int64_t w = ws; w < we; w++, k++) {
+            const float *x = in + ((n * p->in_rows + h) * p->in_cols + w) * C + c0;
+            for (int64_t c = 0; c < nc; c++) {
+              bool take = best[c] < x[c];
+              best[c] = take ? x[c] : best[c];
+              arg_k[c] = take ? k : arg_k[c];
+            }
+          }
+        const float *gy = g + ((n * p->out_rows + oh) * p->out_cols + ow) * C + c0;
+        k = 0;
+        for (int64_t h = hs; h < he; h++)
+          for (int64_t w = ws; w < we; w++, k++) {
+            float *d = dx + ((n * p->in_rows + h) * p->in_cols + w) * C + c0;
+            for (int64_t c = 0; c < nc; c++) d[c] = arg_k[c] == k ? gy[c] : 0.0f;
+          }
+      }
+    }
+  }
+}
+
 /* The max-pool loops for a dtype (16-bit types use the float ones on float
  * copies); NULL when the dtype has none. */
 static void max_fns(tfc_dtype t, tfc_range_fn *fwd, tfc_range_fn *depth, tfc_range_fn *grad) {
@@ -451,8 +502,18 @@ void tfc_max_pool_grad_compute(tfc_kernel_ctx *ctx) {
   }
   pool_job j = {.p = &p, .ncb = (p.depth + CB - 1) / CB};
   int64_t units = p.batch * j.ncb;
+  /* Windows that never overlap take the single-pass loop; when they also
+   * tile the input exactly, every dx element is written by it and the
+   * output needs no clearing first. */
+  bool zero = true;
+  if (fn == maxgrad_f32 && p.stride_rows >= p.win_rows && p.stride_cols >= p.win_cols) {
+    fn = maxgrad_disjoint_f32;
+    zero = !(p.stride_rows == p.win_rows && p.stride_cols == p.win_cols && p.pad_top == 0 &&
+             p.pad_left == 0 && p.out_rows * p.win_rows == p.in_rows &&
+             p.out_cols * p.win_cols == p.in_cols);
+  }
   run_pool(ctx, fn, &j, units, min_units(grad->nelems * p.win_rows * p.win_cols, units), in, grad,
-           dx, true);
+           dx, zero);
 }
 
 /* ---------------------------------------------------------------- AvgPool */

@@ -3,7 +3,8 @@
  * partitions (see remap.h).
  *
  * Per partition: count how each snode's outputs are used (data edges,
- * control edges, fetches), find the chains conv -> BiasAdd|FusedBatchNorm
+ * control edges, fetches), fold constant spatial Pads into the VALID
+ * convolutions they feed (fold_pads), find the chains conv -> BiasAdd|FusedBatchNorm
  * [-> Add|AddV2] [-> Relu|Relu6] whose links are single-use, turn the last
  * snode of each chain into the fused node (so its consumers and fetches need
  * no rewiring), mark the dropped snodes and finally compact the partition,
@@ -65,6 +66,7 @@ static void count_uses(remapper *r) {
   tfc_partition *p = r->p;
   for (int i = 0; i < p->n; i++) r->use[i] = (use_info){0, 0, -1};
   for (int i = 0; i < p->n; i++) {
+    if (r->dead[i]) continue;
     const tfc_snode *s = &p->nodes[i];
     for (int k = 0; k < s->n_inputs; k++) {
       int src = s->inputs[k].src;
@@ -205,8 +207,8 @@ static bool fuse(remapper *r, int ci, int bi, int ni, int di, tfc_sinput res, in
   if (di >= 0) f.inputs[na++] = res;
   static const char *const conv_attrs[] = {"T", "strides", "padding", "explicit_paddings",
                                            "data_format", "dilations", "use_cudnn_on_gpu", NULL};
-  static const char *const dw_attrs[] = {"T", "strides", "padding", "data_format", "dilations",
-                                         NULL};
+  static const char *const dw_attrs[] = {"T", "strides", "padding", "explicit_paddings",
+                                         "data_format", "dilations", NULL};
   const char *const *names = depthwise ? dw_attrs : conv_attrs;
   float eps = 1e-4f;
   if (ni >= 0) {
@@ -248,13 +250,84 @@ static bool fuse(remapper *r, int ci, int bi, int ni, int di, tfc_sinput res, in
   return true;
 }
 
-/* True when conv snode s may head a fusion: float, NHWC, and (depthwise)
- * not EXPLICIT padding, which the fused depthwise op does not take. */
+/* True when conv snode s may head a fusion: float, NHWC. (A depthwise
+ * convolution with EXPLICIT padding, which only fold_pads makes, fuses too:
+ * the plan's kernels read explicit_paddings for every convolution.) */
 static bool fusable_conv(const tfc_snode *s) {
   if (!(is_op(s, "Conv2D") || is_op(s, "DepthwiseConv2dNative"))) return false;
-  if (!float_attr(s, "T") || !nhwc(s) || s->n_inputs != 2) return false;
-  return !(is_op(s, "DepthwiseConv2dNative") &&
-           tfc_attrs_string_is(s->attrs, "padding", "EXPLICIT"));
+  return float_attr(s, "T") && nhwc(s) && s->n_inputs == 2;
+}
+
+/* The Const tensor behind data input `in` (through Identity nodes), or
+ * NULL. */
+static const tfc_tensor *const_value(const tfc_partition *p, tfc_sinput in) {
+  for (int hops = 0; in.src >= 0 && hops < 64; hops++) {
+    const tfc_snode *s = &p->nodes[in.src];
+    if (is_op(s, "Const")) {
+      const tfc_attr_value *v = tfc_attrs_find(s->attrs, "value");
+      return v && v->kind == TFC_ATTR_TENSOR ? v->v.tensor : NULL;
+    }
+    if (!is_op(s, "Identity") || s->n_inputs != 1) return NULL;
+    in = s->inputs[0];
+  }
+  return NULL;
+}
+
+/* Folds each float Pad whose paddings are a constant [4, 2] that pads only
+ * rows and columns, and whose one use is as the input of a NHWC Conv2D or
+ * DepthwiseConv2dNative with VALID padding, into that convolution: it then
+ * reads the Pad's input with EXPLICIT padding of those amounts (the same
+ * values: zeros padded, the same windows), and the Pad is dropped. Image
+ * networks pad this way before their strided convolutions (MobileNetV2,
+ * ResNet50's first layer); the convolution's kernel pads inside its pass
+ * instead of a separate copy of the whole activation. */
+static bool fold_pads(remapper *r) {
+  tfc_partition *p = r->p;
+  for (int i = 0; i < p->n; i++) {
+    tfc_snode *pad = &p->nodes[i];
+    if (r->dead[i] || !is_op(pad, "Pad") || pad->n_inputs != 2 || pad->n_control ||
+        !float_attr(pad, "T") || r->use[i].uses != 1 || r->use[i].other_uses)
+      continue;
+    int ci = r->use[i].consumer;
+    if (ci < 0 || r->dead[ci]) continue;
+    tfc_snode *conv = &p->nodes[ci];
+    if (!fusable_conv(conv) || conv->inputs[0].src != i || conv->inputs[0].index != 0 ||
+        !tfc_attrs_string_is(conv->attrs, "padding", "VALID"))
+      continue;
+    const tfc_tensor *pv = const_value(p, pad->inputs[1]);
+    if (!pv || pv->rank != 2 || pv->dims[0] != 4 || pv->dims[1] != 2 ||
+        !(pv->dtype == TFC_DTYPE_INT32 || pv->dtype == TFC_DTYPE_INT64))
+      continue;
+    int64_t v[8];
+    bool ok = true;
+    for (int k = 0; k < 8; k++) {
+      v[k] = tfc_tensor_get_int64(pv, k);
+      ok &= v[k] >= 0 && v[k] <= ((int64_t)1 << 30);
+    }
+    if (!ok || v[0] || v[1] || v[6] || v[7]) continue;
+    tfc_attr_value ep = tfc_attr_list_new(TFC_ATTR_I, 8);
+    tfc_attr_value pd = tfc_attr_string("EXPLICIT", 8);
+    if (ep.kind == TFC_ATTR_NONE || pd.kind == TFC_ATTR_NONE) {
+      tfc_attr_value_clear(&ep);
+      tfc_attr_value_clear(&pd);
+      return tfc_status_set(r->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory fusing a convolution");
+    }
+    memcpy(ep.v.list.v.i, v, sizeof v);
+    if (!own_attrs(conv, r->st)) {
+      tfc_attr_value_clear(&ep);
+      tfc_attr_value_clear(&pd);
+      return false;
+    }
+    /* set_attr takes ownership of each value, also when it fails */
+    if (!set_attr(conv, "explicit_paddings", ep, r->st)) {
+      tfc_attr_value_clear(&pd);
+      return false;
+    }
+    if (!set_attr(conv, "padding", pd, r->st)) return false;
+    conv->inputs[0] = pad->inputs[0];
+    r->dead[i] = true;
+  }
+  return true;
 }
 
 /* True when the middle snode m (BiasAdd or FusedBatchNorm*) qualifies. */
@@ -311,6 +384,8 @@ static bool fuse_partition(remapper *r) {
   static const char *const bns[] = {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
                                     NULL};
   static const char *const acts[] = {"Relu", "Relu6", NULL};
+  count_uses(r);
+  if (!fold_pads(r)) return false;
   count_uses(r);
   for (int i = 0; i < r->p->n; i++) {
     if (r->dead[i] || !fusable_conv(&r->p->nodes[i])) continue;
