@@ -236,6 +236,11 @@ for _module, _names in (
   _LAZY.update((_name, (_module, _name)) for _name in _names.split())
 del _module, _names
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg", "random"))
+# Trigonometry, special functions and bitwise ops beyond the basic math family.
+_LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
+    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
+_LAZY["bitwise"] = ("tfc.bitwise", None)
 _LAZY.update({"gfile": ("tfc.gfile", None),
               "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
               "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})
