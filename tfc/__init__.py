@@ -241,6 +241,9 @@ _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.segment_ops", _name)) for _name in (
+    "segment_max", "segment_min", "segment_prod", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_prod"))
 _LAZY.update({"gfile": ("tfc.gfile", None),
               "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
               "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})

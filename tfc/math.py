@@ -25,3 +25,6 @@ from tfc.ops.special_math_ops import (tan, asin, acos, atan, sinh, cosh, asinh, 
                                       igamma, igammac, zeta, polygamma, xlog1py, nextafter,
                                       lbeta, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e)
 from tfc import math_special as special  # noqa: F401,E402
+from tfc.ops.segment_ops import (segment_max, segment_min, segment_prod,  # noqa: F401,E402
+                                 unsorted_segment_max, unsorted_segment_min,
+                                 unsorted_segment_prod)

@@ -2038,6 +2038,20 @@ case("UnsortedSegmentSum", "f16", data=F(5, 2, dt="float16"), segment_ids=V([0, 
      num_segments=K(2, "int32"))
 case("UnsortedSegmentSum", "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
      num_segments=V(3, "int32"), error=True)
+for _op in ["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"]:
+    case(_op, data=F(6, 3), segment_ids=V([2, 0, -1, 2, 3, 0], "int32"), num_segments=K(5, "int32"))
+    case(_op, "i64_2d_ids", data=I(2, 3, 4, lo=-9, hi=9, dt="int64"),
+         segment_ids=V([[1, 0, 1], [-1, 2, 0]], "int64"), num_segments=K(4, "int64"))
+    case(_op, "i32_empty_segments", data=I(5, lo=-9, hi=9), segment_ids=V([3, 0, 3, 3, 0], "int32"),
+         num_segments=K(5, "int32"))
+    case(_op, "f64_fed_count", data=F(4, dt="float64"), segment_ids=V([0, 0, 1, 1], "int32"),
+         num_segments=V(3, "int32"))
+    case(_op, "f16", data=F(5, 2, dt="float16"), segment_ids=V([0, 1, 0, 1, 0], "int32"),
+         num_segments=K(3, "int32"))
+    case(_op, "u8", data=I(6, lo=0, hi=9, dt="uint8"), segment_ids=V([0, 1, 0, 1, 0, 2], "int32"),
+         num_segments=K(4, "int32"))
+    case(_op, "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
+         num_segments=V(3, "int32"), error=True)
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
