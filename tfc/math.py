@@ -28,3 +28,4 @@ from tfc import math_special as special  # noqa: F401,E402
 from tfc.ops.segment_ops import (segment_max, segment_min, segment_prod,  # noqa: F401,E402
                                  unsorted_segment_max, unsorted_segment_min,
                                  unsorted_segment_prod)
+from tfc.ops.scan_ops import cumsum, cumprod, cumulative_logsumexp  # noqa: F401,E402

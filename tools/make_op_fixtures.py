@@ -2052,6 +2052,31 @@ for _op in ["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"]:
          num_segments=K(4, "int32"))
     case(_op, "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
          num_segments=V(3, "int32"), error=True)
+for _op in ["Cumsum", "Cumprod", "CumulativeLogsumexp"]:
+    case(_op, x=F(3, 4, lo=0.5, hi=1.5), axis=K(1, "int32"))
+    case(_op, "exclusive", x=F(3, 4, lo=0.5, hi=1.5), axis=K(0, "int32"), exclusive=True)
+    case(_op, "reverse_f64", x=F(2, 3, 4, lo=0.5, hi=1.5, dt="float64"), axis=K(-1, "int64"),
+         reverse=True)
+    case(_op, "exclusive_reverse", x=F(5, 2, lo=0.5, hi=1.5), axis=K(0, "int32"),
+         exclusive=True, reverse=True)
+    case(_op, "f16", x=F(6, lo=0.5, hi=1.5, dt="float16"), axis=K(0, "int32"))
+    case(_op, "empty", x=F(0, 3), axis=K(1, "int32"))
+    case(_op, "bad_axis", x=F(3, 4), axis=K(2, "int32"), error=True)
+for _op in ["Cumsum", "Cumprod"]:
+    case(_op, "i32", x=I(4, 3, lo=-3, hi=3), axis=K(0, "int32"))
+    case(_op, "u8", x=I(5, lo=0, hi=3, dt="uint8"), axis=K(0, "int32"), reverse=True)
+    case(_op, "i64_exclusive", x=I(2, 5, lo=-3, hi=3, dt="int64"), axis=K(1, "int32"),
+         exclusive=True)
+case("CumulativeLogsumexp", "wide", x=V([-1000.0, 0.0, 1000.0, -np.inf, 5.0], "float64"),
+     axis=K(0, "int32"))
+case("Roll", input=F(3, 4), shift=K(1, "int32"), axis=K(1, "int32"))
+case("Roll", "multi_axis", input=F(3, 4, 5), shift=K([1, -2, 7], "int64"), axis=K([0, 2, 1], "int64"))
+case("Roll", "same_axis_twice", input=I(6), shift=K([2, 3], "int32"), axis=K([0, 0], "int32"))
+case("Roll", "string", input=V([[b"a", b"b", b"c"], [b"d", b"e", b"f"]], "string"),
+     shift=K(-1, "int32"), axis=K(1, "int32"))
+case("Roll", "negative_axis_f64", input=F(2, 3, dt="float64"), shift=K(4, "int32"),
+     axis=K(-1, "int32"))
+case("Roll", "bad_axis", input=F(2, 3), shift=K(1, "int32"), axis=K(2, "int32"), error=True)
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
