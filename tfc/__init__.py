@@ -241,6 +241,10 @@ _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.scatter_nd_ops", _name)) for _name in (
+    "gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
+    "tensor_scatter_nd_sub", "tensor_scatter_nd_min", "tensor_scatter_nd_max",
+    "tensor_scatter_update", "tensor_scatter_add", "tensor_scatter_sub"))
 _LAZY.update((_name, ("tfc.ops.scan_ops", _name)) for _name in ("cumsum", "cumprod", "roll"))
 _LAZY.update((_name, ("tfc.ops.segment_ops", _name)) for _name in (
     "segment_max", "segment_min", "segment_prod", "unsorted_segment_max",

@@ -2077,6 +2077,32 @@ case("Roll", "string", input=V([[b"a", b"b", b"c"], [b"d", b"e", b"f"]], "string
 case("Roll", "negative_axis_f64", input=F(2, 3, dt="float64"), shift=K(4, "int32"),
      axis=K(-1, "int32"))
 case("Roll", "bad_axis", input=F(2, 3), shift=K(1, "int32"), axis=K(2, "int32"), error=True)
+case("GatherNd", params=F(3, 4), indices=V([[0, 1], [2, 3], [1, 0]], "int32"))
+case("GatherNd", "slices_i64", params=I(4, 3, 2, dt="int64"), indices=V([[[3], [0]], [[1], [1]]], "int64"))
+case("GatherNd", "depth0", params=F(2, 3), indices=V(np.zeros([2, 0], np.int32), "int32"))
+case("GatherNd", "string", params=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     indices=V([[1, 0], [0, 1]], "int32"))
+case("GatherNd", "f16", params=F(3, 2, dt="float16"), indices=V([[2], [0]], "int32"))
+case("GatherNd", "out_of_range", params=F(3, 4), indices=V([[0, 1], [3, 0]], "int32"), error=True)
+case("ScatterNd", indices=V([[1], [3], [1]], "int32"), updates=F(3), shape=K([5], "int32"))
+case("ScatterNd", "slices_f64", indices=V([[0], [2]], "int64"), updates=F(2, 3, dt="float64"),
+     shape=K([4, 3], "int64"))
+case("ScatterNd", "i32_2d", indices=V([[0, 1], [2, 2], [0, 1]], "int32"), updates=I(3),
+     shape=K([3, 3], "int32"))
+case("ScatterNd", "out_of_range", indices=V([[5]], "int32"), updates=F(1), shape=K([4], "int32"),
+     error=True)
+for _op in ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
+            "TensorScatterMax"]:
+    case(_op, tensor=F(4, 3), indices=V([[0, 1], [3, 2], [2, 0]], "int32"), updates=F(3))
+    case(_op, "slices_i64", tensor=I(4, 2, dt="int64"), indices=V([[1], [3]], "int64"),
+         updates=I(2, 2, dt="int64"))
+    case(_op, "f64", tensor=F(5, dt="float64"), indices=V([[4], [0]], "int32"),
+         updates=F(2, dt="float64"))
+    case(_op, "out_of_range", tensor=F(4), indices=V([[4]], "int32"), updates=F(1), error=True)
+for _op in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMin", "TensorScatterMax"]:
+    case(_op, "duplicates", tensor=F(4), indices=V([[1], [1], [2]], "int32"), updates=F(3))
+case("TensorScatterUpdate", "string", tensor=V([b"a", b"b", b"c"], "string"),
+     indices=V([[2], [0]], "int32"), updates=V([b"x", b"y"], "string"))
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
