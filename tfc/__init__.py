@@ -238,6 +238,19 @@ for _module, _names in (
   _LAZY.update((_name, (_module, _name)) for _name in _names.split())
 del _module, _names
 _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg", "random"))
+# Trigonometry, special functions and bitwise ops beyond the basic math family.
+_LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
+    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
+_LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.scatter_nd_ops", _name)) for _name in (
+    "gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
+    "tensor_scatter_nd_sub", "tensor_scatter_nd_min", "tensor_scatter_nd_max",
+    "tensor_scatter_update", "tensor_scatter_add", "tensor_scatter_sub"))
+_LAZY.update((_name, ("tfc.ops.scan_ops", _name)) for _name in ("cumsum", "cumprod", "roll"))
+_LAZY.update((_name, ("tfc.ops.segment_ops", _name)) for _name in (
+    "segment_max", "segment_min", "segment_prod", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_prod"))
 _LAZY.update({"gfile": ("tfc.gfile", None),
               "make_tensor_proto": ("tfc.framework.graph_io", "make_tensor_proto"),
               "make_ndarray": ("tfc.framework.graph_io", "make_ndarray")})

@@ -1463,6 +1463,60 @@ custom("ApplyAdagrad", "no_update_slots", _apply_case("ApplyAdagrad", update_slo
 
 
 
+# ---- trigonometry, special functions and bitwise ops (ops_math_special.c)
+_SPECIAL_EDGE = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
+for _op, _lo, _hi in [("Tan", -1.4, 1.4), ("Asin", -0.99, 0.99), ("Acos", -0.99, 0.99),
+                      ("Atan", -4, 4), ("Sinh", -4, 4), ("Cosh", -4, 4), ("Asinh", -4, 4),
+                      ("Acosh", 1, 6), ("Atanh", -0.99, 0.99), ("Erf", -3, 3), ("Erfc", -3, 3),
+                      ("Erfinv", -0.999, 0.999), ("Ndtri", 0.001, 0.999), ("Lgamma", -4.5, 10),
+                      ("Digamma", -4.5, 10), ("BesselI0", -20, 20), ("BesselI1", -20, 20),
+                      ("BesselI0e", -50, 50), ("BesselI1e", -50, 50), ("BesselJ0", -10, 10),
+                      ("BesselJ1", -10, 10), ("BesselY0", 0.1, 20), ("BesselY1", 0.1, 20)]:
+    case(_op, x=F(3, 5, lo=_lo, hi=_hi))
+    case(_op, "f64", x=F(7, lo=_lo, hi=_hi, dt="float64"))
+    case(_op, "special", x=V(_SPECIAL_EDGE, "float64" if _op.startswith("BesselY") else "float32"))
+for _op in ["Sinh", "Erf", "Lgamma", "BesselI0e"]:
+    case(_op, "f16", x=F(5, lo=-2, hi=2, dt="float16"))
+case("Lgamma", "poles", x=V([0.0, -1.0, -2.0, -2.5, 1e-8, 1e30], "float32"))
+case("Digamma", "poles", x=V([0.0, -1.0, -2.5, 1e-8, 1e5], "float64"))
+case("Erfinv", "tails", x=V([0.9999, -0.99999, 1e-6, 0.5], "float64"))
+case("Ndtri", "tails", x=V([1e-10, 1 - 1e-7, 0.02, 0.98], "float64"))
+for _op in ["Igamma", "Igammac"]:
+    case(_op, a=F(3, 5, lo=0.1, hi=10), x=F(3, 5, lo=0, hi=15))
+    case(_op, "f64", a=F(8, lo=0.1, hi=40, dt="float64"), x=F(8, lo=0, hi=60, dt="float64"))
+    case(_op, "broadcast", a=F(3, 1, lo=0.5, hi=5), x=F(4, lo=0, hi=8))
+    case(_op, "special", a=V([0.0, -1.0, 1.0, 1.0, np.nan, 2.0, 3.0], "float32"),
+         x=V([1.0, 1.0, -1.0, 0.0, 1.0, np.inf, 2.0], "float32"))
+case("Atan2", y=F(3, 5, lo=-3, hi=3), x=F(3, 5, lo=-3, hi=3))
+case("Atan2", "broadcast_f64", y=F(3, 1, dt="float64"), x=F(4, dt="float64"))
+case("Atan2", "signed_zeros", y=V([0.0, -0.0, 0.0, -0.0, 1.0, -1.0], "float32"),
+     x=V([0.0, 0.0, -0.0, -0.0, 0.0, -np.inf], "float32"))
+case("Zeta", x=F(3, 5, lo=1.1, hi=8), q=F(3, 5, lo=0.1, hi=10))
+case("Zeta", "f64", x=F(8, lo=1.01, hi=20, dt="float64"), q=F(8, lo=0.05, hi=30, dt="float64"))
+case("Zeta", "special", x=V([1.0, 0.5, 2.0, 3.0, 2.0, np.nan], "float64"),
+     q=V([1.0, 1.0, -1.0, 0.0, -1.5, 1.0], "float64"))
+case("Polygamma", a=V([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], "float32"), x=F(2, 3, lo=0.2, hi=8))
+case("Polygamma", "f64", a=V([0.0, 1.0, 2.0, 3.0, 1.5, -1.0], "float64"),
+     x=F(6, lo=-3, hi=8, dt="float64"))
+case("Xlog1py", x=V([0.0, 0.0, 1.0, 2.0, -1.5], "float32"),
+     y=V([-1.0, 3.0, 0.5, -0.5, 10.0], "float32"))
+case("Xlog1py", "broadcast_f64", x=F(3, 1, dt="float64"), y=F(4, lo=-0.9, hi=5, dt="float64"))
+case("NextAfter", x1=F(6), x2=F(6))
+case("NextAfter", "f64", x1=V([0.0, 1.0, -1.0, np.inf, 1.0, np.nan], "float64"),
+     x2=V([1.0, 0.0, -2.0, 0.0, 1.0, 1.0], "float64"))
+for _op in ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]:
+    case(_op, "i32", x=I(3, 4, lo=-1000, hi=1000), y=I(3, 4, lo=-1000, hi=1000))
+    case(_op, "u8", x=I(6, lo=0, hi=255, dt="uint8"), y=I(6, lo=0, hi=255, dt="uint8"))
+    case(_op, "i64_broadcast", x=I(3, 1, lo=-99, hi=99, dt="int64"), y=I(4, lo=0, hi=99, dt="int64"))
+for _op in ["LeftShift", "RightShift"]:
+    case(_op, "i32", x=I(3, 4, lo=-1000, hi=1000), y=I(3, 4, lo=0, hi=31))
+    case(_op, "u8", x=I(6, lo=0, hi=255, dt="uint8"), y=I(6, lo=0, hi=7, dt="uint8"))
+    case(_op, "i64", x=I(5, lo=-99, hi=99, dt="int64"), y=I(5, lo=0, hi=63, dt="int64"))
+case("Invert", "i32", x=I(3, 4, lo=-1000, hi=1000))
+case("Invert", "u16", x=I(5, lo=0, hi=65535, dt="uint16"))
+case("Invert", "i8", x=I(5, lo=-128, hi=127, dt="int8"))
+
+
 # ---- resource variables (handles, reads, writes and updates through them)
 
 def _rvar(tf, value, name):
@@ -2070,6 +2124,71 @@ case("UnsortedSegmentSum", "f16", data=F(5, 2, dt="float16"), segment_ids=V([0, 
      num_segments=K(2, "int32"))
 case("UnsortedSegmentSum", "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
      num_segments=V(3, "int32"), error=True)
+for _op in ["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"]:
+    case(_op, data=F(6, 3), segment_ids=V([2, 0, -1, 2, 3, 0], "int32"), num_segments=K(5, "int32"))
+    case(_op, "i64_2d_ids", data=I(2, 3, 4, lo=-9, hi=9, dt="int64"),
+         segment_ids=V([[1, 0, 1], [-1, 2, 0]], "int64"), num_segments=K(4, "int64"))
+    case(_op, "i32_empty_segments", data=I(5, lo=-9, hi=9), segment_ids=V([3, 0, 3, 3, 0], "int32"),
+         num_segments=K(5, "int32"))
+    case(_op, "f64_fed_count", data=F(4, dt="float64"), segment_ids=V([0, 0, 1, 1], "int32"),
+         num_segments=V(3, "int32"))
+    case(_op, "f16", data=F(5, 2, dt="float16"), segment_ids=V([0, 1, 0, 1, 0], "int32"),
+         num_segments=K(3, "int32"))
+    case(_op, "u8", data=I(6, lo=0, hi=9, dt="uint8"), segment_ids=V([0, 1, 0, 1, 0, 2], "int32"),
+         num_segments=K(4, "int32"))
+    case(_op, "id_out_of_range", data=F(3), segment_ids=V([0, 3, 1], "int32"),
+         num_segments=V(3, "int32"), error=True)
+for _op in ["Cumsum", "Cumprod", "CumulativeLogsumexp"]:
+    case(_op, x=F(3, 4, lo=0.5, hi=1.5), axis=K(1, "int32"))
+    case(_op, "exclusive", x=F(3, 4, lo=0.5, hi=1.5), axis=K(0, "int32"), exclusive=True)
+    case(_op, "reverse_f64", x=F(2, 3, 4, lo=0.5, hi=1.5, dt="float64"), axis=K(-1, "int64"),
+         reverse=True)
+    case(_op, "exclusive_reverse", x=F(5, 2, lo=0.5, hi=1.5), axis=K(0, "int32"),
+         exclusive=True, reverse=True)
+    case(_op, "f16", x=F(6, lo=0.5, hi=1.5, dt="float16"), axis=K(0, "int32"))
+    case(_op, "empty", x=F(0, 3), axis=K(1, "int32"))
+    case(_op, "bad_axis", x=F(3, 4), axis=K(2, "int32"), error=True)
+for _op in ["Cumsum", "Cumprod"]:
+    case(_op, "i32", x=I(4, 3, lo=-3, hi=3), axis=K(0, "int32"))
+    case(_op, "u8", x=I(5, lo=0, hi=3, dt="uint8"), axis=K(0, "int32"), reverse=True)
+    case(_op, "i64_exclusive", x=I(2, 5, lo=-3, hi=3, dt="int64"), axis=K(1, "int32"),
+         exclusive=True)
+case("CumulativeLogsumexp", "wide", x=V([-1000.0, 0.0, 1000.0, -np.inf, 5.0], "float64"),
+     axis=K(0, "int32"))
+case("Roll", input=F(3, 4), shift=K(1, "int32"), axis=K(1, "int32"))
+case("Roll", "multi_axis", input=F(3, 4, 5), shift=K([1, -2, 7], "int64"), axis=K([0, 2, 1], "int64"))
+case("Roll", "same_axis_twice", input=I(6), shift=K([2, 3], "int32"), axis=K([0, 0], "int32"))
+case("Roll", "string", input=V([[b"a", b"b", b"c"], [b"d", b"e", b"f"]], "string"),
+     shift=K(-1, "int32"), axis=K(1, "int32"))
+case("Roll", "negative_axis_f64", input=F(2, 3, dt="float64"), shift=K(4, "int32"),
+     axis=K(-1, "int32"))
+case("Roll", "bad_axis", input=F(2, 3), shift=K(1, "int32"), axis=K(2, "int32"), error=True)
+case("GatherNd", params=F(3, 4), indices=V([[0, 1], [2, 3], [1, 0]], "int32"))
+case("GatherNd", "slices_i64", params=I(4, 3, 2, dt="int64"), indices=V([[[3], [0]], [[1], [1]]], "int64"))
+case("GatherNd", "depth0", params=F(2, 3), indices=V(np.zeros([2, 0], np.int32), "int32"))
+case("GatherNd", "string", params=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     indices=V([[1, 0], [0, 1]], "int32"))
+case("GatherNd", "f16", params=F(3, 2, dt="float16"), indices=V([[2], [0]], "int32"))
+case("GatherNd", "out_of_range", params=F(3, 4), indices=V([[0, 1], [3, 0]], "int32"), error=True)
+case("ScatterNd", indices=V([[1], [3], [1]], "int32"), updates=F(3), shape=K([5], "int32"))
+case("ScatterNd", "slices_f64", indices=V([[0], [2]], "int64"), updates=F(2, 3, dt="float64"),
+     shape=K([4, 3], "int64"))
+case("ScatterNd", "i32_2d", indices=V([[0, 1], [2, 2], [0, 1]], "int32"), updates=I(3),
+     shape=K([3, 3], "int32"))
+case("ScatterNd", "out_of_range", indices=V([[5]], "int32"), updates=F(1), shape=K([4], "int32"),
+     error=True)
+for _op in ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
+            "TensorScatterMax"]:
+    case(_op, tensor=F(4, 3), indices=V([[0, 1], [3, 2], [2, 0]], "int32"), updates=F(3))
+    case(_op, "slices_i64", tensor=I(4, 2, dt="int64"), indices=V([[1], [3]], "int64"),
+         updates=I(2, 2, dt="int64"))
+    case(_op, "f64", tensor=F(5, dt="float64"), indices=V([[4], [0]], "int32"),
+         updates=F(2, dt="float64"))
+    case(_op, "out_of_range", tensor=F(4), indices=V([[4]], "int32"), updates=F(1), error=True)
+for _op in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMin", "TensorScatterMax"]:
+    case(_op, "duplicates", tensor=F(4), indices=V([[1], [1], [2]], "int32"), updates=F(3))
+case("TensorScatterUpdate", "string", tensor=V([b"a", b"b", b"c"], "string"),
+     indices=V([[2], [0]], "int32"), updates=V([b"x", b"y"], "string"))
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),

@@ -111,6 +111,15 @@ void arr_gather_v2_compute(tfc_kernel_ctx *ctx);
 void arr_gather_compute(tfc_kernel_ctx *ctx);
 /* ---------------------------------------------------------------- array_segment.c */
 void arr_unsorted_segment_sum_compute(tfc_kernel_ctx *ctx);
+void arr_unsorted_segment_max_compute(tfc_kernel_ctx *ctx);
+void arr_unsorted_segment_min_compute(tfc_kernel_ctx *ctx);
+void arr_unsorted_segment_prod_compute(tfc_kernel_ctx *ctx);
+/* array_scan.c */
+void arr_cumsum_compute(tfc_kernel_ctx *ctx);
+void arr_cumprod_compute(tfc_kernel_ctx *ctx);
+void arr_cumulative_logsumexp_compute(tfc_kernel_ctx *ctx);
+/* array_roll.c */
+void arr_roll_compute(tfc_kernel_ctx *ctx);
 
 /* array_fill.c: Fill, Range, OneHot. */
 void arr_fill_compute(tfc_kernel_ctx *ctx);

@@ -98,8 +98,10 @@ static int str_inner(void *arg, const char *const *in, const int *step, char *ou
   return 0;
 }
 
-/* Computes a broadcasting binary op (arithmetic, comparison or logical). */
-static void binary_compute(tfc_kernel_ctx *ctx, tfc_ew_binop op) {
+/* Computes a broadcasting binary op (arithmetic, comparison or logical) with
+ * the loop in info; op is its row (TFC_EW_BINOP_COUNT for loops of other
+ * files, which never see strings or incompatible_shape_error). */
+static void binary_run(tfc_kernel_ctx *ctx, tfc_ew_binop op, const tfc_ew_binary_info *info) {
   const tfc_tensor *x = ctx->inputs[0], *y = ctx->inputs[1];
   const tfc_tensor *ins[2] = {x, y};
   if (x->dtype != y->dtype) {
@@ -107,7 +109,6 @@ static void binary_compute(tfc_kernel_ctx *ctx, tfc_ew_binop op) {
                     ctx->op_type, tfc_dtype_name(x->dtype), tfc_dtype_name(y->dtype));
     return;
   }
-  const tfc_ew_binary_info *info = tfc_ew_binary_info_of(op);
   if (x->rank == 0 && y->rank == 0 && x->dtype != TFC_DTYPE_STRING) {
     /* two scalars (loop counters, flags): no broadcast plan, no sharding */
     tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, info->out_bool ? TFC_DTYPE_BOOL : x->dtype, 0, NULL);
@@ -149,6 +150,16 @@ static void binary_compute(tfc_kernel_ctx *ctx, tfc_ew_binop op) {
                           info->heavy ? TFC_EW_SHARD_HEAVY : TFC_EW_SHARD, bin_inner, &ba);
   }
   tfc_ew_report(ctx, err);
+}
+
+/* Computes the broadcasting binary op of row op. */
+static void binary_compute(tfc_kernel_ctx *ctx, tfc_ew_binop op) {
+  binary_run(ctx, op, tfc_ew_binary_info_of(op));
+}
+
+/* Runs a numeric broadcasting binary loop defined outside this file. */
+void tfc_ew_binary_kernel(tfc_kernel_ctx *ctx, const tfc_ew_binary_info *info) {
+  binary_run(ctx, TFC_EW_BINOP_COUNT, info);
 }
 
 /* ---------------------------------------------------------------- same-size binary (*Grad) */
@@ -206,10 +217,15 @@ static void unary_shard(void *arg, int64_t b, int64_t e) {
   if (err) atomic_fetch_or(&j->err, err);
 }
 
-/* Computes a unary op; the output has the input's shape. */
+/* Computes the unary op of row op; the output has the input's shape. */
 static void unary_compute(tfc_kernel_ctx *ctx, tfc_ew_unop op) {
+  tfc_ew_unary_kernel(ctx, &tfc_ew_unary_ops[op]);
+}
+
+/* Runs the unary loop in info over the kernel's input; the output has the
+ * input's shape. */
+void tfc_ew_unary_kernel(tfc_kernel_ctx *ctx, const tfc_ew_unary_info *info) {
   const tfc_tensor *x = ctx->inputs[0];
-  const tfc_ew_unary_info *info = &tfc_ew_unary_ops[op];
   tfc_dtype ot = info->out_bool ? TFC_DTYPE_BOOL : x->dtype;
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, ot, x->rank, x->dims);
   if (!out || x->nelems == 0) return;

@@ -196,6 +196,14 @@ bool tfc_ew_grad_reduce_axes(const int64_t *a, int na, const int64_t *b, int nb,
 #define TFC_EW_SHARD 16384
 #define TFC_EW_SHARD_HEAVY 2048
 
+/* ------------------------------------------------------------ shared kernel drivers (elementwise.c) */
+
+/* Broadcasting binary kernel over a numeric loop (inputs must share a dtype;
+ * TF's "Incompatible shapes" error otherwise). */
+void tfc_ew_binary_kernel(tfc_kernel_ctx *ctx, const tfc_ew_binary_info *info);
+/* Unary kernel: the output has the input's shape and the loop's type. */
+void tfc_ew_unary_kernel(tfc_kernel_ctx *ctx, const tfc_ew_unary_info *info);
+
 /* ------------------------------------------------------------ kernels in helper files */
 
 /* elementwise_select.c */

@@ -1,0 +1,67 @@
+/*
+ * ops_math_special.c — op definitions of the elementwise math ops beyond the
+ * basic family (ops_math.c): inverse and hyperbolic trigonometry, the error
+ * and gamma function families, Bessel functions, broadcasting binary special
+ * functions (Atan2, Igamma, Igammac, Zeta, Polygamma, Xlog1py, NextAfter)
+ * and the bitwise ops. Names, argument names, attrs and allowed types are
+ * TensorFlow's OpDefs; kernels are in kernels/elementwise_special.c.
+ */
+#include "core/op_registry.h"
+#include "core/op_tables.h"
+
+#define T_REAL "T: {bfloat16, half, float, double}"
+#define T_FLOAT_C "T: {bfloat16, half, float, double, complex64, complex128}"
+#define T_BITS "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}"
+
+#define UNARY(NAME, ATTRS) {NAME, "x: T", "y: T", ATTRS, 0, tfc_shape_fn_unchanged}
+#define BINARY(NAME, ARGS, OUT, ATTRS, FLAGS) {NAME, ARGS, OUT, ATTRS, FLAGS, tfc_shape_fn_broadcast}
+
+static const tfc_op_spec specs[] = {
+    /* Inverse and hyperbolic trigonometry. */
+    UNARY("Tan", T_FLOAT_C),
+    UNARY("Asin", T_FLOAT_C),
+    UNARY("Acos", T_FLOAT_C),
+    UNARY("Atan", T_FLOAT_C),
+    UNARY("Sinh", T_FLOAT_C),
+    UNARY("Cosh", T_FLOAT_C),
+    UNARY("Asinh", T_FLOAT_C),
+    UNARY("Acosh", T_FLOAT_C),
+    UNARY("Atanh", T_FLOAT_C),
+
+    /* Error and gamma function families. */
+    UNARY("Erf", T_REAL),
+    UNARY("Erfc", T_REAL),
+    UNARY("Erfinv", T_REAL),
+    UNARY("Ndtri", T_REAL),
+    UNARY("Lgamma", T_REAL),
+    UNARY("Digamma", T_REAL),
+
+    /* Bessel functions. */
+    UNARY("BesselI0", T_REAL),
+    UNARY("BesselI1", T_REAL),
+    UNARY("BesselI0e", T_REAL),
+    UNARY("BesselI1e", T_REAL),
+    UNARY("BesselJ0", T_REAL),
+    UNARY("BesselJ1", T_REAL),
+    UNARY("BesselY0", T_REAL),
+    UNARY("BesselY1", T_REAL),
+
+    /* Broadcasting binary special functions. */
+    BINARY("Atan2", "y: T; x: T", "z: T", T_REAL, 0),
+    BINARY("Igamma", "a: T; x: T", "z: T", T_REAL, 0),
+    BINARY("Igammac", "a: T; x: T", "z: T", T_REAL, 0),
+    BINARY("Zeta", "x: T; q: T", "z: T", "T: {float, double}", 0),
+    BINARY("Polygamma", "a: T; x: T", "z: T", "T: {float, double}", 0),
+    BINARY("Xlog1py", "x: T; y: T", "z: T", T_FLOAT_C, 0),
+    BINARY("NextAfter", "x1: T; x2: T", "output: T", "T: {double, float} = float", 0),
+
+    /* Bitwise ops on integers. */
+    BINARY("BitwiseAnd", "x: T; y: T", "z: T", T_BITS, TFC_OP_COMMUTATIVE),
+    BINARY("BitwiseOr", "x: T; y: T", "z: T", T_BITS, TFC_OP_COMMUTATIVE),
+    BINARY("BitwiseXor", "x: T; y: T", "z: T", T_BITS, TFC_OP_COMMUTATIVE),
+    BINARY("LeftShift", "x: T; y: T", "z: T", T_BITS, 0),
+    BINARY("RightShift", "x: T; y: T", "z: T", T_BITS, 0),
+    UNARY("Invert", T_BITS),
+};
+
+const tfc_op_table tfc_ops_math_special = {specs, (int)(sizeof specs / sizeof specs[0])};
