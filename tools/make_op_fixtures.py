@@ -75,6 +75,9 @@ _INPUT_PIPELINE_READER = ('reader op: needs files and a filename queue; compared
 _INPUT_PIPELINE_DATA = ('tf.data op (variant/resource handles, no fetchable output of its own): compared with TensorFlow by tests/python/test_compat_data.py (element orders and values, TensorFlow-written pipeline GraphDefs)')
 _INPUT_PIPELINE_INTERNAL = ('tfc-internal tf.data op (no TensorFlow equivalent to build a case with): tests/python/test_data.py')
 
+_PY_FUNC = ("calls a Python function registered in the process that built the graph (a GraphDef "
+            "cannot carry it): tests/python/test_py_func.py checks values, dtype checks and "
+            "error classes against TensorFlow's tf.py_func")
 SKIPPED = {
     'BatchDatasetV2': _INPUT_PIPELINE_DATA,
     'CacheDataset': _INPUT_PIPELINE_DATA,
@@ -136,6 +139,9 @@ SKIPPED = {
     "StatelessIf": _FUNCTIONAL,
     "StatelessWhile": _FUNCTIONAL,
     "While": _FUNCTIONAL,
+    "PyFunc": _PY_FUNC,
+    "PyFuncStateless": _PY_FUNC,
+    "EagerPyFunc": _PY_FUNC,
     "TensorSummaryV2": "checked byte for byte against TensorFlow's serialized Summary for string, float, int64 and int32 tensors with and without metadata in tests/python/test_summary_tensorboard.py",
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
     "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",

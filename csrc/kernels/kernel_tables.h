@@ -30,6 +30,7 @@ extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: V
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
+extern const tfc_kernel_table tfc_kernels_script;       /* PyFunc, PyFuncStateless, EagerPyFunc */
 
 #define TFC_KERNEL_TABLES                                                               \
   &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
@@ -38,6 +39,6 @@ extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInver
       &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
       &tfc_kernels_dataset, &tfc_kernels_resource, \
       &tfc_kernels_sparse, &tfc_kernels_strings, \
-      &tfc_kernels_linalg
+      &tfc_kernels_linalg, &tfc_kernels_script
 
 #endif

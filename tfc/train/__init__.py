@@ -21,6 +21,9 @@ from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 
 # checkpoint names -> the module defining them (loaded on first use)
 _CHECKPOINT_NAMES = {
+    "ExponentialMovingAverage": "moving_averages",
+    "basic_train_loop": "basic_loops",
+    "checkpoints_iterator": "basic_loops",
     "Saver": "saver",
     "checkpoint_exists": "checkpoint_management",
     "generate_checkpoint_state_proto": "checkpoint_management",
