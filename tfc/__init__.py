@@ -268,6 +268,9 @@ _LAZY.update((_name, ("tfc.version", _name)) for _name in (
     "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "GRAPH_DEF_VERSION_MIN_PRODUCER"))
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "Summary", "Event", "HistogramProto", "SummaryMetadata", "LogMessage"))
+# Gradients defined by Python functions.
+_LAZY.update((_name, ("tfc.ops.custom_gradient", _name)) for _name in (
+    "custom_gradient", "grad_pass_through", "recompute_grad"))
 # Python functions as graph ops.
 _LAZY.update((_name, ("tfc.ops.script_ops", _name)) for _name in (
     "py_func", "numpy_function", "py_function"))
