@@ -268,6 +268,7 @@ _LAZY.update((_name, ("tfc.version", _name)) for _name in (
     "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "GRAPH_DEF_VERSION_MIN_PRODUCER"))
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "Summary", "Event", "HistogramProto", "SummaryMetadata", "LogMessage"))
+_LAZY["distributions"] = ("tfc.distributions", None)
 # Gradients defined by Python functions.
 _LAZY.update((_name, ("tfc.ops.custom_gradient", _name)) for _name in (
     "custom_gradient", "grad_pass_through", "recompute_grad"))
