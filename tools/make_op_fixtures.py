@@ -1746,6 +1746,42 @@ case("SparseTensorDenseMatMul", "i32_indices", a_indices=V([[0, 0], [1, 2]], "in
 case("SparseTensorDenseMatMul", "out_of_bounds", a_indices=V([[0, 5]], "int64"), a_values=F(1),
      a_shape=V([2, 3], "int64"), b=F(3, 2), error=True)
 _WORDS = [b"", b"abc", "h\u00e9llo".encode(), b"  pad ", b"MiXeD 42"]
+# Byte encodings (web-safe base64, zlib/gzip), serialized tensors, file patterns.
+_B64_IN = [b"hello", b"", b"\xff\xfe?>", b"ab", b"abcd"]
+case("EncodeBase64", input=V(_B64_IN, "string"))
+case("EncodeBase64", "pad", input=V(_B64_IN, "string"), pad=True)
+case("DecodeBase64", input=V([b"aGVsbG8", b"aGVsbG8=", b"__4_Pg", b"", b"ab==", b"abc="],
+                             "string"))
+case("DecodeBase64", "len_1_mod_4", error=True, input=V([b"aGVsbG8", b"a"], "string"))
+case("DecodeBase64", "bad_char", error=True, input=V([b"ab$c"], "string"))
+case("DecodeBase64", "too_much_padding", error=True, input=V([b"aGVsbG8=="], "string"))
+_GZIP_ABC = bytes.fromhex("1f8b08000000000002ff4b4c4a0600c241243503000000")  # gzip of b"abc"
+case("DecodeCompressed", "zlib", bytes=V([zlib.compress(b"abc" * 50), zlib.compress(b"")],
+                                         "string"), compression_type="ZLIB")
+case("DecodeCompressed", "gzip", bytes=V([_GZIP_ABC], "string"), compression_type="GZIP")
+case("DecodeCompressed", "none", bytes=V([b"raw", b""], "string"))
+case("DecodeCompressed", "damaged", error=True, bytes=V([b"garbage"], "string"),
+     compression_type="ZLIB")
+case("SerializeTensor", tensor=V(3.0, "float32"))
+case("SerializeTensor", "i64_matrix", tensor=V([[1, 2]], "int64"))
+case("SerializeTensor", "strings", tensor=V([b"a", b"bc"], "string"))
+case("SerializeTensor", "empty", tensor=V(np.zeros([0, 2], np.float32), "float32"))
+case("SerializeTensor", "bool", tensor=V(True, "bool"))
+# TensorProto bytes: dtype float, shape [2], float_val 1.5, 2.5 / tensor_content of int32
+# [7, -1] / string_val "x", "yz"
+_TP_FLOAT_VAL = bytes.fromhex("08011204120208022a080000c03f00002040")
+_TP_INT_CONTENT = bytes.fromhex("0803120412020802220807000000ffffffff")
+_TP_STRINGS = bytes.fromhex("08071204120208024201784202797a")
+case("ParseTensor", serialized=V(_TP_FLOAT_VAL, "string"), out_type="float32")
+case("ParseTensor", "int_content", serialized=V(_TP_INT_CONTENT, "string"), out_type="int32")
+case("ParseTensor", "strings", serialized=V(_TP_STRINGS, "string"), out_type="string")
+case("ParseTensor", "type_mismatch", error=True, serialized=V(_TP_FLOAT_VAL, "string"),
+     out_type="int32")
+case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
+     out_type="int32")
+case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
+     out_type="float32")
+case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
 case("StringLength", input=V(_WORDS, "string"))
 case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
 case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))
