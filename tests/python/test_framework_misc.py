@@ -293,3 +293,28 @@ def test_create_local_cluster():
     with tf.Session(workers[0].target) as sess:
       sess.run(v.initializer)
       assert sess.run(y) == 6.0
+
+
+# ---------------------------------------------------------- more initializers
+
+def test_identity_and_uniform_unit_scaling_initializers():
+  v = tf.get_variable("eye", [2, 3], initializer=tf.initializers.identity(gain=2.0))
+  u = tf.get_variable("uus", [50, 40], initializer=tf.uniform_unit_scaling_initializer(
+      factor=1.5, seed=3))
+  w = tf.get_variable("uus4", [3, 3, 2, 8], initializer=tf.initializers.uniform_unit_scaling())
+  with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    np.testing.assert_array_equal(sess.run(v), 2 * np.eye(2, 3))
+    uv, wv = sess.run([u, w])
+  limit = 1.5 * np.sqrt(3.0 / 50)
+  assert uv.min() >= -limit and uv.max() <= limit and uv.max() > 0.8 * limit
+  assert np.abs(wv).max() <= np.sqrt(3.0 / 18)
+  with pytest.raises(ValueError, match="2D"):
+    tf.initializers.identity()([2, 2, 2])
+
+
+def test_io_is_jpeg_and_queue_names():
+  got = tf.Session().run(tf.io.is_jpeg(tf.constant(b"\xff\xd8\xff\xe0rest")))
+  assert got
+  assert not tf.Session().run(tf.io.is_jpeg(tf.constant(b"\x89PNG")))
+  assert tf.io.PaddingFIFOQueue is tf.PaddingFIFOQueue and tf.io.QueueBase is tf.QueueBase
