@@ -1650,6 +1650,57 @@ custom("ResourceApplyMomentum", "nesterov", _rapply_case("ResourceApplyMomentum"
 custom("ResourceApplyAdam", "nesterov", _rapply_case("ResourceApplyAdam", use_nesterov=True))
 custom("ResourceApplyAdagrad", "no_update_slots",
        _rapply_case("ResourceApplyAdagrad", update_slots=False))
+
+
+# Adadelta, proximal and FTRL updates (Ref and resource forms): slots, then scalars by name.
+_MORE_APPLY = {
+    "Adadelta": (["accum", "accum_update"], dict(lr=0.5, rho=0.9, epsilon=1e-6)),
+    "ProximalAdagrad": (["accum"], dict(lr=0.3, l1=0.05, l2=0.2)),
+    "ProximalGradientDescent": ([], dict(alpha=0.2, l1=0.05, l2=0.1)),
+    "Ftrl": (["accum", "linear"], dict(lr=0.3, l1=0.01, l2=0.1, lr_power=-0.5)),
+    "FtrlV2": (["accum", "linear"], dict(lr=0.3, l1=0.01, l2=0.1, l2_shrinkage=0.2,
+                                         lr_power=-0.5)),
+}
+
+
+def _more_apply_case(kind, resource, **overrides):
+    slots, scalars = _MORE_APPLY[kind]
+    scalars = dict(scalars, **overrides)
+    op = ("ResourceApply" if resource else "Apply") + kind
+
+    def build(tf, inp):
+        rng = _rng(op + repr(overrides))
+        make = _rvar if resource else _var
+        var, init0 = make(tf, rng.randn(3, 4).astype(np.float32), "var")
+        inits, refs = [init0], {}
+        for s in slots:
+            lo = -0.5 if s == "linear" else 0.1
+            refs[s], i = make(tf, rng.uniform(lo, 1.0, (3, 4)).astype(np.float32), s)
+            inits.append(i)
+        grad_name = "delta" if kind == "ProximalGradientDescent" else "grad"
+        args = dict(refs)
+        args["var"] = var
+        args[grad_name] = inp(F(3, 4), "grad")
+        for n, v in scalars.items():
+            args[n] = inp(V(v, "float32"), n)
+        o = getattr(tf.raw_ops, op)(**args)
+        if resource:
+            after = [_read(tf, var, name="var_after")]
+            after += [_read(tf, refs[s], name=s + "_after") for s in slots]
+            return {"init": inits, "targets": [o], "after": after}
+        after = [tf.raw_ops.Identity(input=refs[s], name=s + "_after") for s in slots]
+        return {"init": inits, "fetches": [o], "after": after}
+    return build
+
+
+for _kind in _MORE_APPLY:
+    custom("Apply" + _kind, "f32", _more_apply_case(_kind, False))
+    custom("ResourceApply" + _kind, "f32", _more_apply_case(_kind, True))
+custom("ApplyFtrl", "lr_power", _more_apply_case("Ftrl", False, lr_power=-0.7, l1=0.5))
+custom("ResourceApplyFtrl", "lr_power", _more_apply_case("Ftrl", True, lr_power=-0.7, l1=0.5))
+custom("ApplyProximalAdagrad", "no_l1", _more_apply_case("ProximalAdagrad", False, l1=0.0))
+custom("ApplyProximalGradientDescent", "no_l1",
+       _more_apply_case("ProximalGradientDescent", False, l1=0.0))
 def _sparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
     slots = {"SparseApplyAdagrad": ["accum"], "SparseApplyMomentum": ["accum"],
              "SparseApplyRMSProp": ["ms", "mom"],

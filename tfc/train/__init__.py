@@ -22,6 +22,10 @@ from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 # checkpoint names -> the module defining them (loaded on first use)
 _CHECKPOINT_NAMES = {
     "ExponentialMovingAverage": "moving_averages",
+    "AdadeltaOptimizer": "more_optimizers",
+    "FtrlOptimizer": "more_optimizers",
+    "ProximalAdagradOptimizer": "more_optimizers",
+    "ProximalGradientDescentOptimizer": "more_optimizers",
     "match_filenames_once": "input_files",
     "basic_train_loop": "basic_loops",
     "checkpoints_iterator": "basic_loops",
