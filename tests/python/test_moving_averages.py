@@ -134,3 +134,8 @@ def test_basic_train_loop(tmp_path):
         sv.request_stop()
     tf.train.basic_train_loop(sv, train_step, args=[3])
   assert calls == [1, 2, 3]
+
+
+def test_train_queue_runner_namespace():
+  assert tf.train.queue_runner.QueueRunner is tf.train.QueueRunner
+  assert tf.train.queue_runner.start_queue_runners is tf.train.start_queue_runners

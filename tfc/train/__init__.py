@@ -103,7 +103,9 @@ def __getattr__(name):
     globals()[name] = value
     return value
   if name == "queue_runner":
-    from tfc.train import queue_runner  # pylint: disable=g-import-not-at-top
+    # import_module: `from tfc.train import queue_runner` would ask this __getattr__ again
+    import importlib  # pylint: disable=g-import-not-at-top
+    queue_runner = importlib.import_module("tfc.train.queue_runner")
     globals()[name] = queue_runner
     return queue_runner
   if name in _SUMMARY_NAMES:
