@@ -264,6 +264,37 @@ _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "NameAttrList", "TensorProto", "TensorShapeProto", "VersionDef", "MetaGraphDef",
     "TensorInfo"))
 
+# Type specs, static values, gradient and variable policies, partitioners,
+# library loading, resource files, and the summary/event message classes.
+_LAZY.update((_name, ("tfc.framework.type_spec", _name)) for _name in (
+    "TypeSpec", "TensorSpec", "SparseTensorSpec", "IndexedSlicesSpec", "NoneTensorSpec",
+    "OptionalSpec", "TensorArraySpec", "type_spec_from_value"))
+_LAZY.update((_name, ("tfc.framework.tensor_util", _name)) for _name in (
+    "get_static_value", "is_symbolic_tensor"))
+_LAZY["UnconnectedGradients"] = ("tfc.ops.unconnected_gradients", "UnconnectedGradients")
+_LAZY.update((_name, ("tfc.ops.variable_policies", _name)) for _name in (
+    "VariableAggregation", "VariableSynchronization"))
+_LAZY.update((_name, ("tfc.ops.partitioned_variables", _name)) for _name in (
+    "fixed_size_partitioner", "min_max_variable_partitioner", "variable_axis_size_partitioner"))
+_LAZY.update((_name, ("tfc.framework.load_library", _name)) for _name in (
+    "load_op_library", "load_library", "load_file_system_library"))
+_LAZY["resource_loader"] = ("tfc.resource_loader", None)
+_LAZY.update((_name, ("tfc.version", _name)) for _name in (
+    "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "GRAPH_DEF_VERSION_MIN_PRODUCER"))
+_LAZY.update((_name, ("tfc.protos", _name)) for _name in (
+    "Summary", "Event", "HistogramProto", "SummaryMetadata", "LogMessage"))
+_LAZY["distributions"] = ("tfc.distributions", None)
+_LAZY["uniform_unit_scaling_initializer"] = ("tfc.ops.init_ops_extra", "UniformUnitScaling")
+_LAZY.update((_name, ("tfc.ops.encoding_ops", _name)) for _name in (
+    "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
+    "matching_files"))
+# Gradients defined by Python functions.
+_LAZY.update((_name, ("tfc.ops.custom_gradient", _name)) for _name in (
+    "custom_gradient", "grad_pass_through", "recompute_grad"))
+# Python functions as graph ops.
+_LAZY.update((_name, ("tfc.ops.script_ops", _name)) for _name in (
+    "py_func", "numpy_function", "py_function"))
+
 
 def __getattr__(name):
   """Loads the names in _LAZY (variables, control flow, tf.nn, tf.train, the

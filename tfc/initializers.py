@@ -10,3 +10,5 @@ from tfc.ops.variables import (global_variables_initializer as global_variables,
                                local_variables_initializer as local_variables,
                                variables_initializer as variables)
 from tfc.ops.lookup_ops import tables_initializer  # noqa: F401
+from tfc.ops.init_ops_extra import (Identity as identity,  # noqa: F401,E402
+                                    UniformUnitScaling as uniform_unit_scaling)

@@ -89,3 +89,22 @@ from tfc.python_io import (TFRecordCompressionType, TFRecordOptions,  # noqa: E4
 from tfc.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,  # noqa: E402,F401
                                  VarLenFeature, decode_csv, decode_raw, parse_example,
                                  parse_single_example)
+
+# Byte encodings, serialized tensors and file-name patterns.
+from tfc.ops.encoding_ops import (encode_base64, decode_base64, decode_compressed,  # noqa: E402,F401
+                                  serialize_tensor, parse_tensor, matching_files,
+                                  match_filenames_once)
+
+
+def is_jpeg(contents, name=None):
+  """True when the string starts with a JPEG's magic bytes (FF D8 FF)."""
+  from tfc.ops import string_ops as _string_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import math_ops as _math_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "is_jpeg", [contents]):
+    return _math_ops.equal(_string_ops.substr(contents, 0, 3), b"\xff\xd8\xff",
+                           name=name)
+
+
+# Queues (tf.io's names for them).
+from tfc.ops.data_flow_ops import (QueueBase, PaddingFIFOQueue, PriorityQueue,  # noqa: E402,F401
+                                   RandomShuffleQueue)

@@ -444,8 +444,28 @@ def _meta_graph_of(graph):
     return _meta_graph.export_meta_graph(graph=graph)
 
 
+def get_summary_description(node_def):
+  """The SummaryDescription of a TensorSummary node (its `description` attr, JSON);
+  ValueError for a node of any other op."""
+  if node_def.op != "TensorSummary":
+    raise ValueError("Can't get_summary_description on %s" % node_def.op)
+  from google.protobuf import json_format  # pylint: disable=g-import-not-at-top
+  description = node_def.attr["description"].s
+  if isinstance(description, bytes):
+    description = description.decode("utf-8")
+  summary_description = _protos.SummaryDescription()
+  json_format.Parse(description, summary_description)
+  return summary_description
+
+
+def all_v2_summary_ops():
+  """The ops TF 2-style summary functions added to the default graph (its "_SUMMARY_V2"
+  collection); an empty list when there are none."""
+  return _ops.get_collection("_SUMMARY_V2")
+
+
 def __getattr__(name):
   if name in ("Summary", "Event", "SessionLog", "HistogramProto",
-              "SummaryMetadata", "TaggedRunMetadata"):
+              "SummaryMetadata", "TaggedRunMetadata", "SummaryDescription"):
     return getattr(_protos, name)
   raise AttributeError("module 'tfc.summary' has no attribute %r" % name)

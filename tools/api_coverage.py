@@ -69,6 +69,8 @@ LEFT_OUT = [
     ("re:tf[.]saved_model[.](Asset|SaveOptions|save|load_v2)$",
      _EAGER + ": TF 2's object-based SavedModel (tf.saved_model.save/load of trackables)"),
     ("tf.sysconfig", "TF's C++ build flags (for compiling custom ops against TF)"),
+    ("re:tf[.](CXX11_ABI_FLAG|CXX_VERSION|MONOLITHIC_BUILD)$",
+     "TF's C++ build flags (for compiling custom ops against TF)"),
     ("tf.user_ops", "TF's example custom op"),
 ]
 

@@ -75,6 +75,9 @@ _INPUT_PIPELINE_READER = ('reader op: needs files and a filename queue; compared
 _INPUT_PIPELINE_DATA = ('tf.data op (variant/resource handles, no fetchable output of its own): compared with TensorFlow by tests/python/test_compat_data.py (element orders and values, TensorFlow-written pipeline GraphDefs)')
 _INPUT_PIPELINE_INTERNAL = ('tfc-internal tf.data op (no TensorFlow equivalent to build a case with): tests/python/test_data.py')
 
+_PY_FUNC = ("calls a Python function registered in the process that built the graph (a GraphDef "
+            "cannot carry it): tests/python/test_py_func.py checks values, dtype checks and "
+            "error classes against TensorFlow's tf.py_func")
 SKIPPED = {
     'BatchDatasetV2': _INPUT_PIPELINE_DATA,
     'CacheDataset': _INPUT_PIPELINE_DATA,
@@ -139,6 +142,9 @@ SKIPPED = {
                          "TensorFlow by tests/python/test_defun_variables.py on a GraphDef TF "
                          "wrote (tests/fixtures/functions/defun_grad.pb)"),
     "While": _FUNCTIONAL,
+    "PyFunc": _PY_FUNC,
+    "PyFuncStateless": _PY_FUNC,
+    "EagerPyFunc": _PY_FUNC,
     "TensorSummaryV2": "checked byte for byte against TensorFlow's serialized Summary for string, float, int64 and int32 tensors with and without metadata in tests/python/test_summary_tensorboard.py",
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
     "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",
@@ -1701,6 +1707,57 @@ custom("ResourceApplyMomentum", "nesterov", _rapply_case("ResourceApplyMomentum"
 custom("ResourceApplyAdam", "nesterov", _rapply_case("ResourceApplyAdam", use_nesterov=True))
 custom("ResourceApplyAdagrad", "no_update_slots",
        _rapply_case("ResourceApplyAdagrad", update_slots=False))
+
+
+# Adadelta, proximal and FTRL updates (Ref and resource forms): slots, then scalars by name.
+_MORE_APPLY = {
+    "Adadelta": (["accum", "accum_update"], dict(lr=0.5, rho=0.9, epsilon=1e-6)),
+    "ProximalAdagrad": (["accum"], dict(lr=0.3, l1=0.05, l2=0.2)),
+    "ProximalGradientDescent": ([], dict(alpha=0.2, l1=0.05, l2=0.1)),
+    "Ftrl": (["accum", "linear"], dict(lr=0.3, l1=0.01, l2=0.1, lr_power=-0.5)),
+    "FtrlV2": (["accum", "linear"], dict(lr=0.3, l1=0.01, l2=0.1, l2_shrinkage=0.2,
+                                         lr_power=-0.5)),
+}
+
+
+def _more_apply_case(kind, resource, **overrides):
+    slots, scalars = _MORE_APPLY[kind]
+    scalars = dict(scalars, **overrides)
+    op = ("ResourceApply" if resource else "Apply") + kind
+
+    def build(tf, inp):
+        rng = _rng(op + repr(overrides))
+        make = _rvar if resource else _var
+        var, init0 = make(tf, rng.randn(3, 4).astype(np.float32), "var")
+        inits, refs = [init0], {}
+        for s in slots:
+            lo = -0.5 if s == "linear" else 0.1
+            refs[s], i = make(tf, rng.uniform(lo, 1.0, (3, 4)).astype(np.float32), s)
+            inits.append(i)
+        grad_name = "delta" if kind == "ProximalGradientDescent" else "grad"
+        args = dict(refs)
+        args["var"] = var
+        args[grad_name] = inp(F(3, 4), "grad")
+        for n, v in scalars.items():
+            args[n] = inp(V(v, "float32"), n)
+        o = getattr(tf.raw_ops, op)(**args)
+        if resource:
+            after = [_read(tf, var, name="var_after")]
+            after += [_read(tf, refs[s], name=s + "_after") for s in slots]
+            return {"init": inits, "targets": [o], "after": after}
+        after = [tf.raw_ops.Identity(input=refs[s], name=s + "_after") for s in slots]
+        return {"init": inits, "fetches": [o], "after": after}
+    return build
+
+
+for _kind in _MORE_APPLY:
+    custom("Apply" + _kind, "f32", _more_apply_case(_kind, False))
+    custom("ResourceApply" + _kind, "f32", _more_apply_case(_kind, True))
+custom("ApplyFtrl", "lr_power", _more_apply_case("Ftrl", False, lr_power=-0.7, l1=0.5))
+custom("ResourceApplyFtrl", "lr_power", _more_apply_case("Ftrl", True, lr_power=-0.7, l1=0.5))
+custom("ApplyProximalAdagrad", "no_l1", _more_apply_case("ProximalAdagrad", False, l1=0.0))
+custom("ApplyProximalGradientDescent", "no_l1",
+       _more_apply_case("ProximalGradientDescent", False, l1=0.0))
 def _sparse_apply_case(op, idx_dt="int32", idx=(2, 0, 2), **attrs):
     slots = {"SparseApplyAdagrad": ["accum"], "SparseApplyMomentum": ["accum"],
              "SparseApplyRMSProp": ["ms", "mom"],
@@ -1852,6 +1909,42 @@ case("SparseTensorDenseMatMul", "i32_indices", a_indices=V([[0, 0], [1, 2]], "in
 case("SparseTensorDenseMatMul", "out_of_bounds", a_indices=V([[0, 5]], "int64"), a_values=F(1),
      a_shape=V([2, 3], "int64"), b=F(3, 2), error=True)
 _WORDS = [b"", b"abc", "h\u00e9llo".encode(), b"  pad ", b"MiXeD 42"]
+# Byte encodings (web-safe base64, zlib/gzip), serialized tensors, file patterns.
+_B64_IN = [b"hello", b"", b"\xff\xfe?>", b"ab", b"abcd"]
+case("EncodeBase64", input=V(_B64_IN, "string"))
+case("EncodeBase64", "pad", input=V(_B64_IN, "string"), pad=True)
+case("DecodeBase64", input=V([b"aGVsbG8", b"aGVsbG8=", b"__4_Pg", b"", b"ab==", b"abc="],
+                             "string"))
+case("DecodeBase64", "len_1_mod_4", error=True, input=V([b"aGVsbG8", b"a"], "string"))
+case("DecodeBase64", "bad_char", error=True, input=V([b"ab$c"], "string"))
+case("DecodeBase64", "too_much_padding", error=True, input=V([b"aGVsbG8=="], "string"))
+_GZIP_ABC = bytes.fromhex("1f8b08000000000002ff4b4c4a0600c241243503000000")  # gzip of b"abc"
+case("DecodeCompressed", "zlib", bytes=V([zlib.compress(b"abc" * 50), zlib.compress(b"")],
+                                         "string"), compression_type="ZLIB")
+case("DecodeCompressed", "gzip", bytes=V([_GZIP_ABC], "string"), compression_type="GZIP")
+case("DecodeCompressed", "none", bytes=V([b"raw", b""], "string"))
+case("DecodeCompressed", "damaged", error=True, bytes=V([b"garbage"], "string"),
+     compression_type="ZLIB")
+case("SerializeTensor", tensor=V(3.0, "float32"))
+case("SerializeTensor", "i64_matrix", tensor=V([[1, 2]], "int64"))
+case("SerializeTensor", "strings", tensor=V([b"a", b"bc"], "string"))
+case("SerializeTensor", "empty", tensor=V(np.zeros([0, 2], np.float32), "float32"))
+case("SerializeTensor", "bool", tensor=V(True, "bool"))
+# TensorProto bytes: dtype float, shape [2], float_val 1.5, 2.5 / tensor_content of int32
+# [7, -1] / string_val "x", "yz"
+_TP_FLOAT_VAL = bytes.fromhex("08011204120208022a080000c03f00002040")
+_TP_INT_CONTENT = bytes.fromhex("0803120412020802220807000000ffffffff")
+_TP_STRINGS = bytes.fromhex("08071204120208024201784202797a")
+case("ParseTensor", serialized=V(_TP_FLOAT_VAL, "string"), out_type="float32")
+case("ParseTensor", "int_content", serialized=V(_TP_INT_CONTENT, "string"), out_type="int32")
+case("ParseTensor", "strings", serialized=V(_TP_STRINGS, "string"), out_type="string")
+case("ParseTensor", "type_mismatch", error=True, serialized=V(_TP_FLOAT_VAL, "string"),
+     out_type="int32")
+case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
+     out_type="int32")
+case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
+     out_type="float32")
+case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
 case("StringLength", input=V(_WORDS, "string"))
 case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
 case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))

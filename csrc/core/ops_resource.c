@@ -44,6 +44,16 @@ static bool shape_rapply_adam(tfc_shape_ctx *ctx) { return shape_resource_apply(
 /* Inputs: var, accum, lr, grad. */
 static bool shape_rapply_adagrad(tfc_shape_ctx *ctx) { return shape_resource_apply(ctx, "rrsm"); }
 /* Inputs: var, ms, mom, lr, rho, momentum, epsilon, grad. */
+/* ResourceApplyAdadelta / ProximalAdagrad / ProximalGradientDescent / Ftrl / FtrlV2. */
+static bool shape_rapply_adadelta(tfc_shape_ctx *ctx) { return shape_resource_apply(ctx, "rrrsssm"); }
+static bool shape_rapply_proximal_adagrad(tfc_shape_ctx *ctx) {
+  return shape_resource_apply(ctx, "rrsssm");
+}
+static bool shape_rapply_proximal_gd(tfc_shape_ctx *ctx) { return shape_resource_apply(ctx, "rsssm"); }
+static bool shape_rapply_ftrl(tfc_shape_ctx *ctx) { return shape_resource_apply(ctx, "rrrmssss"); }
+static bool shape_rapply_ftrl_v2(tfc_shape_ctx *ctx) {
+  return shape_resource_apply(ctx, "rrrmsssss");
+}
 static bool shape_rapply_rmsprop(tfc_shape_ctx *ctx) { return shape_resource_apply(ctx, "rrrssssm"); }
 /* Inputs: var, mg, ms, mom, lr, rho, momentum, epsilon, grad. */
 static bool shape_rapply_crmsprop(tfc_shape_ctx *ctx) {
@@ -140,6 +150,23 @@ static const tfc_op_spec specs[] = {
     {"ResourceApplyAdagrad", "var: resource; accum: resource; lr: T; grad: T", "",
      "T: numbertype; use_locking: bool = false; update_slots: bool = true", TFC_OP_STATEFUL,
      shape_rapply_adagrad},
+    {"ResourceApplyAdadelta",
+     "var: resource; accum: resource; accum_update: resource; lr: T; rho: T; epsilon: T; grad: T",
+     "", "T: numbertype; use_locking: bool = false", TFC_OP_STATEFUL, shape_rapply_adadelta},
+    {"ResourceApplyProximalAdagrad", "var: resource; accum: resource; lr: T; l1: T; l2: T; grad: T",
+     "", "T: numbertype; use_locking: bool = false", TFC_OP_STATEFUL,
+     shape_rapply_proximal_adagrad},
+    {"ResourceApplyProximalGradientDescent", "var: resource; alpha: T; l1: T; l2: T; delta: T", "",
+     "T: numbertype; use_locking: bool = false", TFC_OP_STATEFUL, shape_rapply_proximal_gd},
+    {"ResourceApplyFtrl",
+     "var: resource; accum: resource; linear: resource; grad: T; lr: T; l1: T; l2: T; lr_power: T",
+     "", "T: numbertype; use_locking: bool = false; multiply_linear_by_lr: bool = false",
+     TFC_OP_STATEFUL, shape_rapply_ftrl},
+    {"ResourceApplyFtrlV2",
+     "var: resource; accum: resource; linear: resource; grad: T; lr: T; l1: T; l2: T; "
+     "l2_shrinkage: T; lr_power: T",
+     "", "T: numbertype; use_locking: bool = false; multiply_linear_by_lr: bool = false",
+     TFC_OP_STATEFUL, shape_rapply_ftrl_v2},
     {"ResourceApplyRMSProp",
      "var: resource; ms: resource; mom: resource; lr: T; rho: T; momentum: T; epsilon: T; grad: T",
      "", "T: numbertype; use_locking: bool = false", TFC_OP_STATEFUL, shape_rapply_rmsprop},

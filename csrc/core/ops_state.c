@@ -104,6 +104,17 @@ static bool shape_apply_centered_rmsprop(tfc_shape_ctx *ctx) {
   return shape_apply(ctx, "vmmmssssm");
 }
 
+/* ApplyAdadelta: var, accum, accum_update; lr, rho, epsilon; grad. */
+static bool shape_apply_adadelta(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmsssm"); }
+/* ApplyProximalAdagrad: var, accum; lr, l1, l2; grad. */
+static bool shape_apply_proximal_adagrad(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmsssm"); }
+/* ApplyProximalGradientDescent: var; alpha, l1, l2; delta. */
+static bool shape_apply_proximal_gd(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vsssm"); }
+/* ApplyFtrl: var, accum, linear, grad; lr, l1, l2, lr_power. */
+static bool shape_apply_ftrl(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmmssss"); }
+/* ApplyFtrlV2: var, accum, linear, grad; lr, l1, l2, l2_shrinkage, lr_power. */
+static bool shape_apply_ftrl_v2(tfc_shape_ctx *ctx) { return shape_apply(ctx, "vmmmsssss"); }
+
 /* Shared by the SparseApply* ops: inputs flagged 'm' merge with the variable's
  * shape (input 0), 's' are scalars, 'g' is the gradient (rows: dimension 0
  * matches the indices, the rest the variable's dims 1..), 'i' the indices
@@ -211,6 +222,22 @@ static const tfc_op_spec specs[] = {
     {"ApplyAdagrad", "var: Ref(T); accum: Ref(T); lr: T; grad: T", "out: Ref(T)",
      "T: numbertype; use_locking: bool = false; update_slots: bool = true", 0,
      shape_apply_adagrad},
+    {"ApplyAdadelta",
+     "var: Ref(T); accum: Ref(T); accum_update: Ref(T); lr: T; rho: T; epsilon: T; grad: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_adadelta},
+    {"ApplyProximalAdagrad", "var: Ref(T); accum: Ref(T); lr: T; l1: T; l2: T; grad: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_proximal_adagrad},
+    {"ApplyProximalGradientDescent", "var: Ref(T); alpha: T; l1: T; l2: T; delta: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_proximal_gd},
+    {"ApplyFtrl",
+     "var: Ref(T); accum: Ref(T); linear: Ref(T); grad: T; lr: T; l1: T; l2: T; lr_power: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false; multiply_linear_by_lr: bool = false",
+     0, shape_apply_ftrl},
+    {"ApplyFtrlV2",
+     "var: Ref(T); accum: Ref(T); linear: Ref(T); grad: T; lr: T; l1: T; l2: T; "
+     "l2_shrinkage: T; lr_power: T",
+     "out: Ref(T)", "T: numbertype; use_locking: bool = false; multiply_linear_by_lr: bool = false",
+     0, shape_apply_ftrl_v2},
     {"ApplyRMSProp",
      "var: Ref(T); ms: Ref(T); mom: Ref(T); lr: T; rho: T; momentum: T; epsilon: T; grad: T",
      "out: Ref(T)", "T: numbertype; use_locking: bool = false", 0, shape_apply_rmsprop},

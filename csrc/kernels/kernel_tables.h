@@ -32,6 +32,11 @@ extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr,
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
+extern const tfc_kernel_table tfc_kernels_script;       /* PyFunc, PyFuncStateless, EagerPyFunc */
+extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeBase64 */
+extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed */
+extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
+extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
 
 #define TFC_KERNEL_TABLES                                                               \
   &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
@@ -40,6 +45,8 @@ extern const tfc_kernel_table tfc_kernels_math_special; /* Acos ... Atanh, Erf, 
       &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
       &tfc_kernels_dataset, &tfc_kernels_resource, \
       &tfc_kernels_sparse, &tfc_kernels_strings, \
-      &tfc_kernels_linalg, &tfc_kernels_math_special, &tfc_kernels_scatter_nd
+      &tfc_kernels_linalg, &tfc_kernels_math_special, &tfc_kernels_scatter_nd, \
+      &tfc_kernels_script, &tfc_kernels_base64, \
+      &tfc_kernels_decode_compressed, &tfc_kernels_tensor_serialize, &tfc_kernels_matching_files
 
 #endif

@@ -366,6 +366,11 @@ REF_KERNEL(sparse_apply_momentum_compute, "SparseApplyMomentum", 2)
 REF_KERNEL(sparse_apply_adagrad_compute, "SparseApplyAdagrad", 2)
 REF_KERNEL(sparse_apply_rmsprop_compute, "SparseApplyRMSProp", 3)
 REF_KERNEL(sparse_apply_centered_rmsprop_compute, "SparseApplyCenteredRMSProp", 4)
+REF_KERNEL(apply_adadelta_compute, "ApplyAdadelta", 3)
+REF_KERNEL(apply_proximal_adagrad_compute, "ApplyProximalAdagrad", 2)
+REF_KERNEL(apply_proximal_gd_compute, "ApplyProximalGradientDescent", 1)
+REF_KERNEL(apply_ftrl_compute, "ApplyFtrl", 3)
+REF_KERNEL(apply_ftrl_v2_compute, "ApplyFtrlV2", 3)
 
 /* ------------------------------------------------------------------ table */
 
@@ -410,6 +415,13 @@ static const tfc_kernel_def defs[] = {
      NULL, 0},
     {"ResourceSparseApplyCenteredRMSProp", "CPU", "T", real_types, NULL,
      sparse_apply_centered_rmsprop_compute, NULL, 0},
+    {"ResourceApplyAdadelta", "CPU", "T", real_types, NULL, apply_adadelta_compute, NULL, 0},
+    {"ResourceApplyProximalAdagrad", "CPU", "T", real_types, NULL, apply_proximal_adagrad_compute,
+     NULL, 0},
+    {"ResourceApplyProximalGradientDescent", "CPU", "T", real_types, NULL,
+     apply_proximal_gd_compute, NULL, 0},
+    {"ResourceApplyFtrl", "CPU", "T", real_types, NULL, apply_ftrl_compute, NULL, 0},
+    {"ResourceApplyFtrlV2", "CPU", "T", real_types, NULL, apply_ftrl_v2_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_resource = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -854,7 +854,12 @@ typedef enum apply_kind {
   APPLY_ADAM,
   APPLY_ADAGRAD,
   APPLY_RMSPROP,
-  APPLY_CENTERED_RMSPROP
+  APPLY_CENTERED_RMSPROP,
+  APPLY_ADADELTA,
+  APPLY_PROXIMAL_ADAGRAD,
+  APPLY_PROXIMAL_GD,
+  APPLY_FTRL,
+  APPLY_FTRL_V2
 } apply_kind;
 
 typedef struct apply_job {
@@ -868,7 +873,7 @@ typedef struct apply_job {
 } apply_job;
 
 /* Per-element update rules in TF's evaluation order, for one real type. */
-#define DEFINE_APPLY(T, SUF, SQRT)                                                     \
+#define DEFINE_APPLY(T, SUF, SQRT, POW)                                                     \
   static inline void gd_##SUF(T *var, T g, T alpha) { *var -= g * alpha; }             \
   static inline void momentum_##SUF(T *var, T *accum, T g, T lr, T mom, bool nesterov) { \
     *accum = *accum * mom + g;                                                         \
@@ -899,6 +904,45 @@ typedef struct apply_job {
     *mom = *mom * momentum + (g * lr) / SQRT(*ms - *mg * *mg + eps);                   \
     *var -= *mom;                                                                      \
   }                                                                                    \
+  static inline void adadelta_##SUF(T *var, T *accum, T *accum_update, T g, T lr, T rho, \
+                                    T eps) {                                           \
+    *accum = *accum * rho + g * g * ((T)1 - rho);                                      \
+    T update = SQRT(*accum_update + eps) * ((T)1 / SQRT(*accum + eps)) * g;            \
+    *accum_update = *accum_update * rho + update * update * ((T)1 - rho);              \
+    *var -= update * lr;                                                               \
+  }                                                                                    \
+  /* The proximal step shared by ProximalAdagrad and ProximalGradientDescent. */       \
+  static inline T proximal_##SUF(T prox, T step, T l1, T l2) {                         \
+    if (l1 > (T)0) {                                                                   \
+      T mag = (prox < (T)0 ? -prox : prox) - step * l1;                                \
+      T sgn = prox > (T)0 ? (T)1 : (prox < (T)0 ? (T)-1 : (T)0);                       \
+      return sgn * (mag > (T)0 ? mag : (T)0) / ((T)1 + l2 * step);                     \
+    }                                                                                  \
+    return prox / ((T)1 + l2 * step);                                                  \
+  }                                                                                    \
+  static inline void proximal_adagrad_##SUF(T *var, T *accum, T g, T lr, T l1, T l2) { \
+    *accum += g * g;                                                                   \
+    T step = lr * ((T)1 / SQRT(*accum));                                               \
+    *var = proximal_##SUF(*var - g * step, step, l1, l2);                              \
+  }                                                                                    \
+  static inline void ftrl_##SUF(T *var, T *accum, T *linear, T g, T g_shrunk, T lr,    \
+                                T l1, T l2, T lr_power) {                              \
+    T new_accum = *accum + g * g;                                                      \
+    T sigma, quadratic;                                                                \
+    if (lr_power == (T)-0.5) {                                                         \
+      sigma = (SQRT(new_accum) - SQRT(*accum)) / lr;                                   \
+      quadratic = SQRT(new_accum) / lr + (T)2 * l2;                                    \
+    } else {                                                                           \
+      sigma = (POW(new_accum, -lr_power) - POW(*accum, -lr_power)) / lr;               \
+      quadratic = POW(new_accum, -lr_power) / lr + (T)2 * l2;                          \
+    }                                                                                  \
+    *linear += g_shrunk - sigma * *var;                                                \
+    T lin = *linear;                                                                   \
+    T abs_lin = lin < (T)0 ? -lin : lin;                                               \
+    T sgn = lin > (T)0 ? (T)1 : (lin < (T)0 ? (T)-1 : (T)0);                           \
+    *var = abs_lin > l1 ? (sgn * l1 - lin) / quadratic : (T)0;                         \
+    *accum = new_accum;                                                                \
+  }                                                                                    \
   /* Applies j's update to elements [lo, hi) of arrays of T. */                        \
   static void apply_range_##SUF(const apply_job *j, int64_t lo, int64_t hi) {          \
     T *var = j->var, *s1 = j->s1, *s2 = j->s2, *s3 = j->s3;                            \
@@ -927,11 +971,34 @@ typedef struct apply_job {
         for (int64_t i = lo; i < hi; i++)                                              \
           centered_rmsprop_##SUF(&var[i], &s1[i], &s2[i], &s3[i], g[i], c0, c1, c2, c3); \
         break;                                                                         \
+      case APPLY_ADADELTA:                                                             \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          adadelta_##SUF(&var[i], &s1[i], &s2[i], g[i], c0, c1, c2);                   \
+        break;                                                                         \
+      case APPLY_PROXIMAL_ADAGRAD:                                                     \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          proximal_adagrad_##SUF(&var[i], &s1[i], g[i], c0, c1, c2);                   \
+        break;                                                                         \
+      case APPLY_PROXIMAL_GD:                                                          \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          var[i] = proximal_##SUF(var[i] - g[i] * c0, c0, c1, c2);                     \
+        break;                                                                         \
+      case APPLY_FTRL:                                                                 \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          ftrl_##SUF(&var[i], &s1[i], &s2[i], g[i], g[i], c0, c1, c2, c3);             \
+        break;                                                                         \
+      case APPLY_FTRL_V2: {                                                            \
+        const T c4 = (T)j->c[4];                                                       \
+        for (int64_t i = lo; i < hi; i++)                                              \
+          ftrl_##SUF(&var[i], &s1[i], &s2[i], g[i], g[i] + (T)2 * c3 * var[i], c0, c1, c2, \
+                     c4);                                                              \
+        break;                                                                         \
+      }                                                                                \
     }                                                                                  \
   }
 
-DEFINE_APPLY(float, f32, sqrtf)
-DEFINE_APPLY(double, f64, sqrt)
+DEFINE_APPLY(float, f32, sqrtf, powf)
+DEFINE_APPLY(double, f64, sqrt, pow)
 
 /* 16-bit floats: each element is widened to float, updated, and rounded back. */
 static void apply_range_f16(const apply_job *j, int64_t lo, int64_t hi, bool bf16) {
@@ -995,10 +1062,22 @@ static const apply_spec spec_rmsprop = {APPLY_RMSPROP, 3, 4, 7, {"var", "ms", "m
 static const apply_spec spec_centered_rmsprop = {APPLY_CENTERED_RMSPROP, 4, 4, 8,
                                                  {"var", "mg", "ms", "mom"},
                                                  {"lr", "rho", "momentum", "epsilon"}, NULL, false};
+static const apply_spec spec_adadelta = {APPLY_ADADELTA, 3, 3, 6, {"var", "accum", "accum_update"},
+                                         {"lr", "rho", "epsilon"}, NULL, false};
+static const apply_spec spec_proximal_adagrad = {APPLY_PROXIMAL_ADAGRAD, 2, 3, 5, {"var", "accum"},
+                                                 {"lr", "l1", "l2"}, NULL, false};
+static const apply_spec spec_proximal_gd = {APPLY_PROXIMAL_GD, 1, 3, 4, {"var"},
+                                            {"alpha", "l1", "l2"}, NULL, false};
+static const apply_spec spec_ftrl = {APPLY_FTRL, 3, 4, 3, {"var", "accum", "linear"},
+                                     {"lr", "l1", "l2", "lr_power"}, NULL, false};
+static const apply_spec spec_ftrl_v2 = {APPLY_FTRL_V2, 3, 5, 3, {"var", "accum", "linear"},
+                                        {"lr", "l1", "l2", "l2_shrinkage", "lr_power"}, NULL,
+                                        false};
 
 /* Input index of scalar k (momentum's scalars are lr at 2 and momentum at 4). */
 static int scalar_index(const apply_spec *sp, int k) {
   if (sp->kind == APPLY_MOMENTUM) return k == 0 ? 2 : 4;
+  if (sp->kind == APPLY_FTRL || sp->kind == APPLY_FTRL_V2) return 4 + k;  /* after grad */
   return sp->n_vars + k;
 }
 
@@ -1096,6 +1175,28 @@ static void apply_adam_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_a
 static void apply_adagrad_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_adagrad); }
 /* ApplyRMSProp: ms, mom and var updated as in TF's ApplyRMSProp. */
 static void apply_rmsprop_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_rmsprop); }
+/* ApplyAdadelta: TF's Adadelta update of var, accum and accum_update. */
+static void apply_adadelta_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_adadelta); }
+/* ApplyProximalAdagrad: Adagrad step then the l1/l2 proximal operator. */
+static void apply_proximal_adagrad_compute(tfc_kernel_ctx *ctx) {
+  apply_compute(ctx, &spec_proximal_adagrad);
+}
+/* ApplyProximalGradientDescent: gradient step then the l1/l2 proximal operator. */
+static void apply_proximal_gd_compute(tfc_kernel_ctx *ctx) { apply_compute(ctx, &spec_proximal_gd); }
+/* ApplyFtrl / ApplyFtrlV2: refuses multiply_linear_by_lr (TF 2's variant), then the
+ * FTRL-proximal update of var, accum and linear. */
+static void apply_ftrl_check(tfc_kernel_ctx *ctx, const apply_spec *sp) {
+  const tfc_attr_value *m = tfc_attrs_find(ctx->attrs, "multiply_linear_by_lr");
+  if (m && m->kind == TFC_ATTR_B && m->v.b) {
+    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "%s: multiply_linear_by_lr=true is not supported",
+                    ctx->op_type);
+    return;
+  }
+  apply_compute(ctx, sp);
+}
+static void apply_ftrl_compute(tfc_kernel_ctx *ctx) { apply_ftrl_check(ctx, &spec_ftrl); }
+/* ApplyFtrlV2: FTRL with the l2 shrinkage term in the linear update. */
+static void apply_ftrl_v2_compute(tfc_kernel_ctx *ctx) { apply_ftrl_check(ctx, &spec_ftrl_v2); }
 /* ApplyCenteredRMSProp: RMSProp normalised by the centred second moment ms - mg^2. */
 static void apply_centered_rmsprop_compute(tfc_kernel_ctx *ctx) {
   apply_compute(ctx, &spec_centered_rmsprop);
@@ -1296,6 +1397,12 @@ static const tfc_kernel_def defs[] = {
     {"ApplyMomentum", "CPU", "T", real_types, NULL, apply_momentum_compute, NULL, 0},
     {"ApplyAdam", "CPU", "T", real_types, NULL, apply_adam_compute, NULL, 0},
     {"ApplyAdagrad", "CPU", "T", real_types, NULL, apply_adagrad_compute, NULL, 0},
+    {"ApplyAdadelta", "CPU", "T", real_types, NULL, apply_adadelta_compute, NULL, 0},
+    {"ApplyProximalAdagrad", "CPU", "T", real_types, NULL, apply_proximal_adagrad_compute, NULL, 0},
+    {"ApplyProximalGradientDescent", "CPU", "T", real_types, NULL, apply_proximal_gd_compute, NULL,
+     0},
+    {"ApplyFtrl", "CPU", "T", real_types, NULL, apply_ftrl_compute, NULL, 0},
+    {"ApplyFtrlV2", "CPU", "T", real_types, NULL, apply_ftrl_v2_compute, NULL, 0},
     {"ApplyRMSProp", "CPU", "T", real_types, NULL, apply_rmsprop_compute, NULL, 0},
     {"ApplyCenteredRMSProp", "CPU", "T", real_types, NULL, apply_centered_rmsprop_compute, NULL, 0},
     {"SparseApplyMomentum", "CPU", "T", real_types, NULL, sparse_apply_momentum_compute, NULL, 0},

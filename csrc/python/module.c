@@ -307,6 +307,8 @@ PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 int tfc_py_record_add_types(PyObject *m);
 /* Defined in py_generator.c: the hooks behind Dataset.from_generator. */
 void tfc_py_generator_install(void);
+/* Defined in py_func.c: the hook behind PyFunc, PyFuncStateless and EagerPyFunc. */
+void tfc_py_func_install(void);
 
 static PyMethodDef module_methods[] = {
     {"tensor_to_proto", (PyCFunction)(void (*)(void))tfc_py_mod_tensor_to_proto,
@@ -378,6 +380,7 @@ static int module_exec(PyObject *m) {
   Py_DECREF(variable_type);
   if (tfc_py_record_add_types(m) < 0) return -1;
   tfc_py_generator_install();
+  tfc_py_func_install();
   ms->op_cls = (PyTypeObject *)Py_NewRef(ms->operation_type);
   ms->tensor_cls = (PyTypeObject *)Py_NewRef(ms->tensor_type);
 #define INTERN(field, text) \

@@ -149,8 +149,38 @@ def _int64():
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
-              gate_gradients=False, aggregation_method=None, stop_gradients=None):
-  """Symbolic derivatives of sum(ys) with respect to each x in xs (TF 1.15)."""
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=None):
+  """Symbolic derivatives of sum(ys) with respect to each x in xs (TF 1.15).
+
+  unconnected_gradients (tf.UnconnectedGradients, or "none"/"zero") says what an x
+  that ys do not depend on gets: None (the default) or zeros shaped like x.
+  """
+  from tfc.ops.unconnected_gradients import UnconnectedGradients  # pylint: disable=g-import-not-at-top
+  if unconnected_gradients is None:
+    unconnected_gradients = UnconnectedGradients.NONE
+  try:
+    unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+  except ValueError:
+    raise ValueError("Unknown value for unconnected_gradients: %r" % unconnected_gradients) \
+        from None
+  result = _gradients(ys, xs, grad_ys, name, colocate_gradients_with_ops, gate_gradients,
+                      aggregation_method, stop_gradients)
+  if unconnected_gradients == UnconnectedGradients.ZERO:
+    from tfc.ops import array_ops as _array_ops  # pylint: disable=g-import-not-at-top
+    xs_list = _as_list(xs)
+    for i, g in enumerate(result):
+      if g is None:
+        x = xs_list[i]
+        if not isinstance(x, _Tensor):  # a variable: zeros of its value's shape and dtype
+          x = _ops.convert_to_tensor(x)
+        result[i] = _array_ops.zeros_like(x)
+  return result
+
+
+def _gradients(ys, xs, grad_ys, name, colocate_gradients_with_ops, gate_gradients,
+               aggregation_method, stop_gradients):
+  """gradients() without the unconnected-gradients choice (unconnected xs get None)."""
   _registry._load_builtins()
   ys = _as_list(ys)
   xs = _as_list(xs)

@@ -114,7 +114,7 @@ def is_resource_variable(var):
 class ResourceVariable(_variables.Variable):
   """A variable behind a resource handle; reads are ops ordered by control dependencies."""
 
-  def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
+  def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
                caching_device=None, name=None, dtype=None, variable_def=None,
                import_scope=None, constraint=None, use_resource=None, synchronization=None,
                aggregation=None, shape=None, expected_shape=None):
@@ -123,6 +123,9 @@ class ResourceVariable(_variables.Variable):
         raise ValueError("variable_def and initial_value are mutually exclusive.")
       self._init_from_proto(variable_def, import_scope=import_scope)
     else:
+      from tfc.ops import variable_policies  # pylint: disable=g-import-not-at-top
+      self._synchronization, self._aggregation, trainable = variable_policies.validate(
+          synchronization, aggregation, trainable, name)
       self._init_from_args(initial_value=initial_value, trainable=trainable,
                            collections=collections, validate_shape=validate_shape,
                            caching_device=caching_device, name=name, dtype=dtype,

@@ -53,7 +53,7 @@ class Variable(_tfc.Variable):
         return _tfc.Variable.__new__(_resource_variable_class())
     return _tfc.Variable.__new__(cls)
 
-  def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
+  def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
                caching_device=None, name=None, variable_def=None, dtype=None,
                expected_shape=None, import_scope=None, constraint=None, use_resource=None,
                synchronization=None, aggregation=None, shape=None):
@@ -62,6 +62,9 @@ class Variable(_tfc.Variable):
         raise ValueError("variable_def and initial_value are mutually exclusive.")
       self._init_from_proto(variable_def, import_scope=import_scope)
     else:
+      from tfc.ops import variable_policies  # pylint: disable=g-import-not-at-top
+      self._synchronization, self._aggregation, trainable = variable_policies.validate(
+          synchronization, aggregation, trainable, name)
       self._init_from_args(initial_value=initial_value, trainable=trainable,
                            collections=collections, validate_shape=validate_shape,
                            caching_device=caching_device, name=name, dtype=dtype,
@@ -164,6 +167,18 @@ class Variable(_tfc.Variable):
   @property
   def trainable(self):
     return self._trainable
+
+  @property
+  def synchronization(self):
+    """The tf.VariableSynchronization given at construction (AUTO by default)."""
+    from tfc.ops import variable_policies  # pylint: disable=g-import-not-at-top
+    return getattr(self, "_synchronization", variable_policies.VariableSynchronization.AUTO)
+
+  @property
+  def aggregation(self):
+    """The tf.VariableAggregation given at construction (NONE by default)."""
+    from tfc.ops import variable_policies  # pylint: disable=g-import-not-at-top
+    return getattr(self, "_aggregation", variable_policies.VariableAggregation.NONE)
 
 
 

@@ -21,6 +21,14 @@ from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 
 # checkpoint names -> the module defining them (loaded on first use)
 _CHECKPOINT_NAMES = {
+    "ExponentialMovingAverage": "moving_averages",
+    "AdadeltaOptimizer": "more_optimizers",
+    "FtrlOptimizer": "more_optimizers",
+    "ProximalAdagradOptimizer": "more_optimizers",
+    "ProximalGradientDescentOptimizer": "more_optimizers",
+    "match_filenames_once": "input_files",
+    "basic_train_loop": "basic_loops",
+    "checkpoints_iterator": "basic_loops",
     "Saver": "saver",
     "checkpoint_exists": "checkpoint_management",
     "generate_checkpoint_state_proto": "checkpoint_management",
@@ -95,7 +103,9 @@ def __getattr__(name):
     globals()[name] = value
     return value
   if name == "queue_runner":
-    from tfc.train import queue_runner  # pylint: disable=g-import-not-at-top
+    # import_module: `from tfc.train import queue_runner` would ask this __getattr__ again
+    import importlib  # pylint: disable=g-import-not-at-top
+    queue_runner = importlib.import_module("tfc.train.queue_runner")
     globals()[name] = queue_runner
     return queue_runner
   if name in _SUMMARY_NAMES:
