@@ -181,6 +181,14 @@ DIFFERS = {
         "tfc_computes": True,
         "reason": "TF's CPU kernel rejects dilations > 1 for Conv2DBackpropInput "
                   "(InvalidArgument); tfc computes the dilated input gradient"},
+    "CountUpTo/i64": {
+        "skip_outputs": [1],
+        "reason": "the case fetches an Identity of the variable beside CountUpTo with no control "
+                  "dependency between them; TF's Identity aliases the variable's buffer, so it "
+                  "shows the increment whichever node runs first, while tfc's read is a snapshot "
+                  "(updates copy on write), so it shows the value at the moment the Identity ran: "
+                  "3 or 4 by scheduling order. Output 0 (the value before the increment) is "
+                  "compared."},
 }
 
 
