@@ -1014,8 +1014,15 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
     ok = collect_outputs_locked(s, ctx, outs);
   }
   complete_locked(s, &it, !ok, outs);
+  /* counted as a helper until it lets go of s: the node is complete, so the
+   * step could otherwise end (and s go away) while abort_if_failed runs */
+  s->helpers++;
   pthread_mutex_unlock(&s->mu);
   abort_if_failed(s);
+  pthread_mutex_lock(&s->mu);
+  s->helpers--;
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
   for (int j = 0; outs && j < ctx->n_outputs; j++) cval_clear(&outs[j]);
   for (int j = 0; !outs && j < ctx->n_outputs; j++) {
     tfc_tensor_unref(ctx->outputs[j]);
