@@ -211,8 +211,8 @@ def test_global_step_read_across_server_processes():
 
 
 def test_fetching_an_untaken_branch_across_tasks_is_an_error():
-  """A tensor on the untaken side of a Switch, fetched from another task, is an
-  error naming it (never a crash or a hang)."""
+  """A tensor on the untaken side of a Switch, fetched from a worker, is TF's
+  InternalError naming its rendezvous key (never a crash or a hang)."""
   c = Cluster({"ps": 1, "worker": 1})
   try:
     g = tf.Graph()
@@ -225,7 +225,7 @@ def test_fetching_an_untaken_branch_across_tasks_is_an_error():
         y = t * 2.0
     with g.as_default(), tf.Session(c.target("worker", 0)) as sess:
       assert sess.run(y, {pred: True}) == 6.0
-      with pytest.raises(tf.errors.OpError):
+      with pytest.raises(tf.errors.InternalError, match="The tensor returned for .* was not valid"):
         sess.run(y, {pred: False})
       assert sess.run(y, {pred: True}) == 6.0
   finally:
@@ -268,7 +268,15 @@ def test_ps_killed_while_a_cross_task_cond_waits_on_it():
     c.restart("ps", 0)
     with g.as_default(), tf.Session(c.target("worker", 0)) as sess:
       assert sess.run(alone) == 8.0
-      assert sess.run(out, {pred: False}) == 5.0
+      # the worker's channel to the old ps process may fail one call
+      # (UnavailableError, "Socket closed") before gRPC reconnects
+      for attempt in range(3):
+        try:
+          assert sess.run(out, {pred: False}) == 5.0
+          break
+        except tf.errors.UnavailableError:
+          if attempt == 2:
+            raise
   finally:
     codes = c.stop()
   assert codes[("worker", 0)] == 0, codes
