@@ -13,6 +13,10 @@ Every server is a separate process on a local port (the framework's own server:
   transfer_grpc_gbps  tfc only: the same over gRPC RecvTensor alone (TFC_SAME_HOST_READ=0)
   session_create_ms  Session(target) + first run of a constant on a 4-task cluster
                    (2 ps + 2 workers): CreateSession, device discovery, plan, RunStep
+  cross_task_cond_us  Session.run of the global-step read MonitoredTrainingSession's
+                   hooks fetch every step (replica_device_setter, ps + worker): a cond
+                   whose predicate and RefSwitch run on the ps, its Merge on the worker,
+                   one side's tensors crossing dead (TF: v1 control flow, ref variables)
 Prints one JSON line.
 """
 import json
@@ -143,6 +147,38 @@ def session_create_ms():
     stop(procs)
 
 
+def cross_task_cond_us():
+  if FRAMEWORK == "tf":
+    tf.disable_control_flow_v2()
+    tf.disable_resource_variables()
+    from tensorflow.python.training import training_util  # pylint: disable=import-error
+  else:
+    from tfc.train import training_util
+  spec, procs = start_cluster({"ps": 1, "worker": 1})
+  try:
+    g = tf.Graph()
+    with g.as_default():
+      with tf.device(tf.train.replica_device_setter(cluster=tf.train.ClusterSpec(spec),
+                                                    worker_device="/job:worker/task:0")):
+        tf.train.get_or_create_global_step()
+        read = training_util._get_or_create_global_step_read()  # pylint: disable=protected-access
+      init = tf.global_variables_initializer()
+    with tf.Session("grpc://" + spec["worker"][0], graph=g) as sess:
+      sess.run(init)
+      for _ in range(30):
+        sess.run(read)
+      best = float("inf")
+      for _ in range(5):
+        n = 100
+        t0 = time.perf_counter()
+        for _ in range(n):
+          sess.run(read)
+        best = min(best, (time.perf_counter() - t0) / n)
+    return best * 1e6
+  finally:
+    stop(procs)
+
+
 def main():
   out = {"framework": FRAMEWORK, "scalar_add_us": scalar_add_us()}
   gbps, ms = transfer_gbps()
@@ -152,6 +188,7 @@ def main():
     out["transfer_tcp_gbps"] = transfer_gbps({"TFC_DATA_PLANE": "tcp"})[0]
     out["transfer_grpc_gbps"] = transfer_gbps({"TFC_SAME_HOST_READ": "0"})[0]
   out["session_create_ms"] = session_create_ms()
+  out["cross_task_cond_us"] = cross_task_cond_us()  # last: TF's v1 switches are global
   print(json.dumps(out))
 
 
@@ -170,7 +207,7 @@ def collect(tfc_py, tf_py=None, repeats=2):
                            text=True, check=True)
       r = json.loads(out.stdout.strip().splitlines()[-1])
       b = best.setdefault(name, r)
-      for k in ("scalar_add_us", "transfer_ms", "session_create_ms"):
+      for k in ("scalar_add_us", "transfer_ms", "session_create_ms", "cross_task_cond_us"):
         b[k] = min(b[k], r[k])
       for k in ("transfer_gbps", "transfer_tcp_gbps", "transfer_grpc_gbps"):
         if k in r:
@@ -203,4 +240,6 @@ def markdown(res):
           row("same, gRPC RecvTensor only", "transfer_grpc_gbps", "%.2f GB/s", "reported",
               higher_better=True, tf_key="transfer_gbps"),
           row("Session + first run, 4-task cluster", "session_create_ms", "%.1f ms", "reported"),
+          row("global-step read, cond across ps and worker", "cross_task_cond_us", "%.0f µs",
+              "reported"),
           ""]

@@ -544,10 +544,8 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
   for (size_t i = 0; ok && i < r->n_recv_key; i++) {
     bool dead = false;
     tfc_tensor *t = tfc_remote_rendezvous_wait_local(rdv, r->recv_key[i], timeout_ms, &dead, &rst);
-    if (!t && dead)
-      tfc_status_set(&rst, TFC_CODE_INVALID_ARGUMENT,
-                     "Fetched tensor %s is dead: it is on a branch of a conditional that was not taken",
-                     r->recv_key[i]);
+    if (!t && dead) /* TF's words and code for a dead fetch from a worker */
+      tfc_status_set(&rst, TFC_CODE_INTERNAL, "The tensor returned for %s was not valid.", r->recv_key[i]);
     if (!t) {
       ok = false;
       break;

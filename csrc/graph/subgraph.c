@@ -205,6 +205,56 @@ static bool fed_placeholder(tfc_graph *g, tfc_hashmap *fed, int c) {
   return f;
 }
 
+/* Loop depth of what node i outputs, given the depth d of the node itself. */
+static int out_depth(const tfc_node *node, int d) {
+  const char *op = node->def->name;
+  if (!strcmp(op, "Enter") || !strcmp(op, "RefEnter")) return d + 1;
+  if (!strcmp(op, "Exit") || !strcmp(op, "RefExit")) return d > 0 ? d - 1 : 0;
+  return d;
+}
+
+/* Refuses a while loop whose frame holds nodes on more than one device (an
+ * edge inside a loop body crossing devices): partitions do not carry
+ * per-device copies of the loop's control structure, so such a loop is
+ * UNIMPLEMENTED, naming the two nodes and devices, rather than a confusing
+ * frame error from the executor. Nodes' loop depths come from one pass in
+ * id order (inputs precede consumers; a Merge's back edge is skipped). */
+static bool check_loop_devices(tfc_graph *g, const bool *needed, const int *placement, const tfc_device_set *ds,
+                               tfc_status *st) {
+  int n = g->n_nodes;
+  int *depth = tfc_calloc((size_t)(n ? n : 1), sizeof(int));
+  if (!depth) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory partitioning the graph");
+  bool any_loop = false;
+  for (int i = 0; i < n && !any_loop; i++) {
+    const char *op = tfc_graph_node(g, i)->def->name;
+    any_loop = needed[i] && (!strcmp(op, "Enter") || !strcmp(op, "RefEnter"));
+  }
+  bool ok = true;
+  for (int i = 0; any_loop && ok && i < n; i++) {
+    if (!needed[i]) continue;
+    tfc_node *node = tfc_graph_node(g, i);
+    int d = -1;
+    for (int k = 0; k < node->n_inputs && d < 0; k++)
+      if (node->inputs[k].node < i) d = out_depth(tfc_graph_node(g, node->inputs[k].node), depth[node->inputs[k].node]);
+    for (int k = 0; k < node->n_control && d < 0; k++)
+      if (node->control_inputs[k] < i) d = out_depth(tfc_graph_node(g, node->control_inputs[k]), depth[node->control_inputs[k]]);
+    depth[i] = d < 0 ? 0 : d;
+    for (int k = 0; ok && k < node->n_inputs + node->n_control; k++) {
+      int src = k < node->n_inputs ? node->inputs[k].node : node->control_inputs[k - node->n_inputs];
+      if (!needed[src] || placement[src] == placement[i] || src >= i) continue;
+      if (out_depth(tfc_graph_node(g, src), depth[src]) == 0) continue;
+      tfc_status_set(st, TFC_CODE_UNIMPLEMENTED,
+                     "A while loop whose body spans devices is not supported: %s on %s takes an input "
+                     "from %s on %s inside the loop",
+                     node->name, ds->names[placement[i]], tfc_graph_node(g, src)->name, ds->names[placement[src]]);
+      tfc_status_set_node(st, node->name);
+      ok = false;
+    }
+  }
+  tfc_free(depth);
+  return ok;
+}
+
 /* Builds the subgraph (see subgraph.h). */
 bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, int n_fetches,
                         const tfc_endpoint *fetches, int n_targets, const int *targets,
@@ -273,6 +323,7 @@ bool tfc_subgraph_build(tfc_graph *g, int n_feeds, const tfc_endpoint *feeds, in
     }
   }
   if (ok) ok = tfc_place_nodes(g, needed, ds, out->placement, st);
+  if (ok && ds->n > 1) ok = check_loop_devices(g, needed, out->placement, ds, st);
   for (int i = 0; ok && i < n && !b.may_be_dead; i++) {
     if (!needed[i]) continue;
     const char *op = tfc_graph_node(g, i)->def->name;

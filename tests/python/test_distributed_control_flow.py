@@ -211,8 +211,8 @@ def test_global_step_read_across_server_processes():
 
 
 def test_fetching_an_untaken_branch_across_tasks_is_an_error():
-  """A tensor on the untaken side of a Switch, fetched from another task, is an
-  error naming it (never a crash or a hang)."""
+  """A tensor on the untaken side of a Switch, fetched from a worker, is TF's
+  InternalError naming its rendezvous key (never a crash or a hang)."""
   c = Cluster({"ps": 1, "worker": 1})
   try:
     g = tf.Graph()
@@ -225,8 +225,95 @@ def test_fetching_an_untaken_branch_across_tasks_is_an_error():
         y = t * 2.0
     with g.as_default(), tf.Session(c.target("worker", 0)) as sess:
       assert sess.run(y, {pred: True}) == 6.0
-      with pytest.raises(tf.errors.OpError):
+      with pytest.raises(tf.errors.InternalError, match="The tensor returned for .* was not valid"):
         sess.run(y, {pred: False})
       assert sess.run(y, {pred: True}) == 6.0
   finally:
     c.stop()
+
+
+def test_ps_killed_while_a_cross_task_cond_waits_on_it():
+  """The taken branch blocks on the ps (a dequeue from an empty queue there); the ps
+  process is killed mid-step: the run fails with an error naming the ps task, with
+  no hang and no abort of the worker, which serves new steps once the ps is back."""
+  import threading
+  import time
+  c = Cluster({"ps": 1, "worker": 1})
+  try:
+    g = tf.Graph()
+    with g.as_default():
+      with tf.device("/job:ps/task:0"):
+        q = tf.FIFOQueue(4, tf.float32, shapes=[[]], shared_name="q")
+      with tf.device("/job:worker/task:0"):
+        pred = tf.placeholder(tf.bool, [])
+        x = tf.constant(1.0)
+
+        def wait_on_ps():
+          with tf.device("/job:ps/task:0"):
+            return q.dequeue() + x
+
+        out = tf.cond(pred, wait_on_ps, lambda: x * 5.0)
+      with tf.device("/job:worker/task:0"):
+        alone = tf.constant(4.0) * 2.0
+    with g.as_default(), tf.Session(c.target("worker", 0)) as sess:
+      assert sess.run(out, {pred: False}) == 5.0
+      killer = threading.Timer(1.0, c.kill, ("ps", 0))
+      killer.start()
+      t0 = time.time()
+      with pytest.raises((tf.errors.UnavailableError, tf.errors.AbortedError)) as e:
+        sess.run(out, {pred: True})
+      killer.join()
+      assert time.time() - t0 < 30
+      assert "/job:ps/replica:0/task:0" in str(e.value)
+    c.restart("ps", 0)
+    with g.as_default(), tf.Session(c.target("worker", 0)) as sess:
+      assert sess.run(alone) == 8.0
+      # the worker's channel to the old ps process may fail one call
+      # (UnavailableError, "Socket closed") before gRPC reconnects
+      for attempt in range(3):
+        try:
+          assert sess.run(out, {pred: False}) == 5.0
+          break
+        except tf.errors.UnavailableError:
+          if attempt == 2:
+            raise
+  finally:
+    codes = c.stop()
+  assert codes[("worker", 0)] == 0, codes
+
+
+def _loop_across(dev_a, dev_b):
+  """A while loop whose body multiplies on dev_b while the counter runs on dev_a."""
+  def body(i, acc):
+    with tf.device(dev_b):
+      y = acc * 2.0
+    return i + 1, y
+  with tf.device(dev_a):
+    return tf.while_loop(lambda i, acc: i < 5, body, [0, tf.constant(1.0)])
+
+
+def test_loop_body_spanning_local_devices_is_unimplemented():
+  with tf.Graph().as_default():
+    out = _loop_across("/cpu:0", "/cpu:1")
+    with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
+      with pytest.raises(tf.errors.UnimplementedError, match="while loop whose body spans devices"):
+        sess.run(out)
+
+
+def test_loop_body_spanning_tasks_is_unimplemented_and_loop_invariants_cross():
+  """A loop whose body spans tasks is refused with an error naming the nodes; a loop
+  that runs on the worker and takes a ps value as a loop invariant runs."""
+  _, servers = _in_process_cluster({"ps": 1, "worker": 1})
+  with tf.Graph().as_default():
+    with tf.device("/job:ps/task:0"):
+      scale = tf.Variable(3.0, name="scale")
+    spanning = _loop_across("/job:worker/task:0", "/job:ps/task:0")
+    with tf.device("/job:worker/task:0"):
+      s = scale.value()
+      _, local = tf.while_loop(lambda i, acc: i < 4, lambda i, acc: (i + 1, acc * s), [0, tf.constant(1.0)])
+    with tf.Session(servers[("worker", 0)].target) as sess:
+      sess.run(scale.initializer)
+      assert sess.run(local) == 81.0
+      with pytest.raises(tf.errors.UnimplementedError, match="while/mul"):
+        sess.run(spanning)
+      assert sess.run(local) == 81.0
