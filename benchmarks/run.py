@@ -156,6 +156,15 @@ def main():
     import bench_infer
     res["infer"] = bench_infer.collect(TFC_PY, TF_PY if have_tf else None)
     lines += bench_infer.markdown(res["infer"])
+    # Convolution compute beside TF as fractions of the SGEMM peak: benchmarks/bench_compute.py.
+    if have_tf:
+        import bench_compute
+        res["compute"] = bench_compute.collect()
+        lines += ["", "## Convolution compute and the float32 peak", "",
+                  "`benchmarks/bench_compute.py` (see docs/compute.md): medians over 3 alternating "
+                  "fresh processes per framework of each process's best step; CPU is user + system "
+                  "time of the step.", ""]
+        lines += bench_compute.markdown(res["compute"]) + [""]
     # Where a cold start goes, phase by phase: benchmarks/bench_cold.py.
     import bench_cold
     pys = {"tfc": TFC_PY}
