@@ -316,8 +316,10 @@ static void to_tfrecord_compute(tfc_kernel_ctx *ctx) {
     if (rc <= 0) break;
     bool ok = el->nelems == 1 && el->dtype == TFC_DTYPE_STRING;
     if (!ok) tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "DatasetToTFRecord needs scalar string elements");
-    else ok = tfc_record_writer_write(w, ((const tfc_string *)el->data)->data, ((const tfc_string *)el->data)->len,
-                                      ctx->st);
+    else {
+      const tfc_string *rec = el->data;
+      ok = tfc_record_writer_write(w, rec->data ? rec->data : "", rec->len, ctx->st);
+    }
     tfc_tensor_unref(el);
     if (!ok) break;
   }

@@ -338,7 +338,7 @@ static int files_next_record(tfc_iter *it, tfc_tensor **out, tfc_status *st) {
       }
     } else {
       for (;;) {
-        char *nl = memchr(f->buf + f->pos, '\n', f->len - f->pos);
+        char *nl = f->len > f->pos ? memchr(f->buf + f->pos, '\n', f->len - f->pos) : NULL;
         if (nl || (f->eof && f->len > f->pos)) {
           const char *line = f->buf + f->pos;
           size_t n = nl ? (size_t)(nl - line) : f->len - f->pos;
