@@ -65,6 +65,8 @@ static const tfc_op_spec specs[] = {
     {"IteratorV2", "", "handle: resource", "shared_name: string; container: string; " DS_ATTRS, TFC_OP_STATEFUL,
      tfc_shape_fn_scalar},
     {"MakeIterator", "dataset: variant; iterator: resource", "", "", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"DatasetToTFRecord", "input_dataset: variant; filename: string; compression_type: string", "", "",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
     {"SerializeIterator", "resource_handle: resource", "serialized: variant", "external_state_policy: int = 0",
      TFC_OP_STATEFUL, state_vector_shape},
     {"DeserializeIterator", "resource_handle: resource; serialized: variant", "", "", TFC_OP_STATEFUL,

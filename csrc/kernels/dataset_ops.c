@@ -11,6 +11,7 @@
 #include "core/function.h"
 #include "core/variant_data.h"
 #include "kernels/data_flow_internal.h"
+#include "io/record.h"
 #include "kernels/dataset_internal.h"
 #include "kernels/kernel_tables.h"
 
@@ -291,6 +292,45 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
                                     ctx->st);
   if (ds && par) tfc_ds_interleave_set_parallel(ds, workers, buffer, sloppy);
   output_dataset(ctx, ds);
+}
+
+/* DatasetToTFRecord: writes every element (a scalar string) of the dataset
+ * as a record of filename (compression_type "", "ZLIB" or "GZIP"). */
+static void to_tfrecord_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *ds = in_ds(ctx, 0);
+  if (!ds) return;
+  if (ds->n != 1 || ds->types[0] != TFC_DTYPE_STRING) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "DatasetToTFRecord needs a dataset of scalar strings");
+    return;
+  }
+  char *name = in_str(ctx, 1), *comp = in_str(ctx, 2);
+  tfc_zstream_kind kind;
+  tfc_record_writer *w = NULL;
+  tfc_iter *it = NULL;
+  if (!name || !comp) tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  else if (tfc_record_compression_parse(comp, &kind, ctx->st) && (it = tfc_dataset_iter(ds, ctx->st)))
+    w = tfc_record_writer_open(name, kind, -1, ctx->st);
+  while (w) {
+    tfc_tensor *el = NULL;
+    int rc = it->vt->next(it, &el, ctx->st);
+    if (rc <= 0) break;
+    bool ok = el->nelems == 1 && el->dtype == TFC_DTYPE_STRING;
+    if (!ok) tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "DatasetToTFRecord needs scalar string elements");
+    else {
+      const tfc_string *rec = el->data;
+      ok = tfc_record_writer_write(w, rec->data ? rec->data : "", rec->len, ctx->st);
+    }
+    tfc_tensor_unref(el);
+    if (!ok) break;
+  }
+  if (w) {
+    tfc_status st;
+    tfc_status_clear(&st);
+    if (!tfc_record_writer_close(w, &st) && tfc_kernel_ok(ctx)) tfc_status_copy(ctx->st, &st);
+  }
+  tfc_iter_free(it);
+  tfc_free(name);
+  tfc_free(comp);
 }
 
 /* ---- iterators ---- */
@@ -726,6 +766,7 @@ static const tfc_kernel_def defs[] = {
     {"SkipDataset", "CPU", NULL, NULL, NULL, count_ds_compute, NULL, 0},
     {"CacheDataset", "CPU", NULL, NULL, NULL, cache_ds_compute, NULL, 0},
     {"PrefetchDataset", "CPU", NULL, NULL, NULL, prefetch_ds_compute, NULL, 0},
+    {"DatasetToTFRecord", "CPU", NULL, NULL, NULL, to_tfrecord_compute, NULL, 0},
     {"IteratorV2", "CPU", NULL, NULL, iter_op_init, iterator_v2_compute, iter_op_free, 0},
     {"MakeIterator", "CPU", NULL, NULL, NULL, make_iterator_compute, NULL, 0},
     {"SerializeIterator", "CPU", NULL, NULL, NULL, serialize_iterator_compute, NULL, 0},

@@ -57,3 +57,21 @@ def test_variant_round_trip():
     assert v.dtype == tf.variant
     back = E.from_variant(v, (ds.output_types, ds.output_shapes))
     assert _drain(back) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("compression", [None, "GZIP"])
+def test_tfrecord_writer(tmp_path, compression):
+  fn = str(tmp_path / "out.tfr")
+  with tf.Graph().as_default():
+    ds = tf.data.Dataset.from_tensor_slices([b"x", b"", b"yy" * 1000]).map(lambda s: s)
+    op = E.TFRecordWriter(fn, compression).write(ds)
+    assert op.type == "DatasetToTFRecord"
+    with tf.Session() as s:
+      s.run(op)
+    opts = tf.python_io.TFRecordOptions(compression) if compression else None
+    assert list(tf.python_io.tf_record_iterator(fn, opts)) == [b"x", b"", b"yy" * 1000]
+    with pytest.raises(TypeError, match="scalar `tf.string` elements"):
+      E.TFRecordWriter(fn).write(tf.data.Dataset.range(3))
+    with tf.Session() as s:
+      with pytest.raises(tf.errors.NotFoundError):
+        s.run(E.TFRecordWriter(str(tmp_path / "no" / "dir.tfr")).write(ds))

@@ -101,6 +101,29 @@ def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
   return _apply
 
 
+class TFRecordWriter(object):
+  """Writes a dataset of scalar strings to a TFRecord file
+  (DatasetToTFRecord): `write(dataset)` returns the op that writes it."""
+
+  def __init__(self, filename, compression_type=None):
+    from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+    from tfc.framework import ops as _ops  # pylint: disable=g-import-not-at-top
+    self._filename = _ops.convert_to_tensor(filename, _dtypes.string, name="filename")
+    self._compression_type = _ops.convert_to_tensor(compression_type or "", _dtypes.string,
+                                                    name="compression_type")
+
+  def write(self, dataset):
+    from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+    from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+    if (not isinstance(dataset, _Dataset) or dataset.output_types != _dtypes.string
+        or dataset.output_shapes.ndims != 0):
+      raise TypeError("Invalid `dataset`. Expected a`dataset` that produces scalar `tf.string` elements, "
+                      "but got a dataset which produces elements with shapes %s and types %s."
+                      % (getattr(dataset, "output_shapes", None), getattr(dataset, "output_types", None)))
+    return _apply_op("DatasetToTFRecord", "DatasetToTFRecord",
+                     [dataset._variant, self._filename, self._compression_type])  # pylint: disable=protected-access
+
+
 _EXTERNAL_STATE_POLICIES = {"warn": 0, "ignore": 1, "fail": 2}
 
 
