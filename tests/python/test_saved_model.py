@@ -145,7 +145,9 @@ def test_builder_two_meta_graphs_as_text_assets_main_op(tmp_path):
     tf.add_to_collection(tf.GraphKeys.ASSET_FILEPATHS, path)
     text = tf.Variable("", name="text", trainable=False,
                        collections=[tf.GraphKeys.LOCAL_VARIABLES])
-    main_op = tf.group(tf.local_variables_initializer(), tf.assign(text, tf.read_file(path)))
+    # the assign must follow the initializer: a group alone leaves their order open
+    with tf.control_dependencies([tf.local_variables_initializer()]):
+      main_op = tf.group(tf.assign(text, tf.read_file(path)))
     sess.run(tf.global_variables_initializer())
     b = tf.saved_model.builder.SavedModelBuilder(export_dir)
     with pytest.raises(AssertionError, match="add_meta_graph_and_variables"):
