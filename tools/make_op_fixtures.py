@@ -1833,6 +1833,40 @@ case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
 case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
      out_type="float32")
 case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
+_SP_IND = V([[0, 1], [2, 0], [2, 3]], "int64")
+_SP_SHAPE = V([3, 4], "int64")
+case("SerializeSparse", sparse_indices=_SP_IND, sparse_values=V([1.5, 2.5, -1.0], "float32"),
+     sparse_shape=_SP_SHAPE)
+case("SerializeSparse", "strings", sparse_indices=_SP_IND,
+     sparse_values=V([b"a", b"bc", b""], "string"), sparse_shape=_SP_SHAPE)
+case("SerializeManySparse", sparse_indices=_SP_IND,
+     sparse_values=V([1.5, 2.5, -1.0], "float32"), sparse_shape=_SP_SHAPE)
+case("SerializeManySparse", "i64_rank3", sparse_indices=V([[1, 0, 2], [1, 1, 0]], "int64"),
+     sparse_values=V([7, 8], "int64"), sparse_shape=V([2, 2, 3], "int64"))
+
+
+def _deserialize_case(rows, dtype="float32"):
+    """DeserializeManySparse of the SerializeSparse triples of `rows` (lists of (index,
+    value) with their dense shape)."""
+    def build(tf, inp):
+        triples = []
+        for indices, values, shape in rows:
+            triples.append(tf.raw_ops.SerializeSparse(
+                sparse_indices=tf.constant(indices, tf.int64, shape=[len(indices), len(shape)]),
+                sparse_values=tf.constant(values, tf.float32),
+                sparse_shape=tf.constant(shape, tf.int64)))
+        out = tf.raw_ops.DeserializeManySparse(serialized_sparse=tf.stack(triples),
+                                               dtype=getattr(tf, dtype))
+        return {"fetches": list(out)}
+    return build
+
+
+custom("DeserializeManySparse", "f32", _deserialize_case(
+    [([[0], [3]], [1.0, 2.0], [4]), ([[4]], [3.0], [5]), ([], [], [2])]))
+custom("DeserializeManySparse", "rank_mismatch", _deserialize_case(
+    [([[0]], [1.0], [2]), ([[4, 1]], [2.0], [5, 2])]), error=True)
+custom("DeserializeManySparse", "dtype_mismatch", _deserialize_case(
+    [([[0]], [1.0], [2])], dtype="int32"), error=True)
 case("StringLength", input=V(_WORDS, "string"))
 case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
 case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))
