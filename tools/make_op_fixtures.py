@@ -139,6 +139,8 @@ SKIPPED = {
     "StatelessIf": _FUNCTIONAL,
     "StatelessWhile": _FUNCTIONAL,
     "While": _FUNCTIONAL,
+    "Timestamp": "returns the wall clock, different on every run: tests/python/test_util_ops.py "
+                 "checks it against Python's time.time()",
     "PyFunc": _PY_FUNC,
     "PyFuncStateless": _PY_FUNC,
     "EagerPyFunc": _PY_FUNC,
@@ -1833,6 +1835,21 @@ case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
 case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
      out_type="float32")
 case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
+def _ensure_shape_case(spec):
+    """EnsureShape([2, ?]) of a fed value whose static shape is hidden (so TF checks at run
+    time)."""
+    def build(tf, inp):
+        x = inp(spec, "x")
+        unknown = tf.raw_ops.PlaceholderWithDefault(input=x, shape=tf.TensorShape(None))
+        return {"fetches": [tf.raw_ops.EnsureShape(input=unknown, shape=[2, None])]}
+    return build
+
+
+case("EnsureShape", input=F(2, 5), shape=[2, None])
+custom("EnsureShape", "runtime_ok", _ensure_shape_case(F(2, 3)))
+custom("EnsureShape", "mismatch", _ensure_shape_case(F(3, 5)), error=True)
+custom("EnsureShape", "rank", _ensure_shape_case(F(2)), error=True)
+case("GuaranteeConst", input=F(3, 2))
 _SP_IND = V([[0, 1], [2, 0], [2, 3]], "int64")
 _SP_SHAPE = V([3, 4], "int64")
 case("SerializeSparse", sparse_indices=_SP_IND, sparse_values=V([1.5, 2.5, -1.0], "float32"),

@@ -35,6 +35,7 @@ extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeB
 extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed */
 extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
+extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
 #define TFC_KERNEL_TABLES                                                               \
@@ -46,6 +47,6 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
       &tfc_kernels_sparse, &tfc_kernels_strings, \
       &tfc_kernels_linalg, &tfc_kernels_script, &tfc_kernels_base64, \
       &tfc_kernels_decode_compressed, &tfc_kernels_tensor_serialize, &tfc_kernels_matching_files, \
-      &tfc_kernels_sparse_serialize
+      &tfc_kernels_sparse_serialize, &tfc_kernels_util
 
 #endif
