@@ -284,10 +284,12 @@ _LAZY.update((_name, ("tfc.version", _name)) for _name in (
 _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "Summary", "Event", "HistogramProto", "SummaryMetadata", "LogMessage"))
 _LAZY["distributions"] = ("tfc.distributions", None)
+_LAZY.update((_name, ("tfc.ops.util_ops", _name)) for _name in (
+    "ensure_shape", "guarantee_const", "timestamp", "switch_case"))
 _LAZY["uniform_unit_scaling_initializer"] = ("tfc.ops.init_ops_extra", "UniformUnitScaling")
 _LAZY.update((_name, ("tfc.ops.encoding_ops", _name)) for _name in (
     "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",
-    "matching_files"))
+    "matching_files", "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"))
 # Gradients defined by Python functions.
 _LAZY.update((_name, ("tfc.ops.custom_gradient", _name)) for _name in (
     "custom_gradient", "grad_pass_through", "recompute_grad"))

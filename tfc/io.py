@@ -93,7 +93,8 @@ from tfc.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,  # no
 # Byte encodings, serialized tensors and file-name patterns.
 from tfc.ops.encoding_ops import (encode_base64, decode_base64, decode_compressed,  # noqa: E402,F401
                                   serialize_tensor, parse_tensor, matching_files,
-                                  match_filenames_once)
+                                  match_filenames_once, serialize_sparse,
+                                  serialize_many_sparse, deserialize_many_sparse)
 
 
 def is_jpeg(contents, name=None):

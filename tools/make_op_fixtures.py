@@ -150,6 +150,8 @@ SKIPPED = {
                          "TensorFlow by tests/python/test_defun_variables.py on a GraphDef TF "
                          "wrote (tests/fixtures/functions/defun_grad.pb)"),
     "While": _FUNCTIONAL,
+    "Timestamp": "returns the wall clock, different on every run: tests/python/test_util_ops.py "
+                 "checks it against Python's time.time()",
     "PyFunc": _PY_FUNC,
     "PyFuncStateless": _PY_FUNC,
     "EagerPyFunc": _PY_FUNC,
@@ -1961,6 +1963,55 @@ case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
 case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
      out_type="float32")
 case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
+def _ensure_shape_case(spec):
+    """EnsureShape([2, ?]) of a fed value whose static shape is hidden (so TF checks at run
+    time)."""
+    def build(tf, inp):
+        x = inp(spec, "x")
+        unknown = tf.raw_ops.PlaceholderWithDefault(input=x, shape=tf.TensorShape(None))
+        return {"fetches": [tf.raw_ops.EnsureShape(input=unknown, shape=[2, None])]}
+    return build
+
+
+case("EnsureShape", input=F(2, 5), shape=[2, None])
+custom("EnsureShape", "runtime_ok", _ensure_shape_case(F(2, 3)))
+custom("EnsureShape", "mismatch", _ensure_shape_case(F(3, 5)), error=True)
+custom("EnsureShape", "rank", _ensure_shape_case(F(2)), error=True)
+case("GuaranteeConst", input=F(3, 2))
+_SP_IND = V([[0, 1], [2, 0], [2, 3]], "int64")
+_SP_SHAPE = V([3, 4], "int64")
+case("SerializeSparse", sparse_indices=_SP_IND, sparse_values=V([1.5, 2.5, -1.0], "float32"),
+     sparse_shape=_SP_SHAPE)
+case("SerializeSparse", "strings", sparse_indices=_SP_IND,
+     sparse_values=V([b"a", b"bc", b""], "string"), sparse_shape=_SP_SHAPE)
+case("SerializeManySparse", sparse_indices=_SP_IND,
+     sparse_values=V([1.5, 2.5, -1.0], "float32"), sparse_shape=_SP_SHAPE)
+case("SerializeManySparse", "i64_rank3", sparse_indices=V([[1, 0, 2], [1, 1, 0]], "int64"),
+     sparse_values=V([7, 8], "int64"), sparse_shape=V([2, 2, 3], "int64"))
+
+
+def _deserialize_case(rows, dtype="float32"):
+    """DeserializeManySparse of the SerializeSparse triples of `rows` (lists of (index,
+    value) with their dense shape)."""
+    def build(tf, inp):
+        triples = []
+        for indices, values, shape in rows:
+            triples.append(tf.raw_ops.SerializeSparse(
+                sparse_indices=tf.constant(indices, tf.int64, shape=[len(indices), len(shape)]),
+                sparse_values=tf.constant(values, tf.float32),
+                sparse_shape=tf.constant(shape, tf.int64)))
+        out = tf.raw_ops.DeserializeManySparse(serialized_sparse=tf.stack(triples),
+                                               dtype=getattr(tf, dtype))
+        return {"fetches": list(out)}
+    return build
+
+
+custom("DeserializeManySparse", "f32", _deserialize_case(
+    [([[0], [3]], [1.0, 2.0], [4]), ([[4]], [3.0], [5]), ([], [], [2])]))
+custom("DeserializeManySparse", "rank_mismatch", _deserialize_case(
+    [([[0]], [1.0], [2]), ([[4, 1]], [2.0], [5, 2])]), error=True)
+custom("DeserializeManySparse", "dtype_mismatch", _deserialize_case(
+    [([[0]], [1.0], [2])], dtype="int32"), error=True)
 case("StringLength", input=V(_WORDS, "string"))
 case("StringLength", "utf8", input=V(_WORDS, "string"), unit="UTF8_CHAR")
 case("Substr", input=V([b"abcdef", b"xyz"], "string"), pos=V(1, "int32"), len=V(2, "int32"))

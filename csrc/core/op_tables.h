@@ -33,15 +33,36 @@ extern const tfc_op_table tfc_ops_linalg;    /* Cholesky, MatrixInverse, Svd, Qr
 extern const tfc_op_table tfc_ops_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPyFunc */
+extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
-#define TFC_OP_TABLES                                                                  \
-  &tfc_ops_math, &tfc_ops_reduce, &tfc_ops_nn, &tfc_ops_array, &tfc_ops_state,         \
-      &tfc_ops_random, &tfc_ops_logging, &tfc_ops_internal, &tfc_ops_conv, &tfc_ops_image, \
-      &tfc_ops_checkpoint, &tfc_ops_string, &tfc_ops_summary, &tfc_ops_control, \
-      &tfc_ops_parsing, &tfc_ops_data_flow, &tfc_ops_functional, &tfc_ops_dataset, &tfc_ops_resource, \
-      &tfc_ops_sparse, &tfc_ops_strings, \
-      &tfc_ops_linalg, &tfc_ops_math_special, &tfc_ops_scatter_nd, \
-      &tfc_ops_script, &tfc_ops_encoding
+#define TFC_OP_TABLES \
+  &tfc_ops_math, \
+  &tfc_ops_reduce, \
+  &tfc_ops_nn, \
+  &tfc_ops_array, \
+  &tfc_ops_state, \
+  &tfc_ops_random, \
+  &tfc_ops_logging, \
+  &tfc_ops_internal, \
+  &tfc_ops_conv, \
+  &tfc_ops_image, \
+  &tfc_ops_checkpoint, \
+  &tfc_ops_string, \
+  &tfc_ops_summary, \
+  &tfc_ops_control, \
+  &tfc_ops_parsing, \
+  &tfc_ops_data_flow, \
+  &tfc_ops_functional, \
+  &tfc_ops_dataset, \
+  &tfc_ops_resource, \
+  &tfc_ops_sparse, \
+  &tfc_ops_strings, \
+  &tfc_ops_linalg, \
+  &tfc_ops_math_special, \
+  &tfc_ops_scatter_nd, \
+  &tfc_ops_script, \
+  &tfc_ops_encoding, \
+  &tfc_ops_util
 
 #endif

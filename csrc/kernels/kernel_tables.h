@@ -37,16 +37,41 @@ extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeB
 extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed */
 extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
+extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
+extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
-#define TFC_KERNEL_TABLES                                                               \
-  &tfc_kernels_elementwise, &tfc_kernels_reduce, &tfc_kernels_matmul, &tfc_kernels_nn,  \
-      &tfc_kernels_array, &tfc_kernels_state, &tfc_kernels_random, &tfc_kernels_logging, &tfc_kernels_conv, &tfc_kernels_image, \
-      &tfc_kernels_checkpoint, &tfc_kernels_string, &tfc_kernels_summary, &tfc_kernels_control, \
-      &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
-      &tfc_kernels_dataset, &tfc_kernels_resource, \
-      &tfc_kernels_sparse, &tfc_kernels_strings, \
-      &tfc_kernels_linalg, &tfc_kernels_math_special, &tfc_kernels_scatter_nd, \
-      &tfc_kernels_script, &tfc_kernels_base64, \
-      &tfc_kernels_decode_compressed, &tfc_kernels_tensor_serialize, &tfc_kernels_matching_files
+#define TFC_KERNEL_TABLES \
+  &tfc_kernels_elementwise, \
+  &tfc_kernels_reduce, \
+  &tfc_kernels_matmul, \
+  &tfc_kernels_nn, \
+  &tfc_kernels_array, \
+  &tfc_kernels_state, \
+  &tfc_kernels_random, \
+  &tfc_kernels_logging, \
+  &tfc_kernels_conv, \
+  &tfc_kernels_image, \
+  &tfc_kernels_checkpoint, \
+  &tfc_kernels_string, \
+  &tfc_kernels_summary, \
+  &tfc_kernels_control, \
+  &tfc_kernels_parsing, \
+  &tfc_kernels_stack, \
+  &tfc_kernels_tensor_array, \
+  &tfc_kernels_data_flow, \
+  &tfc_kernels_dataset, \
+  &tfc_kernels_resource, \
+  &tfc_kernels_sparse, \
+  &tfc_kernels_strings, \
+  &tfc_kernels_linalg, \
+  &tfc_kernels_math_special, \
+  &tfc_kernels_scatter_nd, \
+  &tfc_kernels_script, \
+  &tfc_kernels_base64, \
+  &tfc_kernels_decode_compressed, \
+  &tfc_kernels_tensor_serialize, \
+  &tfc_kernels_matching_files, \
+  &tfc_kernels_sparse_serialize, \
+  &tfc_kernels_util
 
 #endif

@@ -109,3 +109,42 @@ def test_match_filenames_once(tmp_path):
     sess.run(tf.local_variables_initializer())
     assert [os.path.basename(p.decode()) for p in sess.run(v)] == ["f1"]
   assert tf.io.match_filenames_once is tf.train.match_filenames_once
+
+
+def test_serialize_sparse_round_trips():
+  sp = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, 2.5, -1.0], [3, 4])
+  one = tf.io.serialize_sparse(sp)
+  many = tf.io.serialize_many_sparse(sp)
+  assert one.shape.as_list() == [3] and many.shape.as_list() == [None, 3]
+  back = tf.io.deserialize_many_sparse(many, tf.float32, rank=2)
+  assert back.indices.shape.as_list() == [None, 2]
+  one_v, many_v, back_v = _run([one, many, back])
+  protos = [tf.TensorProto.FromString(b) for b in one_v]
+  np.testing.assert_array_equal(tf.make_ndarray(protos[0]), [[0, 1], [2, 0], [2, 3]])
+  np.testing.assert_array_equal(tf.make_ndarray(protos[1]), [1.5, 2.5, -1.0])
+  np.testing.assert_array_equal(tf.make_ndarray(protos[2]), [3, 4])
+  assert many_v.shape == (3, 3)
+  row2 = [tf.make_ndarray(tf.TensorProto.FromString(b)) for b in many_v[2]]
+  np.testing.assert_array_equal(row2[0], [[0], [3]])
+  np.testing.assert_array_equal(row2[1], [2.5, -1.0])
+  np.testing.assert_array_equal(back_v.indices, [[0, 1], [2, 0], [2, 3]])
+  np.testing.assert_array_equal(back_v.values, [1.5, 2.5, -1.0])
+  np.testing.assert_array_equal(back_v.dense_shape, [3, 4])
+  strings = tf.SparseTensor([[0], [5]], [b"x", b"yz"], [6])
+  s_back = tf.io.deserialize_many_sparse(tf.stack([tf.io.serialize_sparse(strings)] * 2),
+                                         tf.string)
+  v = _run(s_back)
+  assert list(v.values) == [b"x", b"yz", b"x", b"yz"]
+  np.testing.assert_array_equal(v.dense_shape, [2, 6])
+
+
+def test_deserialize_many_sparse_errors():
+  a = tf.io.serialize_sparse(tf.SparseTensor([[0]], [1.0], [2]))
+  b = tf.io.serialize_sparse(tf.SparseTensor([[4, 1]], [2.0], [5, 2]))
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Inconsistent shape"):
+    _run(tf.io.deserialize_many_sparse(tf.stack([a, b]), tf.float32))
+  with pytest.raises(tf.errors.InvalidArgumentError,
+                     match=r"type int32 but SparseTensor\[0\].values.dtype\(\) == float"):
+    _run(tf.io.deserialize_many_sparse(tf.stack([a]), tf.int32))
+  with pytest.raises(ValueError):
+    tf.io.deserialize_many_sparse(tf.constant([["a", "b"]]), tf.int32)

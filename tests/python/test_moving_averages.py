@@ -139,3 +139,32 @@ def test_basic_train_loop(tmp_path):
 def test_train_queue_runner_namespace():
   assert tf.train.queue_runner.QueueRunner is tf.train.QueueRunner
   assert tf.train.queue_runner.start_queue_runners is tf.train.start_queue_runners
+
+
+def test_warm_start(tmp_path):
+  prefix = str(tmp_path / "old.ckpt")
+  with tf.Graph().as_default():
+    a = tf.Variable([1.0, 2.0], name="dense/kernel")
+    b = tf.Variable(5.0, name="dense/bias")
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      tf.train.Saver().save(sess, prefix)
+  with tf.Graph().as_default():
+    k = tf.Variable([0.0, 0.0], name="dense/kernel")
+    renamed = tf.Variable(0.0, name="new_bias")
+    other = tf.Variable(9.0, name="other/w")
+    tf.train.warm_start(prefix, vars_to_warm_start=["dense/", "new_bias"],
+                        var_name_to_prev_var_name={"new_bias": "dense/bias"})
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      assert list(sess.run(k)) == [1.0, 2.0] and sess.run(renamed) == 5.0
+      assert sess.run(other) == 9.0
+  with tf.Graph().as_default():
+    tf.Variable([0.0, 0.0], name="dense/kernel")
+    with pytest.raises(ValueError, match="did not match any variables"):
+      tf.train.warm_start(prefix, var_name_to_prev_var_name={"missing": "x"})
+    with pytest.raises(NotImplementedError):
+      tf.train.warm_start(prefix, var_name_to_vocab_info={"dense/kernel": tf.train.VocabInfo(
+          "new.txt", 10, 0, "old.txt")})
+  with pytest.raises(ValueError, match="axis"):
+    tf.train.VocabInfo("a", 1, 0, "b", axis=2)

@@ -47,3 +47,36 @@ def match_filenames_once(pattern, name=None):
     return _variables.Variable(matching_files(pattern), trainable=False, name=scope,
                                validate_shape=False,
                                collections=[_ops.GraphKeys.LOCAL_VARIABLES])
+
+
+def serialize_sparse(sp_input, name=None, out_type=_dtypes.string):
+  """A SparseTensor as a string vector of three serialized TensorProtos (indices, values,
+  dense shape)."""
+  from tfc.framework import sparse_tensor as _sparse  # pylint: disable=g-import-not-at-top
+  sp_input = _sparse.convert_to_tensor_or_sparse_tensor(sp_input)
+  return _apply_op("SerializeSparse", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"out_type": _dtypes.as_dtype(out_type)}).outputs[0]
+
+
+def serialize_many_sparse(sp_input, name=None, out_type=_dtypes.string):
+  """A rank >= 2 SparseTensor as an [N, 3] string matrix: one serialize_sparse triple per
+  entry of its first dimension (without that dimension)."""
+  from tfc.framework import sparse_tensor as _sparse  # pylint: disable=g-import-not-at-top
+  sp_input = _sparse.convert_to_tensor_or_sparse_tensor(sp_input)
+  return _apply_op("SerializeManySparse", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"out_type": _dtypes.as_dtype(out_type)}).outputs[0]
+
+
+def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
+  """Stacks the serialized sparse tensors of an [N, 3] string matrix into one SparseTensor
+  with a new first dimension of size N (the other dimensions: the largest of each)."""
+  from tfc.framework import sparse_tensor as _sparse  # pylint: disable=g-import-not-at-top
+  op = _apply_op("DeserializeManySparse", name, [serialized_sparse],
+                 {"dtype": _dtypes.as_dtype(dtype)})
+  indices, values, shape = op.outputs
+  if rank is not None:
+    indices.set_shape([None, rank])
+    shape.set_shape([rank])
+  return _sparse.SparseTensor(indices, values, shape)

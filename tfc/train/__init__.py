@@ -22,6 +22,8 @@ from tfc.framework.graph_io import write_graph  # noqa: E402,F401
 # checkpoint names -> the module defining them (loaded on first use)
 _CHECKPOINT_NAMES = {
     "ExponentialMovingAverage": "moving_averages",
+    "warm_start": "warm_starting",
+    "VocabInfo": "warm_starting",
     "AdadeltaOptimizer": "more_optimizers",
     "FtrlOptimizer": "more_optimizers",
     "ProximalAdagradOptimizer": "more_optimizers",
