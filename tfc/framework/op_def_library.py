@@ -345,10 +345,14 @@ def _apply_op(op_type, name, inputs, attrs=None, graph=None):
     if ta not in attrs:
       attrs[ta] = e
   if ref_ops is not None and "_class" not in attrs and not g._colocation_stack:
-    groups = set()
-    for rop in ref_ops:
-      groups.update(rop.colocation_groups())
-    attrs["_class"] = sorted(groups)
+    # as in TF, an op taking a ref input goes where that input lives, whatever
+    # the device scope says (an Assign made under a ps device scope to a
+    # worker's local variable runs on the worker)
+    import contextlib  # pylint: disable=g-import-not-at-top
+    with contextlib.ExitStack() as stack:
+      for rop in ref_ops:
+        stack.enter_context(g.colocate_with(rop))
+      return _finish_op(g, op_type, opname, final, attrs, input_ops)
   return _finish_op(g, op_type, opname, final, attrs, input_ops)
 
 
