@@ -748,6 +748,10 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     mpart *q = &p->parts[p->n_parts++];
     q->task = s->dev_task[part->device];
     q->device = s->dev_names[part->device];
+    /* feeds and fetches of a partition on another task are keyed with that
+     * task's own device at the client end: a worker (TensorFlow's too) only
+     * accepts rendezvous keys whose receiving end is local to it */
+    const char *cdev = q->task == m->c->self ? client : q->device;
     memset(used, 0, sizeof(bool) * ((size_t)r->n_feeds + 1));
     for (int i = 0; i < part->n; i++)
       for (int k = 0; k < part->nodes[i].n_inputs; k++)
@@ -762,9 +766,9 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     }
     for (int f = 0; ok && f < r->n_feeds; f++) {
       if (!used[f]) continue;
-      size_t n = strlen(client) + strlen(q->device) + strlen(r->feed_names[f]) + 64;
+      size_t n = strlen(cdev) + strlen(q->device) + strlen(r->feed_names[f]) + 64;
       char *key = tfc_malloc(n);
-      if (!key || !tfc_rendezvous_key(key, n, client, s->incarnation, q->device, r->feed_names[f])) {
+      if (!key || !tfc_rendezvous_key(key, n, cdev, s->incarnation, q->device, r->feed_names[f])) {
         tfc_free(key);
         ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
         break;
@@ -774,9 +778,9 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     }
     for (int i = 0; ok && i < r->n_fetches; i++) {
       if (sg.fetches[i].feed >= 0 || sg.fetches[i].part != pi) continue;
-      size_t n = strlen(client) + strlen(q->device) + strlen(r->fetches[i]) + 64;
+      size_t n = strlen(cdev) + strlen(q->device) + strlen(r->fetches[i]) + 64;
       char *key = tfc_malloc(n);
-      if (!key || !tfc_rendezvous_key(key, n, q->device, s->dev_inc[part->device], client, r->fetches[i])) {
+      if (!key || !tfc_rendezvous_key(key, n, q->device, s->dev_inc[part->device], cdev, r->fetches[i])) {
         tfc_free(key);
         ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
         break;
@@ -787,7 +791,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     if (!ok) break;
     tfc_partition_export_options eo = {
         .device_name = q->device,
-        .client_device = client,
+        .client_device = cdev,
         .client_incarnation = s->incarnation,
         .device_incarnation = s->dev_inc[part->device],
         .feed_names = (const char *const *)r->feed_names,

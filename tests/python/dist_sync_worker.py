@@ -57,6 +57,7 @@ def main():
   p.add_argument("--task", type=int, required=True)
   p.add_argument("--steps", type=int, default=20)
   p.add_argument("--tf", action="store_true", help="run on real TensorFlow")
+  p.add_argument("--data", help="an .npz file with X and Y (else sklearn's digits)")
   args = p.parse_args()
   if args.tf:
     import tensorflow.compat.v1 as tf  # pylint: disable=g-import-not-at-top
@@ -68,7 +69,11 @@ def main():
   server = tf.train.Server(cluster, job_name="worker", task_index=args.task)
   n_workers = cluster.num_tasks("worker")
   is_chief = args.task == 0
-  X, Y = load_digits()
+  if args.data:
+    with np.load(args.data) as d:
+      X, Y = d["X"], d["Y"]
+  else:
+    X, Y = load_digits()
   m = build(tf, n_workers, args.task, cluster)
   opt = m["opt"]
   init_tokens = opt.get_init_tokens_op(0)  # no early tokens: every step waits for the update
