@@ -213,3 +213,34 @@ def test_sync_replicas_between_graph_two_workers_one_ps():
   want = _reference_weights(steps, 2)
   for g, w in zip(got, want):
     np.testing.assert_allclose(np.array(g, np.float32), w, rtol=1e-4, atol=1e-5)
+
+
+# the chief queue runner's step ends with CancelledError when the session closes; as in
+# TF, the coordinator (already joined) raises it in that thread
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_sync_replicas_hook_in_monitored_training_session(tmp_path):
+  X, Y = _linear_problem()
+  with tf.Graph().as_default():
+    x = tf.constant(X)
+    y = tf.constant(Y)
+    w = tf.Variable(tf.ones([4, 1]), name="w")
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
+    gs = tf.train.get_or_create_global_step()
+    opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=1)
+    train = opt.minimize(loss, global_step=gs)
+    hooks = [opt.make_session_run_hook(is_chief=True, num_tokens=0), tf.train.StopAtStepHook(last_step=6)]
+    with tf.train.MonitoredTrainingSession(is_chief=True, checkpoint_dir=str(tmp_path), hooks=hooks,
+                                           save_checkpoint_steps=3, save_summaries_steps=None,
+                                           stop_grace_period_secs=1) as sess:
+      # (the chief queue runner waits in its next TakeGradient until the session closes)
+      runs = 0
+      while not sess.should_stop() and runs < 50:
+        sess.run(train)
+        runs += 1
+    assert runs >= 6
+  W = np.ones([4, 1])
+  for _ in range(6):
+    W = W - 0.1 * (2 * X.T @ (X @ W - Y) / 8)
+  reader = tf.train.load_checkpoint(str(tmp_path))
+  np.testing.assert_allclose(reader.get_tensor("w"), W, rtol=1e-5)
+  assert reader.get_tensor("global_step") == 6
