@@ -224,7 +224,7 @@ compat: install $(COMPAT_DIR)/.stamp $(COMPAT_CKPT_DIR)/.stamp
 	@cd tests && TFC_COMPAT_DIR=$(abspath $(COMPAT_DIR)) TFC_COMPAT_REQUIRED=1 \
 	  TFC_COMPAT_CKPT_DIR=$(abspath $(COMPAT_CKPT_DIR)) \
 	  ../$(VENV)/bin/python -m pytest -q -s python/test_compat.py python/test_compat_checkpoint.py python/test_compat_distributed.py \
-	    python/test_compat_tfrecord.py python/test_saved_model.py
+	    python/test_compat_sync_replicas.py python/test_compat_tfrecord.py python/test_saved_model.py
 	@$(MAKE) --no-print-directory compat-beside-tf
 
 # tfc and TensorFlow imported into one process, in both orders: the wheel from

@@ -12,6 +12,9 @@ every figure goes through gRPC:
                      batch 64, variables on 1 ps task) by 2 worker processes, each with
                      its own tf.train.Server and graph (replica_device_setter): training
                      steps per second of both workers together
+  sync_steps_per_s   the same with tf.train.SyncReplicasOptimizer (2 replicas to
+                     aggregate; the chief's queue runner applies each averaged update):
+                     worker steps per second of both workers together
 Prints one JSON line.
 """
 import json
@@ -144,8 +147,9 @@ def kill_times():
     stop(procs)
 
 
-def worker_main(fw, spec_json, task, steps):
-  """One worker of the async training benchmark; prints its steps/s."""
+def worker_main(fw, spec_json, task, steps, sync=False):
+  """One worker of the async (or, with sync, SyncReplicasOptimizer) training
+  benchmark; prints its steps/s."""
   tf = import_framework(fw)
   spec = json.loads(spec_json)
   cluster = tf.train.ClusterSpec(spec)
@@ -164,11 +168,24 @@ def worker_main(fw, spec_json, task, steps):
     h = tf.nn.relu(tf.matmul(x, w1) + b1)
     logits = tf.matmul(h, w2) + b2
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
-    train_op = tf.train.AdamOptimizer(0.01).minimize(loss, global_step=global_step)
+    opt = tf.train.AdamOptimizer(0.01)
+    if sync:
+      opt = tf.train.SyncReplicasOptimizer(opt, replicas_to_aggregate=2, total_num_replicas=2)
+    train_op = opt.minimize(loss, global_step=global_step)
+    done = tf.Variable(0, trainable=False, name="workers_done", dtype=tf.int64)
+    mark_done = tf.assign_add(done, 1).op
     init = tf.global_variables_initializer()
+    if sync:
+      init_tokens = opt.get_init_tokens_op()
   with tf.Session(server.target) as sess:
     if task == 0:
       sess.run(init)
+      if sync:
+        sess.run(tf.local_variables_initializer())
+        sess.run(opt.chief_init_op)
+        sess.run(init_tokens)
+        coord = tf.train.Coordinator()
+        opt.get_chief_queue_runner().create_threads(sess, coord=coord, daemon=True, start=True)
     else:
       while True:
         try:
@@ -176,6 +193,9 @@ def worker_main(fw, spec_json, task, steps):
           break
         except tf.errors.FailedPreconditionError:
           time.sleep(0.05)
+      if sync:
+        sess.run(tf.local_variables_initializer())
+        sess.run(opt.local_step_init_op)
     batches = [(X[i:i + 64], Y[i:i + 64]) for i in range(0, 1400 - 64, 64)]
     for k in range(20):
       xb, yb = batches[k % len(batches)]
@@ -186,20 +206,34 @@ def worker_main(fw, spec_json, task, steps):
       sess.run(train_op, {x: xb, y: yb})
     dt = time.perf_counter() - t0
     print(json.dumps({"steps_per_s": steps / dt}), flush=True)
+    sess.run(mark_done)
+    if sync:
+      # keep giving gradients until the other worker is done too (its steps
+      # wait for updates that need one gradient from each worker)
+      opts = tf.RunOptions(timeout_in_ms=3000)
+      while sess.run(done) < 2:
+        try:
+          sess.run(train_op, {x: batches[0][0], y: batches[0][1]}, options=opts)
+        except tf.errors.DeadlineExceededError:
+          break
+      if task == 0:
+        coord.request_stop()
+      return
     if task == 0:  # keep the chief's server up until the other worker is done
       deadline = time.time() + 60
       while sess.run(global_step) < 2 * (steps + 20) and time.time() < deadline:
         time.sleep(0.05)
 
 
-def async_steps_per_s(steps=400):
+def async_steps_per_s(steps=400, sync=False):
+  """Steps/s of both workers together, 1 ps + 2 workers (sync: SyncReplicasOptimizer)."""
   ports = free_ports(3)
   spec = {"ps": ["localhost:%d" % ports[0]], "worker": ["localhost:%d" % p for p in ports[1:]]}
   procs = {("ps", 0): start_task(spec, "ps", 0)}
   try:
     env = dict(os.environ, TFC_SERVER_LOG="0")
     workers = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "worker", FRAMEWORK, json.dumps(spec),
-                                 str(i), str(steps)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 str(i), str(steps)] + (["sync"] if sync else []), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env) for i in range(2)]
     total = 0.0
     for w in workers:
@@ -214,12 +248,12 @@ def async_steps_per_s(steps=400):
 
 def main():
   if len(sys.argv) > 2 and sys.argv[1] == "worker":
-    worker_main(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
-    return
+    worker_main(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sync=sys.argv[6:] == ["sync"])
+    os._exit(0)
   mid, nxt = kill_times()
   sys.stderr.write("kill times: %r %r\n" % (mid, nxt))
   out = {"framework": FRAMEWORK, "kill_mid_step_ms": mid, "kill_next_step_ms": nxt,
-         "async_steps_per_s": async_steps_per_s()}
+         "async_steps_per_s": async_steps_per_s(), "sync_steps_per_s": async_steps_per_s(200, sync=True)}
   print(json.dumps(out), flush=True)
   os._exit(0)
 
@@ -238,7 +272,8 @@ def collect(tfc_py, tf_py=None, repeats=2):
       for k in ("kill_mid_step_ms", "kill_next_step_ms"):
         if r[k] is not None and (b[k] is None or r[k] < b[k]):
           b[k] = r[k]
-      b["async_steps_per_s"] = max(b["async_steps_per_s"], r["async_steps_per_s"])
+      for k in ("async_steps_per_s", "sync_steps_per_s"):
+        b[k] = max(b[k], r[k])
   return best
 
 
@@ -267,6 +302,9 @@ def markdown(res):
           "| async MLP training, 1 ps + 2 workers (steps/s) | %s | %s | %s | ≥ 1.2x TF |" % (
               sps, "%.0f" % f["async_steps_per_s"] if f else "-",
               "%.2fx" % (t["async_steps_per_s"] / f["async_steps_per_s"]) if f else "-"),
+          "| SyncReplicasOptimizer MLP training, 1 ps + 2 workers (steps/s) | %.0f | %s | %s | ≥ 1.0x TF |" % (
+              t["sync_steps_per_s"], "%.0f" % f["sync_steps_per_s"] if f else "-",
+              "%.2fx" % (t["sync_steps_per_s"] / f["sync_steps_per_s"]) if f else "-"),
           ""]
 
 

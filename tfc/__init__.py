@@ -203,7 +203,8 @@ _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
 _LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")
 # Queues and readers.
 _LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
-    "QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue"))
+    "QueueBase", "FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
+    "ConditionalAccumulatorBase", "ConditionalAccumulator", "SparseConditionalAccumulator"))
 _LAZY.update((_name, ("tfc.ops.io_ops", _name)) for _name in (
     "ReaderBase", "TFRecordReader", "WholeFileReader", "TextLineReader", "FixedLengthRecordReader",
     "IdentityReader"))

@@ -6,7 +6,11 @@
  * Read/Write/Gather/Scatter/Concat/Split/Size/Close/Grad ops; kernels in
  * kernels/stack.c, kernels/tensor_array.c); queues and readers: FIFOQueueV2,
  * PaddingFIFOQueueV2, RandomShuffleQueueV2, PriorityQueueV2, the Queue*V2
- * ops, the *ReaderV2 ops and the Reader*V2 ops.
+ * ops, the *ReaderV2 ops and the Reader*V2 ops; the conditional accumulators
+ * (ConditionalAccumulator, SparseConditionalAccumulator and the Accumulator*
+ * / SparseAccumulator* ops, kernels in kernels/accumulator_ops.c), whose
+ * handle is TF's Ref(string) vector [container, name]; the Resource* forms
+ * of the dense ones take a resource handle.
  *
  * Dequeued components leave shapes unknown here: the Python queue classes
  * set them from the queue's declared shapes, as TF's do.
@@ -81,6 +85,31 @@ static bool read_up_to_shape(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* ConditionalAccumulator / SparseConditionalAccumulator: the handle is a 2-vector. */
+static bool accum_handle_shape(tfc_shape_ctx *ctx) {
+  int64_t two = 2;
+  ctx->out_shapes[0] = tfc_shape_make(1, &two);
+  return true;
+}
+
+/* AccumulatorSetGlobalStep: the step is a scalar. */
+static bool accum_set_step_shape(tfc_shape_ctx *ctx) { return tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 0); }
+
+/* SparseAccumulatorTakeGradient: indices and shape are vectors. */
+static bool sparse_take_shape(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 0)) return false;
+  ctx->out_shapes[0] = tfc_shape_unknown_dims(1);
+  ctx->out_shapes[2] = tfc_shape_unknown_dims(1);
+  return true;
+}
+
+/* AccumulatorTakeGradient: num_required is a scalar; the result's shape is the accumulator's. */
+static bool take_shape(tfc_shape_ctx *ctx) { return tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 0); }
+
+#define ACCUM_ATTRS                                                                                   \
+  "dtype: numbertype; shape: shape; container: string = ''; shared_name: string = ''; "               \
+  "reduction_type: {'MEAN', 'SUM'} = 'MEAN'"
+
 #define QUEUE_TAIL "capacity: int = -1; container: string = ''; shared_name: string = ''"
 
 static const tfc_op_spec specs[] = {
@@ -137,6 +166,31 @@ static const tfc_op_spec specs[] = {
      tfc_shape_fn_none},
     {"QueueSizeV2", "handle: resource", "size: int32", "", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"QueueIsClosedV2", "handle: resource", "is_closed: bool", "", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ConditionalAccumulator", "", "handle: Ref(string)", ACCUM_ATTRS, TFC_OP_STATEFUL, accum_handle_shape},
+    {"SparseConditionalAccumulator", "", "handle: Ref(string)", ACCUM_ATTRS, TFC_OP_STATEFUL, accum_handle_shape},
+    {"AccumulatorNumAccumulated", "handle: Ref(string)", "num_accumulated: int32", "", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"AccumulatorSetGlobalStep", "handle: Ref(string); new_global_step: int64", "", "", TFC_OP_STATEFUL,
+     accum_set_step_shape},
+    {"AccumulatorApplyGradient", "handle: Ref(string); local_step: int64; gradient: dtype", "",
+     "dtype: numbertype", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"AccumulatorTakeGradient", "handle: Ref(string); num_required: int32", "average: dtype",
+     "dtype: numbertype", TFC_OP_STATEFUL, take_shape},
+    {"SparseAccumulatorApplyGradient",
+     "handle: Ref(string); local_step: int64; gradient_indices: int64; gradient_values: dtype; "
+     "gradient_shape: int64",
+     "", "dtype: numbertype; has_known_shape: bool", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"SparseAccumulatorTakeGradient", "handle: Ref(string); num_required: int32",
+     "indices: int64; values: dtype; shape: int64", "dtype: numbertype", TFC_OP_STATEFUL, sparse_take_shape},
+    {"ResourceConditionalAccumulator", "", "handle: resource", ACCUM_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ResourceAccumulatorNumAccumulated", "handle: resource", "num_accumulated: int32", "", TFC_OP_STATEFUL,
+     tfc_shape_fn_scalar},
+    {"ResourceAccumulatorSetGlobalStep", "handle: resource; new_global_step: int64", "", "", TFC_OP_STATEFUL,
+     accum_set_step_shape},
+    {"ResourceAccumulatorApplyGradient", "handle: resource; local_step: int64; gradient: dtype", "",
+     "dtype: numbertype", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"ResourceAccumulatorTakeGradient", "handle: resource; num_required: int32", "average: dtype",
+     "dtype: numbertype", TFC_OP_STATEFUL, take_shape},
 
     {"TFRecordReaderV2", "", "reader_handle: resource",
      "container: string = ''; shared_name: string = ''; compression_type: string = ''", TFC_OP_STATEFUL,

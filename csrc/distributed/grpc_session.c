@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/alloc.h"
 #include "distributed/cluster.h"
@@ -23,6 +24,10 @@ struct tfc_grpc_session {
   char *handle;          /* NULL until CreateSession */
   int64_t version;
   int sent;              /* nodes the master has */
+  int busy;              /* threads between enter and leave (under mu) */
+  bool closing;          /* free was called: no new uses */
+  bool free_on_leave;    /* free gave up waiting: the last leave frees */
+  pthread_cond_t idle;   /* signalled when busy drops to 0 */
 };
 
 /* Reads operation_timeout_in_ms (field 11) from a ConfigProto. */
@@ -49,6 +54,7 @@ tfc_grpc_session *tfc_grpc_session_new(const char *target, const void *config, s
   s->config_len = config_len;
   s->op_timeout_ms = op_timeout(s->config, config_len);
   pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->idle, NULL);
   return s;
 }
 
@@ -247,8 +253,41 @@ bool tfc_grpc_reset(const char *target, int n, const char *const *containers, tf
 }
 
 /* CloseSession and free. */
+/* Frees the memory of a session (no use remains). */
+static void session_release(tfc_grpc_session *s) {
+  pthread_cond_destroy(&s->idle);
+  pthread_mutex_destroy(&s->mu);
+  tfc_free(s->handle);
+  tfc_free(s->target);
+  tfc_free(s->config);
+  tfc_free(s);
+}
+
+/* Marks a use (see grpc_session.h). */
+bool tfc_grpc_session_enter(tfc_grpc_session *s) {
+  pthread_mutex_lock(&s->mu);
+  bool ok = !s->closing;
+  if (ok) s->busy++;
+  pthread_mutex_unlock(&s->mu);
+  return ok;
+}
+
+/* Ends a use (see grpc_session.h). */
+void tfc_grpc_session_leave(tfc_grpc_session *s) {
+  pthread_mutex_lock(&s->mu);
+  bool last = --s->busy == 0;
+  bool release = last && s->free_on_leave;
+  if (last) pthread_cond_broadcast(&s->idle);
+  pthread_mutex_unlock(&s->mu);
+  if (release) session_release(s);
+}
+
+/* CloseSession and free (see grpc_session.h). */
 void tfc_grpc_session_free(tfc_grpc_session *s) {
   if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  s->closing = true;
+  pthread_mutex_unlock(&s->mu);
   if (s->handle) {
     tfc_wbuf b;
     tfc_wbuf_init(&b);
@@ -259,9 +298,15 @@ void tfc_grpc_session_free(tfc_grpc_session *s) {
     tfc_rpc_buf_free(&resp);
     tfc_wbuf_free(&b);
   }
-  pthread_mutex_destroy(&s->mu);
-  tfc_free(s->handle);
-  tfc_free(s->target);
-  tfc_free(s->config);
-  tfc_free(s);
+  /* the master cancelled the steps in flight: their RunStep calls return soon */
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&s->mu);
+  while (s->busy > 0 && pthread_cond_timedwait(&s->idle, &s->mu, &until) == 0) {
+  }
+  bool later = s->busy > 0;
+  if (later) s->free_on_leave = true;
+  pthread_mutex_unlock(&s->mu);
+  if (!later) session_release(s);
 }

@@ -50,7 +50,15 @@ bool tfc_grpc_session_run(tfc_grpc_session *s, tfc_grpc_run_args *a, tfc_status 
 bool tfc_grpc_list_devices(const char *target, int64_t timeout_ms, uint8_t **out, size_t *len, tfc_status *st);
 /* Reset(containers) on the master at target. */
 bool tfc_grpc_reset(const char *target, int n, const char *const *containers, tfc_status *st);
-/* CloseSession (when one was created) and free. */
+/* Marks a use of s by a thread that will extend/run it; false (nothing to
+ * leave) once s is being closed. Take it while s is known to be alive (the
+ * binding does so under the GIL, as it frees under the GIL). */
+bool tfc_grpc_session_enter(tfc_grpc_session *s);
+/* Ends a use from tfc_grpc_session_enter; the last use of a closed session frees it. */
+void tfc_grpc_session_leave(tfc_grpc_session *s);
+/* CloseSession (when one was created; the master cancels the session's steps
+ * in flight) and free: waits up to 10 s for the uses in progress to end, and
+ * otherwise leaves the freeing to the last of them. */
 void tfc_grpc_session_free(tfc_grpc_session *s);
 
 #endif

@@ -165,6 +165,25 @@ static void plan_free(tfc_master *m, const char *session, mplan *p) {
 
 static void callable_free(void *p);
 
+/* Tells every task of the session to delete its worker session, which also
+ * cancels the session's steps still running there. */
+static void delete_worker_sessions(tfc_master *m, msession *s) {
+  tfc_wbuf b;
+  tfc_wbuf_init(&b);
+  tfc_wbuf_string(&b, 1, s->handle);
+  bool *seen = tfc_calloc((size_t)m->c->n_tasks + 1, sizeof(bool));
+  for (int i = 0; seen && i < s->n_dev; i++) {
+    if (seen[s->dev_task[i]]) continue;
+    seen[s->dev_task[i]] = true;
+    tfc_rpc_buf r;
+    tfc_status st;
+    tfc_master_call_task(m, s->dev_task[i], TFC_M_DELETE_WORKER_SESSION, b.data, b.len, 10000, &r, &st);
+    tfc_rpc_buf_free(&r);
+  }
+  tfc_free(seen);
+  tfc_wbuf_free(&b);
+}
+
 /* Frees a session: its plans' graphs are deregistered, workers forget it. */
 static void session_free(tfc_master *m, msession *s) {
   for (size_t i = 0; i < s->plans.cap; i++) {
@@ -181,20 +200,7 @@ static void session_free(tfc_master *m, msession *s) {
     if (tfc_hashmap_slot(&s->callables, i, &k, &kl, &v)) callable_free(v);
   }
   tfc_hashmap_destroy(&s->callables);
-  tfc_wbuf b;
-  tfc_wbuf_init(&b);
-  tfc_wbuf_string(&b, 1, s->handle);
-  bool *seen = tfc_calloc((size_t)m->c->n_tasks + 1, sizeof(bool));
-  for (int i = 0; seen && i < s->n_dev; i++) {
-    if (seen[s->dev_task[i]]) continue;
-    seen[s->dev_task[i]] = true;
-    tfc_rpc_buf r;
-    tfc_status st;
-    tfc_master_call_task(m, s->dev_task[i], TFC_M_DELETE_WORKER_SESSION, b.data, b.len, 10000, &r, &st);
-    tfc_rpc_buf_free(&r);
-  }
-  tfc_free(seen);
-  tfc_wbuf_free(&b);
+  delete_worker_sessions(m, s);
   for (int i = 0; i < s->n_dev; i++) tfc_free(s->dev_names[i]);
   tfc_free(s->dev_names);
   tfc_free(s->dev_parsed);
@@ -742,6 +748,10 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     mpart *q = &p->parts[p->n_parts++];
     q->task = s->dev_task[part->device];
     q->device = s->dev_names[part->device];
+    /* feeds and fetches of a partition on another task are keyed with that
+     * task's own device at the client end: a worker (TensorFlow's too) only
+     * accepts rendezvous keys whose receiving end is local to it */
+    const char *cdev = q->task == m->c->self ? client : q->device;
     memset(used, 0, sizeof(bool) * ((size_t)r->n_feeds + 1));
     for (int i = 0; i < part->n; i++)
       for (int k = 0; k < part->nodes[i].n_inputs; k++)
@@ -756,9 +766,9 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     }
     for (int f = 0; ok && f < r->n_feeds; f++) {
       if (!used[f]) continue;
-      size_t n = strlen(client) + strlen(q->device) + strlen(r->feed_names[f]) + 64;
+      size_t n = strlen(cdev) + strlen(q->device) + strlen(r->feed_names[f]) + 64;
       char *key = tfc_malloc(n);
-      if (!key || !tfc_rendezvous_key(key, n, client, s->incarnation, q->device, r->feed_names[f])) {
+      if (!key || !tfc_rendezvous_key(key, n, cdev, s->incarnation, q->device, r->feed_names[f])) {
         tfc_free(key);
         ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
         break;
@@ -768,9 +778,9 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     }
     for (int i = 0; ok && i < r->n_fetches; i++) {
       if (sg.fetches[i].feed >= 0 || sg.fetches[i].part != pi) continue;
-      size_t n = strlen(client) + strlen(q->device) + strlen(r->fetches[i]) + 64;
+      size_t n = strlen(cdev) + strlen(q->device) + strlen(r->fetches[i]) + 64;
       char *key = tfc_malloc(n);
-      if (!key || !tfc_rendezvous_key(key, n, q->device, s->dev_inc[part->device], client, r->fetches[i])) {
+      if (!key || !tfc_rendezvous_key(key, n, q->device, s->dev_inc[part->device], cdev, r->fetches[i])) {
         tfc_free(key);
         ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
         break;
@@ -781,7 +791,7 @@ static mplan *build_plan(tfc_master *m, msession *s, const step_req *r, tfc_stat
     if (!ok) break;
     tfc_partition_export_options eo = {
         .device_name = q->device,
-        .client_device = client,
+        .client_device = cdev,
         .client_incarnation = s->incarnation,
         .device_incarnation = s->dev_inc[part->device],
         .feed_names = (const char *const *)r->feed_names,
@@ -1314,6 +1324,7 @@ static bool close_session(tfc_master *m, const uint8_t *req, size_t len, tfc_sta
   if (!h) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   pthread_mutex_lock(&m->mu);
   msession *s = tfc_hashmap_remove(&m->sessions, h, strlen(h));
+  bool busy = s && s->refs > 1; /* steps still running hold references */
   pthread_mutex_unlock(&m->mu);
   if (!s) {
     tfc_status_set(st, TFC_CODE_ABORTED, "Session %s is not found. Possibly, this master has restarted.", h);
@@ -1322,6 +1333,9 @@ static bool close_session(tfc_master *m, const uint8_t *req, size_t len, tfc_sta
   }
   tfc_free(h);
   tfc_server_log(m->c->tasks[m->c->self].name, "session %s closed", s->handle);
+  /* as TF's master does, closing cancels the steps in flight (a step waiting
+   * in a queue or an accumulator on some task would otherwise never end) */
+  if (busy) delete_worker_sessions(m, s);
   session_put(m, s);
   return true;
 }

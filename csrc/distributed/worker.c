@@ -39,6 +39,7 @@ typedef struct wsession {
   tfc_kernel_cache *kcache;
   int refs;                 /* registered graphs + 1 while the session exists */
   int deregistered;         /* graphs freed by DeregisterGraph (logged at DeleteWorkerSession) */
+  atomic_int cancelled;     /* set by DeleteWorkerSession: the session's running steps stop */
 } wsession;
 
 typedef struct wgraph {
@@ -528,7 +529,10 @@ static bool run_graph(tfc_worker *w, const uint8_t *req, size_t len, int64_t tim
         .flib = g->flib,
     };
     tfc_executor *execs[1] = {g->exec};
-    tfc_step_args args = {.sg = &g->sg, .n_execs = 1, .execs = execs, .rendezvous = base};
+    /* a step of a deleted session (its master closed it) stops with CANCELLED,
+     * completing ops that wait for something outside the step */
+    tfc_step_args args = {.sg = &g->sg, .n_execs = 1, .execs = execs, .rendezvous = base,
+                          .cancel = &g->ws->cancelled};
     if (timeout_ms < INT64_MAX) {
       struct timespec now;
       clock_gettime(CLOCK_MONOTONIC, &now);
@@ -843,6 +847,10 @@ static bool delete_session(tfc_worker *w, const uint8_t *req, size_t len, tfc_st
   char *h = field_string(req, len, 1);
   if (!h) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   int freed = 0;
+  pthread_mutex_lock(&w->mu);
+  wsession *live = tfc_hashmap_get(&w->sessions, h, strlen(h), NULL);
+  if (live) atomic_store(&live->cancelled, 1);
+  pthread_mutex_unlock(&w->mu);
   for (;;) {
     char *victim = NULL;
     pthread_mutex_lock(&w->mu);

@@ -1,6 +1,6 @@
 /*
  * data_flow_internal.h — kernels of the data-flow family (queues in
- * queue_ops.c, readers in reader_ops.c) listed by data_flow.c.
+ * queue_ops.c, readers in reader_ops.c, accumulators in accumulator_ops.c) listed by data_flow.c.
  */
 #ifndef TFC_KERNELS_DATA_FLOW_INTERNAL_H
 #define TFC_KERNELS_DATA_FLOW_INTERNAL_H
@@ -31,6 +31,17 @@ void tfc_reader_reset_compute(tfc_kernel_ctx *ctx);
 /* ReaderSerializeStateV2 / ReaderRestoreStateV2. */
 void tfc_reader_serialize_state_compute(tfc_kernel_ctx *ctx);
 void tfc_reader_restore_state_compute(tfc_kernel_ctx *ctx);
+
+/* Accumulator creation ops (ConditionalAccumulator, SparseConditionalAccumulator). */
+bool tfc_accum_op_init(const tfc_kernel_init *ki, void **state);
+void tfc_accum_op_compute(tfc_kernel_ctx *ctx);
+void tfc_accum_op_free(void *state);
+/* AccumulatorApplyGradient / SparseAccumulatorApplyGradient. */
+void tfc_accum_apply_compute(tfc_kernel_ctx *ctx);
+/* AccumulatorTakeGradient / SparseAccumulatorTakeGradient (async). */
+void tfc_accum_take_compute(tfc_kernel_ctx *ctx);
+void tfc_accum_num_compute(tfc_kernel_ctx *ctx);
+void tfc_accum_set_step_compute(tfc_kernel_ctx *ctx);
 
 /* A unique resource name for a node's resource when its shared_name is
  * empty ("_<n>_<node>", as TF names them); caller frees. NULL on OOM. */

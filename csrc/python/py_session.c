@@ -1062,8 +1062,16 @@ static bool run_remote(SessionObject *self, feed_spec *fs, fetch_spec *fx, const
   if (ok) {
     tfc_grpc_session *rs = self->remote;
     tfc_graph *g = self->graph->g;
+    /* taken under the GIL, before close() can free rs: a close from another
+     * thread then waits for this run (which the master cancels) */
+    bool entered = tfc_grpc_session_enter(rs);
     Py_BEGIN_ALLOW_THREADS
-    ok = tfc_grpc_session_extend(rs, g, &st) && tfc_grpc_session_run(rs, &a, &st);
+    if (!entered) {
+      ok = tfc_status_set(&st, TFC_CODE_CANCELLED, "Session was closed");
+    } else {
+      ok = tfc_grpc_session_extend(rs, g, &st) && tfc_grpc_session_run(rs, &a, &st);
+      tfc_grpc_session_leave(rs);
+    }
     Py_END_ALLOW_THREADS
     if (!ok) tfc_py_raise_status(self->ms, self->graph, &st);
   }

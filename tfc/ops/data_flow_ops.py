@@ -34,9 +34,8 @@ def _as_shape_list(shapes, dtypes, unknown_dim_allowed=False, unknown_rank_allow
     shapes = [shapes]
   if not isinstance(shapes, (tuple, list)):
     raise TypeError("shapes must be a list of shapes, got %r" % (shapes,))
-  if all(s is None or isinstance(s, int) for s in shapes) and shapes and \
-      not isinstance(shapes[0], (list, tuple)):
-    shapes = [shapes]
+  if all(s is None or isinstance(s, int) for s in shapes):
+    shapes = [shapes]  # one shape (() or [] is the scalar shape), as TF reads it
   shapes = [_tensor_shape.as_shape(s) for s in shapes]
   if not unknown_dim_allowed:
     if any(not s.is_fully_defined() for s in shapes):
@@ -318,3 +317,148 @@ def parallel_dynamic_stitch(indices, data, name=None):
                      "(%d vs %d)" % (len(data), len(indices)))
   return _apply_op("ParallelDynamicStitch", name, [indices, data]).outputs[0]
 
+
+
+class ConditionalAccumulatorBase(object):
+  """A conditional accumulator (TF 1.15's tf.ConditionalAccumulatorBase):
+  gradients applied with a local step older than the accumulator's global
+  step are dropped; a take waits until enough gradients are in, returns their
+  mean (or sum), resets the count and advances the global step."""
+
+  def __init__(self, dtype, shape, accumulator_ref):
+    self._dtype = dtype
+    if shape is not None:
+      self._shape = _tensor_shape.TensorShape(shape)
+    else:
+      self._shape = _tensor_shape.unknown_shape()
+    self._accumulator_ref = accumulator_ref
+    self._name = accumulator_ref.op.name.split("/")[-1]
+
+  @property
+  def accumulator_ref(self):
+    """The handle (a Ref(string) tensor) of the accumulator."""
+    return self._accumulator_ref
+
+  @property
+  def name(self):
+    """The name of the op that made the accumulator."""
+    return self._accumulator_ref.op.name
+
+  @property
+  def dtype(self):
+    """The element type of the gradients."""
+    return self._dtype
+
+  def num_accumulated(self, name=None):
+    """An int32 scalar: the gradients summed since the last take."""
+    if name is None:
+      name = "%s_NumAccumulated" % self._name
+    return _apply_op(self._op("AccumulatorNumAccumulated"), name, [self._accumulator_ref]).outputs[0]
+
+  def set_global_step(self, new_global_step, name=None):
+    """An op that sets the global step gradients are judged stale against."""
+    from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+    step = math_ops.cast(_ops.convert_to_tensor(new_global_step), _dtypes.int64)
+    return _apply_op(self._op("AccumulatorSetGlobalStep"), name, [self._accumulator_ref, step])
+
+  def _op(self, op_type):
+    """The op type for this accumulator's handle (resource or Ref(string))."""
+    if self._accumulator_ref.dtype == _dtypes.resource:
+      return "Resource" + op_type
+    return op_type
+
+
+def _accumulator_attrs(dtype, shape, shared_name, reduction_type):
+  return {"dtype": dtype, "shape": _shape_attr(shape), "shared_name": shared_name or "",
+          "reduction_type": reduction_type}
+
+
+class ConditionalAccumulator(ConditionalAccumulatorBase):
+  """A conditional accumulator of dense gradients (TF's
+  tf.ConditionalAccumulator, made by ResourceConditionalAccumulator as in TF
+  1.15 and later; the ResourceAccumulator* ops use it).
+
+      acc = tf.ConditionalAccumulator(tf.float32, shape=[2])
+      apply = acc.apply_grad([1., 2.], local_step=0)
+      mean = acc.take_grad(2)   # waits for two applied gradients
+  """
+
+  def __init__(self, dtype, shape=None, shared_name=None, name="conditional_accumulator",
+               reduction_type="MEAN"):
+    dtype = _dtypes.as_dtype(dtype)
+    shape = _tensor_shape.TensorShape(shape) if shape is not None else _tensor_shape.unknown_shape()
+    ref = _apply_op("ResourceConditionalAccumulator", name, [],
+                    _accumulator_attrs(dtype, shape, shared_name, reduction_type)).outputs[0]
+    super(ConditionalAccumulator, self).__init__(dtype, shape, ref)
+
+  def apply_grad(self, grad, local_step=0, name=None):
+    """An op adding `grad` unless `local_step` is older than the global step.
+
+    Raises:
+      ValueError: the gradient's shape is incompatible with the accumulator's.
+    """
+    from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+    grad = _ops.convert_to_tensor(grad, self._dtype)
+    grad.get_shape().assert_is_compatible_with(self._shape)
+    local_step = math_ops.cast(_ops.convert_to_tensor(local_step), _dtypes.int64)
+    return _apply_op(self._op("AccumulatorApplyGradient"), name, [self._accumulator_ref, local_step, grad],
+                     {"dtype": self._dtype})
+
+  def take_grad(self, num_required, name=None):
+    """The mean (or sum) of the gradients, once `num_required` are in; the
+    op waits until then and advances the global step."""
+    out = _apply_op(self._op("AccumulatorTakeGradient"), name, [self._accumulator_ref, num_required],
+                    {"dtype": self._dtype}).outputs[0]
+    out.set_shape(self._shape)
+    return out
+
+
+class SparseConditionalAccumulator(ConditionalAccumulatorBase):
+  """A conditional accumulator of sparse gradients (IndexedSlices), TF 1.15's
+  tf.SparseConditionalAccumulator: rows with the same index are summed, and
+  the mean divides each row by the number of gradients that held it."""
+
+  def __init__(self, dtype, shape=None, shared_name=None, name="sparse_conditional_accumulator",
+               reduction_type="MEAN"):
+    dtype = _dtypes.as_dtype(dtype)
+    shape = _tensor_shape.TensorShape(shape) if shape is not None else _tensor_shape.unknown_shape()
+    ref = _apply_op("SparseConditionalAccumulator", name, [],
+                    _accumulator_attrs(dtype, shape, shared_name, reduction_type)).outputs[0]
+    super(SparseConditionalAccumulator, self).__init__(dtype, shape, ref)
+
+  def apply_indexed_slices_grad(self, grad, local_step=0, name=None):
+    """apply_grad for an IndexedSlices gradient."""
+    return self.apply_grad(grad_indices=grad.indices, grad_values=grad.values,
+                           grad_shape=grad.dense_shape, local_step=local_step, name=name)
+
+  def apply_grad(self, grad_indices, grad_values, grad_shape=None, local_step=0, name=None):
+    """An op adding the sparse gradient (indices, values[, dense shape])
+    unless `local_step` is older than the global step."""
+    from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+    local_step = math_ops.cast(_ops.convert_to_tensor(local_step), _dtypes.int64)
+    indices = math_ops.cast(grad_indices, _dtypes.int64)
+    values = _ops.convert_to_tensor(grad_values, self._dtype)
+    if grad_shape is None:
+      shape = _ops.convert_to_tensor([], _dtypes.int64)
+    else:
+      shape = math_ops.cast(grad_shape, _dtypes.int64)
+    return _apply_op("SparseAccumulatorApplyGradient", name,
+                     [self._accumulator_ref, local_step, indices, values, shape],
+                     {"dtype": self._dtype, "has_known_shape": grad_shape is not None})
+
+  def take_grad(self, num_required, name=None):
+    """(indices, values, shape) of the mean (or sum), once `num_required`
+    gradients are in."""
+    op = _apply_op("SparseAccumulatorTakeGradient", name, [self._accumulator_ref, num_required],
+                   {"dtype": self._dtype})
+    return _SparseTake(*op.outputs)
+
+  def take_indexed_slices_grad(self, num_required, name=None):
+    """take_grad as an IndexedSlices."""
+    from tfc.framework.indexed_slices import IndexedSlices  # pylint: disable=g-import-not-at-top
+    out = self.take_grad(num_required, name=name)
+    return IndexedSlices(indices=out.indices, values=out.values, dense_shape=out.shape)
+
+
+import collections as _collections  # noqa: E402
+_SparseTake = _collections.namedtuple("SparseAccumulatorTakeGradient", ["indices", "values", "shape"])

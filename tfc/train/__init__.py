@@ -73,6 +73,7 @@ _CHECKPOINT_NAMES = {
     "ProfilerHook": "basic_session_run_hooks",
     "SecondOrStepTimer": "basic_session_run_hooks",
     "QueueRunner": "queue_runner_impl",
+    "SyncReplicasOptimizer": "sync_replicas_optimizer",
     "add_queue_runner": "queue_runner_impl",
     "start_queue_runners": "queue_runner_impl",
     "limit_epochs": "input",
