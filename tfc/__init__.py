@@ -241,6 +241,8 @@ _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.sort_ops", _name)) for _name in (
+    "sort", "argsort", "searchsorted"))
 _LAZY.update((_name, ("tfc.ops.scatter_nd_ops", _name)) for _name in (
     "gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
     "tensor_scatter_nd_sub", "tensor_scatter_nd_min", "tensor_scatter_nd_max",

@@ -36,3 +36,4 @@ def __getattr__(name):
     from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
     return sparse_ops.embedding_lookup_sparse
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)
+from tfc.ops.sort_ops import top_k  # noqa: F401,E402

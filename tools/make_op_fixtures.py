@@ -2103,6 +2103,18 @@ for _op in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMin", "TensorS
     case(_op, "duplicates", tensor=F(4), indices=V([[1], [1], [2]], "int32"), updates=F(3))
 case("TensorScatterUpdate", "string", tensor=V([b"a", b"b", b"c"], "string"),
      indices=V([[2], [0]], "int32"), updates=V([b"x", b"y"], "string"))
+case("TopKV2", input=F(3, 7), k=K(3, "int32"))
+case("TopKV2", "ties_i32", input=V([[3, 1, 3, 2, 3], [0, 0, 0, 0, 0]], "int32"), k=K(4, "int32"))
+case("TopKV2", "f64_rank3_all", input=F(2, 2, 5, dt="float64"), k=K(5, "int32"))
+case("TopKV2", "k0_i64_index", input=F(4, 3), k=K(0, "int64"), index_type="int64")
+case("TopKV2", "f16", input=F(2, 6, dt="float16"), k=K(2, "int32"))
+case("TopKV2", "u8", input=I(3, 4, lo=0, hi=255, dt="uint8"), k=K(2, "int32"))
+case("TopKV2", "k_too_large", input=F(2, 3), k=V(4, "int32"), error=True)
+for _op in ["LowerBound", "UpperBound"]:
+    case(_op, sorted_inputs=V([[1.0, 2.0, 2.0, 5.0], [-3.0, 0.0, 0.0, 0.0]], "float32"),
+         values=V([[2.0, 0.0, 6.0], [0.0, -4.0, 1.0]], "float32"))
+    case(_op, "i64_out", sorted_inputs=V([[1, 3, 3, 7]], "int32"), values=V([[3, 8, 0, 7, 4]], "int32"),
+         out_type="int64")
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
