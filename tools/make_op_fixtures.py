@@ -2115,6 +2115,26 @@ for _op in ["LowerBound", "UpperBound"]:
          values=V([[2.0, 0.0, 6.0], [0.0, -4.0, 1.0]], "float32"))
     case(_op, "i64_out", sorted_inputs=V([[1, 3, 3, 7]], "int32"), values=V([[3, 8, 0, 7, 4]], "int32"),
          out_type="int64")
+case("EnsureShape", input=F(2, 3), shape=[None, 3])
+case("EnsureShape", "unknown_dims_i32", input=I(4, 2), shape=[None, None])
+case("BroadcastArgs", s0=V([2, 1, 3], "int32"), s1=V([4, 1], "int32"))
+case("BroadcastArgs", "i64_empty", s0=V(np.zeros([0], np.int64), "int64"), s1=V([5, 1], "int64"))
+case("BroadcastArgs", "incompatible", s0=V([2, 3], "int32"), s1=V([4], "int32"), error=True)
+case("Bitcast", "f32_to_i32", input=F(2, 3), type="int32")
+case("Bitcast", "f64_to_u8", input=F(3, dt="float64"), type="uint8")
+case("Bitcast", "u16_to_f32", input=I(2, 2, lo=0, hi=65535, dt="uint16"), type="float32")
+case("Bitcast", "i8_to_u8", input=I(5, lo=-128, hi=127, dt="int8"), type="uint8")
+case("UnravelIndex", indices=V([5, 7, 0], "int32"), dims=V([2, 4], "int32"))
+case("UnravelIndex", "scalar_i64", indices=V(22, "int64"), dims=V([3, 4, 2], "int64"))
+case("UnravelIndex", "out_of_bounds", indices=V([8], "int32"), dims=V([2, 4], "int32"), error=True)
+case("HistogramFixedWidth", values=F(40, lo=-1, hi=6), value_range=V([0.0, 5.0], "float32"),
+     nbins=V(7, "int32"))
+case("HistogramFixedWidth", "f64_i64", values=F(30, lo=0, hi=1, dt="float64"),
+     value_range=V([0.0, 1.0], "float64"), nbins=V(10, "int32"), dtype="int64")
+case("HistogramFixedWidth", "i32_edges", values=V([0, 1, 2, 3, 4, 5, -3, 9], "int32"),
+     value_range=V([0, 5], "int32"), nbins=V(5, "int32"))
+case("HistogramFixedWidth", "bad_nbins", values=F(4), value_range=V([0.0, 1.0], "float32"),
+     nbins=V(0, "int32"), error=True)
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
