@@ -241,6 +241,8 @@ _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.einsum_ops", _name)) for _name in (
+    "einsum", "repeat", "batch_gather"))
 _LAZY.update((_name, ("tfc.ops.array_extra_ops", _name)) for _name in (
     "ensure_shape", "broadcast_dynamic_shape", "bitcast", "unravel_index",
     "histogram_fixed_width", "histogram_fixed_width_bins"))
