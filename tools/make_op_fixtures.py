@@ -2135,6 +2135,13 @@ case("HistogramFixedWidth", "i32_edges", values=V([0, 1, 2, 3, 4, 5, -3, 9], "in
      value_range=V([0, 5], "int32"), nbins=V(5, "int32"))
 case("HistogramFixedWidth", "bad_nbins", values=F(4), value_range=V([0.0, 1.0], "float32"),
      nbins=V(0, "int32"), error=True)
+case("LRN", input=F(2, 3, 3, 8))
+case("LRN", "attrs", input=F(1, 2, 2, 12), depth_radius=2, bias=2.0, alpha=0.001, beta=0.75)
+case("LRN", "radius0_f16", input=F(1, 1, 2, 4, dt="float16"), depth_radius=0)
+case("LRNGrad", input_grads=F(2, 2, 2, 7), input_image=F(2, 2, 2, 7),
+     output_image=F(2, 2, 2, 7), depth_radius=2, alpha=0.5, beta=0.75, bias=1.5)
+case("LRNGrad", "defaults", input_grads=F(1, 2, 1, 13), input_image=F(1, 2, 1, 13),
+     output_image=F(1, 2, 1, 13))
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),
