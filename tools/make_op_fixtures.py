@@ -2142,6 +2142,16 @@ case("LRNGrad", input_grads=F(2, 2, 2, 7), input_image=F(2, 2, 2, 7),
      output_image=F(2, 2, 2, 7), depth_radius=2, alpha=0.5, beta=0.75, bias=1.5)
 case("LRNGrad", "defaults", input_grads=F(1, 2, 1, 13), input_image=F(1, 2, 1, 13),
      output_image=F(1, 2, 1, 13))
+_RGB_EDGE = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 0.5, 0.5], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+             [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.2, 0.9, 0.9], [0.3, 0.1, 0.3]]
+case("RGBToHSV", images=F(2, 4, 3, lo=0, hi=1))
+case("RGBToHSV", "edges_f64", images=V(_RGB_EDGE, "float64"))
+case("HSVToRGB", images=F(2, 4, 3, lo=0, hi=1))
+case("HSVToRGB", "f64", images=F(5, 3, lo=0, hi=1, dt="float64"))
+case("AdjustHue", images=F(2, 3, 3, lo=0, hi=1), delta=V(0.3, "float32"))
+case("AdjustHue", "negative", images=V([_RGB_EDGE], "float32"), delta=V(-0.45, "float32"))
+case("AdjustSaturation", images=F(2, 3, 3, lo=0, hi=1), scale=V(0.4, "float32"))
+case("AdjustSaturation", "boost", images=V([_RGB_EDGE], "float32"), scale=V(3.0, "float32"))
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),

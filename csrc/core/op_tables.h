@@ -34,6 +34,7 @@ extern const tfc_op_table tfc_ops_scatter_nd;  /* GatherNd, ScatterNd, TensorSca
 extern const tfc_op_table tfc_ops_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_op_table tfc_ops_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
 extern const tfc_op_table tfc_ops_lrn;         /* LRN, LRNGrad */
+extern const tfc_op_table tfc_ops_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue, AdjustSaturation */
 extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 
 #define TFC_OP_TABLES                                                                  \
@@ -42,6 +43,6 @@ extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, 
       &tfc_ops_checkpoint, &tfc_ops_string, &tfc_ops_summary, &tfc_ops_control, \
       &tfc_ops_parsing, &tfc_ops_data_flow, &tfc_ops_functional, &tfc_ops_dataset, &tfc_ops_resource, \
       &tfc_ops_sparse, &tfc_ops_strings, \
-      &tfc_ops_linalg, &tfc_ops_math_special, &tfc_ops_scatter_nd, &tfc_ops_sort, &tfc_ops_array_extra, &tfc_ops_lrn
+      &tfc_ops_linalg, &tfc_ops_math_special, &tfc_ops_scatter_nd, &tfc_ops_sort, &tfc_ops_array_extra, &tfc_ops_lrn, &tfc_ops_image_hsv
 
 #endif

@@ -34,6 +34,7 @@ extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, T
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_kernel_table tfc_kernels_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
 extern const tfc_kernel_table tfc_kernels_lrn;         /* LRN, LRNGrad */
+extern const tfc_kernel_table tfc_kernels_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue, AdjustSaturation */
 extern const tfc_kernel_table tfc_kernels_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 
 #define TFC_KERNEL_TABLES                                                               \
@@ -43,6 +44,6 @@ extern const tfc_kernel_table tfc_kernels_math_special; /* Acos ... Atanh, Erf, 
       &tfc_kernels_parsing, &tfc_kernels_stack, &tfc_kernels_tensor_array, &tfc_kernels_data_flow, \
       &tfc_kernels_dataset, &tfc_kernels_resource, \
       &tfc_kernels_sparse, &tfc_kernels_strings, \
-      &tfc_kernels_linalg, &tfc_kernels_math_special, &tfc_kernels_scatter_nd, &tfc_kernels_sort, &tfc_kernels_array_extra, &tfc_kernels_lrn
+      &tfc_kernels_linalg, &tfc_kernels_math_special, &tfc_kernels_scatter_nd, &tfc_kernels_sort, &tfc_kernels_array_extra, &tfc_kernels_lrn, &tfc_kernels_image_hsv
 
 #endif
