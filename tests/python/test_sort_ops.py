@@ -94,3 +94,20 @@ def test_bad_k():
   with g.as_default():
     with pytest.raises(ValueError):
       tf.sort(tf.zeros([2, 3]), direction="UP")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_approx_max_min_k_are_exact(dtype, axis):
+  x = np.random.RandomState(5).permutation(40).reshape(5, 8).astype(dtype)
+  g = tf.Graph()
+  with g.as_default():
+    mx = tf.math.approx_max_k(tf.constant(x), 3, reduction_dimension=axis)
+    mn = tf.nn.approx_min_k(tf.constant(x), 2, reduction_dimension=axis)
+    (mv, mi), (nv, ni) = _run([mx, mn], g)
+  order = np.argsort(-x, axis=axis, kind="stable")
+  np.testing.assert_array_equal(mi, np.take(order, range(3), axis=axis))
+  np.testing.assert_array_equal(mv, np.take_along_axis(x, mi, axis))
+  order = np.argsort(x, axis=axis, kind="stable")
+  np.testing.assert_array_equal(ni, np.take(order, range(2), axis=axis))
+  np.testing.assert_array_equal(nv, np.take_along_axis(x, ni, axis))

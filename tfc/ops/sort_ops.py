@@ -84,3 +84,48 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_dtypes.int32, n
     op = "UpperBound" if side == "right" else "LowerBound"
     out = _apply_op(op, None, [seq_2d, val_2d], {"out_type": out_type}).outputs[0]
     return array_ops.reshape(out, array_ops.shape(values))
+
+
+def _approx_k(operand, k, reduction_dimension, largest, name, default_name):
+  from tfc.ops import array_ops, math_ops  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, default_name, [operand]):
+    operand = _ops.convert_to_tensor(operand, name="operand")
+    rank = operand.shape.ndims
+    if rank is None:
+      raise ValueError("%s needs an operand of known rank" % default_name)
+    axis = reduction_dimension % rank
+    perm = None
+    if axis != rank - 1:
+      perm = list(range(rank))
+      perm[axis], perm[rank - 1] = perm[rank - 1], perm[axis]
+      operand = array_ops.transpose(operand, perm)
+    if largest:
+      vals, idx = top_k(operand, k)
+    else:
+      dt = operand.dtype.base_dtype
+      if dt.is_unsigned:
+        top = _ops.convert_to_tensor(np.array(dt.max, dt.as_numpy_dtype))
+        flip = lambda t: math_ops.subtract(top, t)  # noqa: E731
+      elif dt.is_integer:
+        one = _ops.convert_to_tensor(np.array(1, dt.as_numpy_dtype))
+        flip = lambda t: math_ops.subtract(math_ops.negative(t), one)  # noqa: E731
+      else:
+        flip = math_ops.negative
+      vals, idx = top_k(flip(operand), k)
+      vals = flip(vals)
+    if perm is not None:
+      vals, idx = array_ops.transpose(vals, perm), array_ops.transpose(idx, perm)
+    return vals, idx
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,  # pylint: disable=unused-argument
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+  """The k largest values along reduction_dimension and their indices. On CPU
+  TensorFlow computes these exactly; so does tfc (recall is always 1)."""
+  return _approx_k(operand, k, reduction_dimension, True, name, "ApproxMaxK")
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,  # pylint: disable=unused-argument
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+  """The k smallest values along reduction_dimension and their indices (exact, as on CPU in TF)."""
+  return _approx_k(operand, k, reduction_dimension, False, name, "ApproxMinK")
