@@ -40,3 +40,4 @@ from tfc.ops.sort_ops import top_k  # noqa: F401,E402
 from tfc.ops.einsum_ops import compute_average_loss, scale_regularization_loss  # noqa: F401,E402
 from tfc.ops.lrn_ops import local_response_normalization, lrn  # noqa: F401,E402
 from tfc.ops.sort_ops import approx_max_k, approx_min_k  # noqa: F401,E402
+from tfc.ops.pool_v2_ops import max_pool_v2, avg_pool_v2  # noqa: F401,E402

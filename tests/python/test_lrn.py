@@ -48,3 +48,20 @@ def test_lrn_bad_input():
       tf.nn.lrn(tf.zeros([2, 3]))
     with pytest.raises(TypeError):
       tf.nn.lrn(tf.zeros([1, 1, 1, 2], tf.float64))
+
+
+def test_pool_v2_dispatches_on_rank():
+  x4 = np.random.RandomState(3).rand(1, 4, 4, 2).astype(np.float32)
+  x3 = np.random.RandomState(4).rand(2, 6, 3).astype(np.float32)
+  with tf.Graph().as_default():
+    with tf.Session() as sess:
+      m4, a4, m3, a3 = sess.run([
+          tf.nn.max_pool_v2(x4, 2, 2, "VALID"), tf.nn.avg_pool_v2(x4, 2, 2, "VALID"),
+          tf.nn.max_pool_v2(x3, 3, 3, "VALID"), tf.nn.avg_pool_v2(x3, 2, 2, "VALID")])
+  np.testing.assert_allclose(m4, x4.reshape(1, 2, 2, 2, 2, 2).max(axis=(2, 4)))
+  np.testing.assert_allclose(a4, x4.reshape(1, 2, 2, 2, 2, 2).mean(axis=(2, 4)), rtol=1e-6)
+  np.testing.assert_allclose(m3, x3.reshape(2, 2, 3, 3).max(axis=2))
+  np.testing.assert_allclose(a3, x3.reshape(2, 3, 2, 3).mean(axis=2), rtol=1e-6)
+  with tf.Graph().as_default():
+    with pytest.raises(NotImplementedError):
+      tf.nn.max_pool_v2(tf.zeros([1, 2, 2, 2, 1]), 2, 2, "VALID")
