@@ -244,6 +244,13 @@ _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
+_LAZY.update((_name, ("tfc.ops.einsum_ops", _name)) for _name in (
+    "einsum", "repeat", "batch_gather"))
+_LAZY.update((_name, ("tfc.ops.array_extra_ops", _name)) for _name in (
+    "ensure_shape", "broadcast_dynamic_shape", "bitcast", "unravel_index",
+    "histogram_fixed_width", "histogram_fixed_width_bins"))
+_LAZY.update((_name, ("tfc.ops.sort_ops", _name)) for _name in (
+    "sort", "argsort", "searchsorted"))
 _LAZY.update((_name, ("tfc.ops.scatter_nd_ops", _name)) for _name in (
     "gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
     "tensor_scatter_nd_sub", "tensor_scatter_nd_min", "tensor_scatter_nd_max",
@@ -286,7 +293,7 @@ _LAZY.update((_name, ("tfc.protos", _name)) for _name in (
     "Summary", "Event", "HistogramProto", "SummaryMetadata", "LogMessage"))
 _LAZY["distributions"] = ("tfc.distributions", None)
 _LAZY.update((_name, ("tfc.ops.util_ops", _name)) for _name in (
-    "ensure_shape", "guarantee_const", "timestamp", "switch_case"))
+    "guarantee_const", "timestamp", "switch_case"))
 _LAZY["uniform_unit_scaling_initializer"] = ("tfc.ops.init_ops_extra", "UniformUnitScaling")
 _LAZY.update((_name, ("tfc.ops.encoding_ops", _name)) for _name in (
     "encode_base64", "decode_base64", "decode_compressed", "serialize_tensor", "parse_tensor",

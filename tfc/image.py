@@ -603,3 +603,58 @@ def resize_image_with_pad(image, target_height, target_width, method=ResizeMetho
     resized = resize_images(batch, _array_ops.stack([new_h, new_w]), method, align_corners)
     padded = pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width)
     return _array_ops.squeeze(padded, axis=[0]) if was_3d else padded
+
+
+def rgb_to_hsv(images, name=None):
+  """RGB images (last dimension 3, floats in [0, 1]) to HSV, hue in [0, 1)."""
+  return _apply_op("RGBToHSV", name, [images]).outputs[0]
+
+
+def hsv_to_rgb(images, name=None):
+  """HSV images (last dimension 3, floats in [0, 1]) to RGB."""
+  return _apply_op("HSVToRGB", name, [images]).outputs[0]
+
+
+def _adjust_hsv(op_type, default_name, image, value, name):
+  with _ops.name_scope(name, default_name, [image, value]) as name:
+    image = _ops.convert_to_tensor(image, name="image")
+    orig_dtype = image.dtype
+    if orig_dtype in (_dtypes.float16, _dtypes.float32):
+      flt = image
+    else:
+      flt = convert_image_dtype(image, _dtypes.float32)
+    value = _ops.convert_to_tensor(value, dtype=_dtypes.float32)
+    adjusted = _apply_op(op_type, None, [flt, value]).outputs[0]
+    return convert_image_dtype(adjusted, orig_dtype, name=name)
+
+
+def adjust_hue(image, delta, name=None):
+  """Rotates the hue of RGB images by delta (a fraction of the colour wheel, in [-1, 1])."""
+  return _adjust_hsv("AdjustHue", "adjust_hue", image, delta, name)
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+  """Multiplies the saturation of RGB images by saturation_factor (clamped to [0, 1])."""
+  return _adjust_hsv("AdjustSaturation", "adjust_saturation", image, saturation_factor, name)
+
+
+def random_hue(image, max_delta, seed=None):
+  """adjust_hue by a delta drawn uniformly from [-max_delta, max_delta), max_delta in [0, 0.5]."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  if max_delta > 0.5:
+    raise ValueError("max_delta must be <= 0.5.")
+  if max_delta < 0:
+    raise ValueError("max_delta must be non-negative.")
+  delta = random_ops.random_uniform([], -max_delta, max_delta, seed=seed)
+  return adjust_hue(image, delta)
+
+
+def random_saturation(image, lower, upper, seed=None):
+  """adjust_saturation by a factor drawn uniformly from [lower, upper)."""
+  from tfc.ops import random_ops  # pylint: disable=g-import-not-at-top
+  if upper <= lower:
+    raise ValueError("upper must be > lower.")
+  if lower < 0:
+    raise ValueError("lower must be non-negative.")
+  factor = random_ops.random_uniform([], lower, upper, seed=seed)
+  return adjust_saturation(image, factor)

@@ -26,3 +26,4 @@ def __getattr__(name):
     globals()[name] = value
     return value
   raise AttributeError("module 'tfc.linalg' has no attribute %r" % name)
+from tfc.ops.einsum_ops import einsum  # noqa: F401,E402

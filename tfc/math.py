@@ -29,3 +29,5 @@ from tfc.ops.segment_ops import (segment_max, segment_min, segment_prod,  # noqa
                                  unsorted_segment_max, unsorted_segment_min,
                                  unsorted_segment_prod)
 from tfc.ops.scan_ops import cumsum, cumprod, cumulative_logsumexp  # noqa: F401,E402
+from tfc.ops.sort_ops import top_k  # noqa: F401,E402
+from tfc.ops.sort_ops import approx_max_k, approx_min_k  # noqa: F401,E402

@@ -36,3 +36,8 @@ def __getattr__(name):
     from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
     return sparse_ops.embedding_lookup_sparse
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)
+from tfc.ops.sort_ops import top_k  # noqa: F401,E402
+from tfc.ops.einsum_ops import compute_average_loss, scale_regularization_loss  # noqa: F401,E402
+from tfc.ops.lrn_ops import local_response_normalization, lrn  # noqa: F401,E402
+from tfc.ops.sort_ops import approx_max_k, approx_min_k  # noqa: F401,E402
+from tfc.ops.pool_v2_ops import max_pool_v2, avg_pool_v2  # noqa: F401,E402

@@ -1963,20 +1963,6 @@ case("ParseTensor", "garbage", error=True, serialized=V(b"\xff\xff", "string"),
 case("ParseTensor", "not_scalar", error=True, serialized=V([_TP_FLOAT_VAL], "string"),
      out_type="float32")
 case("MatchingFiles", "no_match", pattern=TMP("nothing*.txt"))
-def _ensure_shape_case(spec):
-    """EnsureShape([2, ?]) of a fed value whose static shape is hidden (so TF checks at run
-    time)."""
-    def build(tf, inp):
-        x = inp(spec, "x")
-        unknown = tf.raw_ops.PlaceholderWithDefault(input=x, shape=tf.TensorShape(None))
-        return {"fetches": [tf.raw_ops.EnsureShape(input=unknown, shape=[2, None])]}
-    return build
-
-
-case("EnsureShape", input=F(2, 5), shape=[2, None])
-custom("EnsureShape", "runtime_ok", _ensure_shape_case(F(2, 3)))
-custom("EnsureShape", "mismatch", _ensure_shape_case(F(3, 5)), error=True)
-custom("EnsureShape", "rank", _ensure_shape_case(F(2)), error=True)
 case("GuaranteeConst", input=F(3, 2))
 _SP_IND = V([[0, 1], [2, 0], [2, 3]], "int64")
 _SP_SHAPE = V([3, 4], "int64")
@@ -2349,6 +2335,55 @@ for _op in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMin", "TensorS
     case(_op, "duplicates", tensor=F(4), indices=V([[1], [1], [2]], "int32"), updates=F(3))
 case("TensorScatterUpdate", "string", tensor=V([b"a", b"b", b"c"], "string"),
      indices=V([[2], [0]], "int32"), updates=V([b"x", b"y"], "string"))
+case("TopKV2", input=F(3, 7), k=K(3, "int32"))
+case("TopKV2", "ties_i32", input=V([[3, 1, 3, 2, 3], [0, 0, 0, 0, 0]], "int32"), k=K(4, "int32"))
+case("TopKV2", "f64_rank3_all", input=F(2, 2, 5, dt="float64"), k=K(5, "int32"))
+case("TopKV2", "k0_i64_index", input=F(4, 3), k=K(0, "int64"), index_type="int64")
+case("TopKV2", "f16", input=F(2, 6, dt="float16"), k=K(2, "int32"))
+case("TopKV2", "u8", input=I(3, 4, lo=0, hi=255, dt="uint8"), k=K(2, "int32"))
+case("TopKV2", "k_too_large", input=F(2, 3), k=V(4, "int32"), error=True)
+for _op in ["LowerBound", "UpperBound"]:
+    case(_op, sorted_inputs=V([[1.0, 2.0, 2.0, 5.0], [-3.0, 0.0, 0.0, 0.0]], "float32"),
+         values=V([[2.0, 0.0, 6.0], [0.0, -4.0, 1.0]], "float32"))
+    case(_op, "i64_out", sorted_inputs=V([[1, 3, 3, 7]], "int32"), values=V([[3, 8, 0, 7, 4]], "int32"),
+         out_type="int64")
+case("EnsureShape", input=F(2, 3), shape=[None, 3])
+case("EnsureShape", "unknown_dims_i32", input=I(4, 2), shape=[None, None])
+case("BroadcastArgs", s0=V([2, 1, 3], "int32"), s1=V([4, 1], "int32"))
+case("BroadcastArgs", "i64_empty", s0=V(np.zeros([0], np.int64), "int64"), s1=V([5, 1], "int64"))
+case("BroadcastArgs", "incompatible", s0=V([2, 3], "int32"), s1=V([4], "int32"), error=True)
+case("Bitcast", "f32_to_i32", input=F(2, 3), type="int32")
+case("Bitcast", "f64_to_u8", input=F(3, dt="float64"), type="uint8")
+case("Bitcast", "u16_to_f32", input=I(2, 2, lo=0, hi=65535, dt="uint16"), type="float32")
+case("Bitcast", "i8_to_u8", input=I(5, lo=-128, hi=127, dt="int8"), type="uint8")
+case("UnravelIndex", indices=V([5, 7, 0], "int32"), dims=V([2, 4], "int32"))
+case("UnravelIndex", "scalar_i64", indices=V(22, "int64"), dims=V([3, 4, 2], "int64"))
+case("UnravelIndex", "out_of_bounds", indices=V([8], "int32"), dims=V([2, 4], "int32"), error=True)
+case("HistogramFixedWidth", values=F(40, lo=-1, hi=6), value_range=V([0.0, 5.0], "float32"),
+     nbins=V(7, "int32"))
+case("HistogramFixedWidth", "f64_i64", values=F(30, lo=0, hi=1, dt="float64"),
+     value_range=V([0.0, 1.0], "float64"), nbins=V(10, "int32"), dtype="int64")
+case("HistogramFixedWidth", "i32_edges", values=V([0, 1, 2, 3, 4, 5, -3, 9], "int32"),
+     value_range=V([0, 5], "int32"), nbins=V(5, "int32"))
+case("HistogramFixedWidth", "bad_nbins", values=F(4), value_range=V([0.0, 1.0], "float32"),
+     nbins=V(0, "int32"), error=True)
+case("LRN", input=F(2, 3, 3, 8))
+case("LRN", "attrs", input=F(1, 2, 2, 12), depth_radius=2, bias=2.0, alpha=0.001, beta=0.75)
+case("LRN", "radius0_f16", input=F(1, 1, 2, 4, dt="float16"), depth_radius=0)
+case("LRNGrad", input_grads=F(2, 2, 2, 7), input_image=F(2, 2, 2, 7),
+     output_image=F(2, 2, 2, 7), depth_radius=2, alpha=0.5, beta=0.75, bias=1.5)
+case("LRNGrad", "defaults", input_grads=F(1, 2, 1, 13), input_image=F(1, 2, 1, 13),
+     output_image=F(1, 2, 1, 13))
+_RGB_EDGE = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 0.5, 0.5], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+             [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.2, 0.9, 0.9], [0.3, 0.1, 0.3]]
+case("RGBToHSV", images=F(2, 4, 3, lo=0, hi=1))
+case("RGBToHSV", "edges_f64", images=V(_RGB_EDGE, "float64"))
+case("HSVToRGB", images=F(2, 4, 3, lo=0, hi=1))
+case("HSVToRGB", "f64", images=F(5, 3, lo=0, hi=1, dt="float64"))
+case("AdjustHue", images=F(2, 3, 3, lo=0, hi=1), delta=V(0.3, "float32"))
+case("AdjustHue", "negative", images=V([_RGB_EDGE], "float32"), delta=V(-0.45, "float32"))
+case("AdjustSaturation", images=F(2, 3, 3, lo=0, hi=1), scale=V(0.4, "float32"))
+case("AdjustSaturation", "boost", images=V([_RGB_EDGE], "float32"), scale=V(3.0, "float32"))
 case("OneHot", "f64_depth0", indices=V([0, 1], "int64"), depth=K(0, "int32"),
      on_value=V(1.0, "float64"), off_value=V(0.0, "float64"))
 case("OneHot", "u8_indices_bool", indices=V([1, 0, 3], "uint8"), depth=K(3, "int32"),

@@ -31,6 +31,10 @@ extern const tfc_op_table tfc_ops_sparse;    /* DynamicPartition/Stitch, SparseT
 extern const tfc_op_table tfc_ops_strings;   /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_op_table tfc_ops_linalg;    /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_op_table tfc_ops_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
+extern const tfc_op_table tfc_ops_sort;        /* TopKV2, LowerBound, UpperBound */
+extern const tfc_op_table tfc_ops_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
+extern const tfc_op_table tfc_ops_lrn;         /* LRN, LRNGrad */
+extern const tfc_op_table tfc_ops_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue, AdjustSaturation */
 extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPyFunc */
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
@@ -63,6 +67,10 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_scatter_nd, \
   &tfc_ops_script, \
   &tfc_ops_encoding, \
-  &tfc_ops_util
+  &tfc_ops_util, \
+  &tfc_ops_sort, \
+  &tfc_ops_array_extra, \
+  &tfc_ops_lrn, \
+  &tfc_ops_image_hsv
 
 #endif

@@ -31,6 +31,10 @@ extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stit
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
+extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
+extern const tfc_kernel_table tfc_kernels_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
+extern const tfc_kernel_table tfc_kernels_lrn;         /* LRN, LRNGrad */
+extern const tfc_kernel_table tfc_kernels_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue, AdjustSaturation */
 extern const tfc_kernel_table tfc_kernels_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 extern const tfc_kernel_table tfc_kernels_script;       /* PyFunc, PyFuncStateless, EagerPyFunc */
 extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeBase64 */
@@ -72,6 +76,10 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_tensor_serialize, \
   &tfc_kernels_matching_files, \
   &tfc_kernels_sparse_serialize, \
-  &tfc_kernels_util
+  &tfc_kernels_util, \
+  &tfc_kernels_sort, \
+  &tfc_kernels_array_extra, \
+  &tfc_kernels_lrn, \
+  &tfc_kernels_image_hsv
 
 #endif

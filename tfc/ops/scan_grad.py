@@ -1,5 +1,5 @@
-"""Gradients of Cumsum, Cumprod, CumulativeLogsumexp and Roll, as TF 1.15
-defines them."""
+"""Gradients of Cumsum, Cumprod, CumulativeLogsumexp, Roll and TopKV2, as
+TF 1.15 defines them."""
 from tfc.framework import constant_op as _constant_op
 from tfc.ops.gradient_registry import RegisterGradient
 from tfc.ops.math_grad import _out
@@ -50,3 +50,21 @@ def _roll_grad(op, grad):
   from tfc.ops import scan_ops  # pylint: disable=g-import-not-at-top
   shift, axis = op.inputs[1], op.inputs[2]
   return [scan_ops.roll(grad, _out("Neg", [shift]), axis), None, None]
+
+
+@RegisterGradient("TopKV2")
+def _top_k_grad(op, grad, _):
+  """Each value's gradient goes back to the input position it came from."""
+  from tfc import dtypes  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops, math_ops, scatter_nd_ops  # pylint: disable=g-import-not-at-top
+  x, idx = op.inputs[0], op.outputs[1]
+  in_shape = array_ops.shape(x, out_type=dtypes.int64)
+  n = in_shape[-1]
+  k = array_ops.shape(idx, out_type=dtypes.int64)[-1]
+  idx_2d = array_ops.reshape(math_ops.cast(idx, dtypes.int64), array_ops.stack([-1, k]))
+  rows = array_ops.shape(idx_2d, out_type=dtypes.int64)[0]
+  flat = idx_2d + array_ops.expand_dims(math_ops.range(0, rows * n, n, dtype=dtypes.int64), -1)
+  total = math_ops.reduce_prod(in_shape)
+  dense = scatter_nd_ops.scatter_nd(array_ops.reshape(flat, [-1, 1]),
+                                    array_ops.reshape(grad, [-1]), array_ops.reshape(total, [1]))
+  return [array_ops.reshape(dense, in_shape), None]

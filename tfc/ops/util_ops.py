@@ -1,15 +1,7 @@
-"""tf.ensure_shape, tf.guarantee_const, tf.timestamp and tf.switch_case."""
+"""tf.guarantee_const, tf.timestamp and tf.switch_case."""
 from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
-from tfc.framework import tensor_shape as _tensor_shape
 from tfc.framework.op_def_library import _apply_op
-
-
-def ensure_shape(x, shape, name=None):
-  """x, after checking when the graph runs that its shape is compatible with `shape`
-  (InvalidArgumentError otherwise); the static shape becomes the merge of both."""
-  shape = _tensor_shape.TensorShape(shape)
-  return _apply_op("EnsureShape", name, [x], {"shape": shape}).outputs[0]
 
 
 def guarantee_const(input, name=None):  # pylint: disable=redefined-builtin
