@@ -178,3 +178,22 @@ def test_unwritable_logdir_names_the_path(tmp_path):
       tf.summary.FileWriter(str(logdir))
   finally:
     os.chmod(str(logdir), 0o700)
+
+
+def test_add_summary_events_are_the_messages_protobuf_writes(tmp_path):
+  # add_summary encodes the Event around the Summary's bytes itself
+  logdir = str(tmp_path / "enc")
+  summ = tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=1.5)])
+  w = tf.summary.FileWriter(logdir)
+  steps = [None, 0, 1, 300, 2 ** 40, -3]
+  for step in steps:
+    w.add_summary(summ.SerializeToString(), step)
+    w.add_summary(summ, step)
+  w.close()
+  (name,) = os.listdir(logdir)
+  events = list(tf.train.summary_iterator(os.path.join(logdir, name)))[1:]
+  assert [e.step for e in events] == [s or 0 for s in steps for _ in range(2)]
+  for e in events:
+    assert e.summary == summ and e.wall_time > 0
+    rebuilt = tf.summary.Event(wall_time=e.wall_time, step=e.step, summary=summ)
+    assert e.SerializeToString() == rebuilt.SerializeToString()
