@@ -84,6 +84,36 @@ def histogram(name, values, collections=None, family=None):
   return val
 
 
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+  """An image summary (ImageSummary) of a 4-D [batch, height, width, channels]
+  tensor (1, 3 or 4 channels; uint8, float, half or double): the first
+  `max_outputs` images as PNGs, tagged "<name>/image/<i>" ("<name>/image" when
+  max_outputs is 1). Float images are scaled per image into [0, 255] (values
+  >= 0 by 255 / max; otherwise by 127 / max |v| around 128); pixels with a
+  non-finite channel are red."""
+  import numpy as _np  # pylint: disable=g-import-not-at-top
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    val = _apply_op("ImageSummary", scope, [tag, tensor],
+                    {"max_images": max_outputs,
+                     "bad_color": _np.array([255, 0, 0, 255], _np.uint8)}).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
+  """An audio summary (AudioSummaryV2) of a float [batch, frames] or
+  [batch, frames, channels] tensor with values in [-1, 1]: the first
+  `max_outputs` clips as 16-bit WAV files at `sample_rate` Hz, tagged
+  "<name>/audio/<i>" ("<name>/audio" when max_outputs is 1)."""
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    rate = _ops.convert_to_tensor(sample_rate, dtype=_dtypes.float32, name="sample_rate")
+    val = _apply_op("AudioSummaryV2", scope, [tag, tensor, rate],
+                    {"max_outputs": max_outputs}).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
 def tensor_summary(name, tensor, summary_description=None, collections=None,
                    summary_metadata=None, family=None, display_name=None):
   """A summary op holding the whole tensor (TensorSummaryV2): Summary{value {tag,
