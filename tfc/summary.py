@@ -18,7 +18,6 @@ import os as _os
 import re as _re
 import socket as _socket
 import struct as _struct
-import queue as _queue
 import threading as _threading
 import time as _time
 
@@ -85,6 +84,36 @@ def histogram(name, values, collections=None, family=None):
   return val
 
 
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+  """An image summary (ImageSummary) of a 4-D [batch, height, width, channels]
+  tensor (1, 3 or 4 channels; uint8, float, half or double): the first
+  `max_outputs` images as PNGs, tagged "<name>/image/<i>" ("<name>/image" when
+  max_outputs is 1). Float images are scaled per image into [0, 255] (values
+  >= 0 by 255 / max; otherwise by 127 / max |v| around 128); pixels with a
+  non-finite channel are red."""
+  import numpy as _np  # pylint: disable=g-import-not-at-top
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    val = _apply_op("ImageSummary", scope, [tag, tensor],
+                    {"max_images": max_outputs,
+                     "bad_color": _np.array([255, 0, 0, 255], _np.uint8)}).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
+def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
+  """An audio summary (AudioSummaryV2) of a float [batch, frames] or
+  [batch, frames, channels] tensor with values in [-1, 1]: the first
+  `max_outputs` clips as 16-bit WAV files at `sample_rate` Hz, tagged
+  "<name>/audio/<i>" ("<name>/audio" when max_outputs is 1)."""
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  with _SummaryScope(name, family, values=[tensor]) as (tag, scope):
+    rate = _ops.convert_to_tensor(sample_rate, dtype=_dtypes.float32, name="sample_rate")
+    val = _apply_op("AudioSummaryV2", scope, [tag, tensor, rate],
+                    {"max_outputs": max_outputs}).outputs[0]
+    _collect(val, collections, [_ops.GraphKeys.SUMMARIES])
+  return val
+
+
 def tensor_summary(name, tensor, summary_description=None, collections=None,
                    summary_metadata=None, family=None, display_name=None):
   """A summary op holding the whole tensor (TensorSummaryV2): Summary{value {tag,
@@ -145,6 +174,31 @@ def _frame(data):
                    _struct.pack("<I", _tfc.masked_crc32c(data))])
 
 
+def _varint(n):
+  """Protobuf base-128 varint of a non-negative int (two's complement 64-bit
+  for a negative one, as protobuf writes an int64)."""
+  if n < 0:
+    n += 1 << 64
+  out = bytearray()
+  while n > 0x7F:
+    out.append((n & 0x7F) | 0x80)
+    n >>= 7
+  out.append(n)
+  return bytes(out)
+
+
+def _event_bytes(wall_time, step, field, payload):
+  """A serialized tensorflow.Event {wall_time: 1, step: 2 (left out when None
+  or 0, as proto3 does), <field>: payload (a length-delimited message)},
+  byte for byte what Event(...).SerializeToString() gives, without copying
+  the payload into a message first."""
+  parts = [b"\x09", _struct.pack("<d", wall_time)]
+  if step is not None and int(step) != 0:
+    parts += [b"\x10", _varint(int(step))]
+  parts += [_varint(field << 3 | 2), _varint(len(payload)), payload]
+  return b"".join(parts)
+
+
 def summary_iterator(path):
   """Yields the Events of an events file, checking every record's CRCs
   (DataLossError on a corrupt record, a truncated last record ends the file)."""
@@ -170,19 +224,21 @@ def summary_iterator(path):
 class FileWriter(object):
   """Writes Events (summaries, graphs, session logs) to an events file in `logdir`.
 
-  add_* queue the event; a daemon thread (started by the constructor and by
-  reopen(), never at import) writes them to the file and flushes it every
-  `flush_secs`; at most `max_queue` events wait (add_* blocks beyond that).
-  flush() returns once everything queued is on disk; close() flushes, stops
-  the thread and closes the file (later events are dropped, as in TF). After
-  fork() the child's first write starts a thread of its own.
+  add_* frame the event and append it to the file's buffer on the calling
+  thread (a few microseconds: no thread hand-off per event); a daemon thread
+  (started by the constructor and by reopen(), never at import) flushes the
+  file every `flush_secs`, and the buffer goes to the file whenever
+  `max_queue` events wait in it. flush() writes everything added so far;
+  close() flushes, stops the thread and closes the file (later events are
+  dropped, as in TF). A write error is raised by the next flush() or
+  close(). After fork() the child's first write starts a flusher of its own.
   """
 
   def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
                filename_suffix=None, session=None):
     del session
     self._logdir = str(logdir)
-    self._max_queue = max_queue
+    self._max_queue = max(1, int(max_queue))
     self._flush_secs = flush_secs
     self._suffix = filename_suffix or ""
     self._seen_summary_tags = set()
@@ -196,7 +252,7 @@ class FileWriter(object):
         self.add_meta_graph(_meta_graph_of(graph))
 
   def reopen(self):
-    """Starts a new events file (and its writer thread) after close(); no-op while open."""
+    """Starts a new events file (and its flusher thread) after close(); no-op while open."""
     with self._lock:
       if not self._closed:
         return
@@ -204,49 +260,43 @@ class FileWriter(object):
 
   def _open(self):
     """Creates logdir and a new events file (tfc.errors on an unusable logdir),
-    writes the file_version event and starts the writer thread."""
+    writes the file_version event and starts the flusher thread."""
     _make_logdir(self._logdir)
     now = _time.time()
     self._path, self._file = _create_events_file(self._logdir, int(now), self._suffix)
     self._file.write(_frame(_protos.Event(wall_time=now,
                                           file_version="brain.Event:2").SerializeToString()))
     self._file.flush()
+    self._pending = 0
     self._closed = False
     self._error = None
-    self._start_worker()
+    self._start_flusher()
 
-  def _start_worker(self):
-    """A daemon thread writing queued records (at most max_queue wait), flushing
-    the file every flush_secs; made again in a child process after fork()."""
-    self._queue = _queue.Queue(max(1, int(self._max_queue)))
+  def _start_flusher(self):
+    """A daemon thread flushing the file every flush_secs until close();
+    made again in a child process after fork()."""
+    self._stop = _threading.Event()
     self._pid = _os.getpid()
-    self._worker = _threading.Thread(target=self._write_loop,
-                                     args=(self._queue, self._file, self._flush_secs),
-                                     name="FileWriter(%s)" % self._logdir, daemon=True)
-    self._worker.start()
+    self._flusher = _threading.Thread(target=self._flush_loop, args=(self._stop,),
+                                      name="FileWriter(%s)" % self._logdir, daemon=True)
+    self._flusher.start()
 
-  def _write_loop(self, q, f, flush_secs):
-    """Writer thread body: writes each record; None ends it."""
-    next_flush = _time.time() + flush_secs
-    while True:
-      try:
-        record = q.get(timeout=max(0.0, next_flush - _time.time()))
-      except _queue.Empty:
-        record = False
-      try:
-        if record is None:
+  def _flush_loop(self, stop):
+    """Flusher thread body: flushes every flush_secs until `stop` is set."""
+    while not stop.wait(max(0.01, float(self._flush_secs))):
+      with self._lock:
+        if self._closed or stop.is_set():
           return
-        if record:
-          f.write(record)
-        if _time.time() >= next_flush:
-          f.flush()
-          next_flush = _time.time() + flush_secs
-      except (OSError, ValueError) as e:  # reported by the next flush() or close()
-        if self._error is None:
-          self._error = e
-      finally:
-        if record is not False:
-          q.task_done()
+        self._flush_locked()
+
+  def _flush_locked(self):
+    """Flushes the file, keeping a write error for flush()/close() (lock held)."""
+    try:
+      self._file.flush()
+    except (OSError, ValueError) as e:
+      if self._error is None:
+        self._error = e
+    self._pending = 0
 
   def _raise_error(self):
     e, self._error = self._error, None
@@ -260,16 +310,27 @@ class FileWriter(object):
     return self._logdir
 
   def _write_event(self, event):
-    """Queues one Event (blocks while max_queue records wait; dropped after close)."""
-    record = _frame(event.SerializeToString())
+    """Appends one Event to the file's buffer (dropped after close), flushing
+    once max_queue events wait."""
+    self._write_record(event.SerializeToString())
+
+  def _write_record(self, data):
+    """_write_event for an Event already serialized."""
+    record = _frame(data)
     with self._lock:
       if self._closed:
         return  # TF drops events written after close()
       if self._pid != _os.getpid():
-        # fork(): the writer thread stayed in the parent; this process gets its own
-        self._start_worker()
-      q = self._queue
-    q.put(record)
+        # fork(): the flusher stayed in the parent; this process gets its own
+        self._start_flusher()
+      try:
+        self._file.write(record)
+      except (OSError, ValueError) as e:
+        if self._error is None:
+          self._error = e
+      self._pending += 1
+      if self._pending >= self._max_queue:
+        self._flush_locked()
 
   def add_event(self, event):
     """Writes an Event as it is."""
@@ -279,8 +340,10 @@ class FileWriter(object):
     """Writes a Summary (a message or its serialized bytes) at `global_step`;
     the metadata of a tag is kept the first time only, as TF does."""
     if isinstance(summary, bytes):
+      data = summary
       summ = _protos.Summary.FromString(summary)
     else:
+      data = None
       summ = _protos.Summary()
       summ.CopyFrom(summary)
     for value in summ.value:
@@ -288,12 +351,12 @@ class FileWriter(object):
         continue
       if value.tag in self._seen_summary_tags:
         value.ClearField("metadata")
+        data = None
         continue
       self._seen_summary_tags.add(value.tag)
-    event = _protos.Event(wall_time=_time.time(), summary=summ)
-    if global_step is not None:
-      event.step = int(global_step)
-    self._write_event(event)
+    if data is None:
+      data = summ.SerializeToString()
+    self._write_record(_event_bytes(_time.time(), global_step, 5, data))
 
   def add_graph(self, graph, global_step=None, graph_def=None):
     """Writes the graph (a Graph, or graph_def) for TensorBoard's graph view."""
@@ -334,33 +397,30 @@ class FileWriter(object):
     self._write_event(event)
 
   def flush(self):
-    """Waits until the queued events are written, then flushes the file."""
+    """Writes every event added so far to the file."""
     with self._lock:
       if self._closed:
         return
-      if self._pid != _os.getpid():
-        self._start_worker()
-      q = self._queue
-    q.join()
-    with self._lock:
-      if not self._closed:
-        self._file.flush()
+      self._flush_locked()
     self._raise_error()
 
   def close(self):
-    """Writes what is queued, stops the writer thread and closes the file;
+    """Writes what was added, stops the flusher thread and closes the file;
     reopen() starts a new file."""
     with self._lock:
       if self._closed:
         return
       self._closed = True
-      q, worker = self._queue, self._worker
-      same_process = self._pid == _os.getpid()
-    if same_process:
-      q.put(None)
-      worker.join()
-    self._file.flush()
-    self._file.close()
+      self._stop.set()
+      flusher = self._flusher if self._pid == _os.getpid() else None
+      self._flush_locked()
+      try:
+        self._file.close()
+      except (OSError, ValueError) as e:
+        if self._error is None:
+          self._error = e
+    if flusher is not None and flusher is not _threading.current_thread():
+      flusher.join()
     self._raise_error()
 
   def __enter__(self):

@@ -824,6 +824,26 @@ case("HistogramSummary", "f32", tag=V(b"h", "string"), values=F(5, 7, lo=-50, hi
 case("HistogramSummary", "f64_empty", tag=V(b"e", "string"), values=F(0, dt="float64"))
 case("HistogramSummary", "nan", error=True, tag=V(b"n", "string"),
      values=V([1.0, float("nan")], "float32"))
+case("ImageSummary", "f32_signed", tag=V(b"img", "string"), tensor=F(3, 5, 7, 3, lo=-4, hi=3))
+case("ImageSummary", "f32_bad_pixels", tag=V(b"bad", "string"), max_images=1,
+     tensor=V([[[[0.5, float("nan"), 1.0]], [[2.0, 0.25, float("inf")]]]], "float32"))
+case("ImageSummary", "f32_positive_rgba", tag=V(b"pos", "string"), max_images=5,
+     tensor=F(2, 4, 4, 4, lo=0, hi=9))
+case("ImageSummary", "f16_gray", tag=V(b"h", "string"), tensor=F(2, 3, 3, 1, dt="float16"))
+case("ImageSummary", "f64", tag=V(b"d", "string"), tensor=F(1, 6, 2, 3, lo=-10, hi=10, dt="float64"))
+case("ImageSummary", "u8", tag=V(b"u", "string"), max_images=2,
+     tensor=I(4, 8, 9, 3, lo=0, hi=255, dt="uint8"))
+case("ImageSummary", "zeros", tag=V(b"z", "string"), tensor=V([[[[0.0]]]], "float32"))
+case("ImageSummary", "two_channels", error=True, tag=V(b"x", "string"), tensor=F(1, 2, 2, 2))
+case("ImageSummary", "rank3", error=True, tag=V(b"x", "string"), tensor=F(2, 2, 3))
+case("AudioSummaryV2", "mono_clipped", tag=V(b"a", "string"), sample_rate=V(16000.0, "float32"),
+     tensor=F(2, 50, lo=-1.5, hi=1.5))
+case("AudioSummaryV2", "stereo_one", tag=V(b"s", "string"), sample_rate=V(22050.6, "float32"),
+     max_outputs=1, tensor=F(4, 30, 2, lo=-1, hi=1))
+case("AudioSummaryV2", "bad_rate", error=True, tag=V(b"r", "string"),
+     sample_rate=V(0.0, "float32"), tensor=F(1, 10))
+case("AudioSummaryV2", "rank1", error=True, tag=V(b"r", "string"),
+     sample_rate=V(8000.0, "float32"), tensor=F(10))
 
 
 def _merge_summary(tf, inp):

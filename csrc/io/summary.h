@@ -43,6 +43,25 @@ bool tfc_summary_merge(const tfc_string *inputs, int n, uint8_t **out, size_t *l
 bool tfc_summary_tensor(const tfc_string *tag, const tfc_tensor *t, const tfc_string *meta,
                         uint8_t **out, size_t *len, tfc_status *st);
 
+/* One image or audio clip of a media summary (TF's ImageSummary,
+ * AudioSummaryV2): its tag, encoded bytes (PNG or WAV, borrowed) and the
+ * fields of Summary.Image (height, width, colorspace) or Summary.Audio
+ * (sample_rate, num_channels, length_frames; content_type "audio/wav"). */
+typedef struct tfc_summary_media {
+  const char *tag;
+  size_t tag_len;
+  const uint8_t *data;
+  size_t len;
+  int32_t height, width, colorspace;
+  float sample_rate;
+  int64_t num_channels, length_frames;
+} tfc_summary_media;
+
+/* A serialized Summary with one Value{tag, image} (audio: Value{tag, audio})
+ * per entry of media[0, n). */
+bool tfc_summary_media_values(const tfc_summary_media *media, int n, bool audio, uint8_t **out,
+                              size_t *len, tfc_status *st);
+
 /* The 12-byte TFRecord header of a record of len bytes. */
 static inline void tfc_record_header(uint64_t len, uint8_t out[12]) {
   tfc_put_fixed32(out, (uint32_t)len);

@@ -239,3 +239,54 @@ bool tfc_summary_tensor(const tfc_string *tag, const tfc_tensor *t, const tfc_st
   if (md != &empty) protobuf_c_message_free_unpacked(&md->base, &tfc_pb_allocator);
   return ok;
 }
+
+/* Image or audio values (see summary.h). */
+bool tfc_summary_media_values(const tfc_summary_media *media, int n, bool audio, uint8_t **out,
+                              size_t *len, tfc_status *st) {
+  tfc_pb_arena arena;
+  tfc_pb_arena_init(&arena);
+  Tensorflow__Summary m = TENSORFLOW__SUMMARY__INIT;
+  m.n_value = (size_t)n;
+  m.value = tfc_pb_arena_calloc(&arena, (size_t)(n ? n : 1), sizeof *m.value);
+  bool ok = m.value != NULL;
+  for (int i = 0; ok && i < n; i++) {
+    const tfc_summary_media *e = &media[i];
+    Tensorflow__Summary__Value *v = tfc_pb_arena_alloc(&arena, sizeof *v);
+    char *tag = tfc_pb_arena_strndup(&arena, e->tag ? e->tag : "", e->tag_len);
+    void *body = tfc_pb_arena_alloc(&arena, audio ? sizeof(Tensorflow__Summary__Audio)
+                                                  : sizeof(Tensorflow__Summary__Image));
+    if (!v || !tag || !body) {
+      ok = false;
+      break;
+    }
+    tensorflow__summary__value__init(v);
+    v->tag = tag;
+    if (audio) {
+      Tensorflow__Summary__Audio *a = body;
+      tensorflow__summary__audio__init(a);
+      a->sample_rate = e->sample_rate;
+      a->num_channels = e->num_channels;
+      a->length_frames = e->length_frames;
+      a->encoded_audio_string.data = (uint8_t *)e->data;
+      a->encoded_audio_string.len = e->len;
+      a->content_type = (char *)"audio/wav";
+      v->value_case = TENSORFLOW__SUMMARY__VALUE__VALUE_AUDIO;
+      v->audio = a;
+    } else {
+      Tensorflow__Summary__Image *im = body;
+      tensorflow__summary__image__init(im);
+      im->height = e->height;
+      im->width = e->width;
+      im->colorspace = e->colorspace;
+      im->encoded_image_string.data = (uint8_t *)e->data;
+      im->encoded_image_string.len = e->len;
+      v->value_case = TENSORFLOW__SUMMARY__VALUE__VALUE_IMAGE;
+      v->image = im;
+    }
+    m.value[i] = v;
+  }
+  if (!ok) tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM building a summary");
+  ok = ok && pack(&m, out, len, st);
+  tfc_pb_arena_free(&arena);
+  return ok;
+}

@@ -95,6 +95,7 @@ typedef struct SessionObject {
   tfc_grpc_session *remote;  /* grpc:// session: runs go to the master (s is NULL) */
   bool remote_closed;        /* a grpc:// session that was closed */
   bool closed;
+  bool cost_model;           /* GraphOptions.build_cost_model > 0: runs with a RunMetadata go traced */
   plan_entry **cache;     /* open addressing, cap power of two */
   size_t cache_cap;
   size_t cache_count;
@@ -877,7 +878,7 @@ static PyObject *execute(SessionObject *self, tfc_plan *plan, feed_spec *fs, fet
     bool ok;
     tfc_session *s = self->s;
     tfc_tensor *const *feeds = (tfc_tensor *const *)fs->tensors.p;
-    if (lt && lt->run_metadata && (lt->tr.step_stats || lt->tr.partition_graphs)) {
+    if (lt && lt->run_metadata && (lt->tr.step_stats || lt->tr.partition_graphs || self->cost_model)) {
       tfc_strbuf md;
       tfc_strbuf_init(&md);
       const tfc_run_trace *tr = &lt->tr;
@@ -1352,18 +1353,20 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 /* Session.__init__(graph, inter_op_threads=0, intra_op_threads=0, cpu_devices=1,
- * allow_soft_placement=False, log_device_placement=False, fusion=True). */
+ * allow_soft_placement=False, log_device_placement=False, fusion=True, target=None,
+ * config=None, build_cost_model=0, build_cost_model_after=0). */
 static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"graph", "inter_op_threads", "intra_op_threads", "cpu_devices",
                            "allow_soft_placement", "log_device_placement", "fusion", "target",
-                           "config", NULL};
+                           "config", "build_cost_model", "build_cost_model_after", NULL};
   PyObject *graph;
   int inter = 0, intra = 0, devices = 1, soft = 0, log = 0, fusion = 1;
+  long long cost_every = 0, cost_after = 0;
   const char *target = NULL;
   Py_buffer config = {0};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiipppzy*:Session", kwlist, self->ms->graph_type,
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|iiipppzy*LL:Session", kwlist, self->ms->graph_type,
                                    &graph, &inter, &intra, &devices, &soft, &log, &fusion, &target,
-                                   &config))
+                                   &config, &cost_every, &cost_after))
     return -1;
   if (self->s || self->remote) {
     PyBuffer_Release(&config);
@@ -1399,6 +1402,9 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   opts.allow_soft_placement = soft;
   opts.log_device_placement = log;
   opts.no_fusion = !fusion;
+  opts.build_cost_model = cost_every;
+  opts.build_cost_model_after = cost_after;
+  self->cost_model = cost_every > 0;
   opts.job = "localhost";
   opts.task = 0;
   opts.log = py_log_sink;

@@ -38,6 +38,7 @@ struct tfc_plan {
   tfc_endpoint *feed_eps;      /* the plan's feeds and fetches (for partition graphs) */
   tfc_endpoint *fetch_eps;
   int n_fetch_eps;
+  atomic_llong steps;          /* steps run on this plan (the cost model counts them) */
 };
 
 struct tfc_session {
@@ -441,9 +442,17 @@ bool tfc_session_run_traced(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed
     rdv = tfc_local_rendezvous_new();
     if (!rdv) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory creating a rendezvous");
   }
-  if (ok && tr && tr->step_stats && metadata) {
+  /* GraphOptions.build_cost_model: this step measured for RunMetadata.cost_graph? */
+  long long step_no = atomic_fetch_add(&p->steps, 1);
+  bool cost = false;
+  if (s->opts.build_cost_model > 0 && metadata) {
+    long long k = step_no - s->opts.build_cost_model_after;
+    cost = k >= 0 && (k + 1) % s->opts.build_cost_model == 0;
+  }
+  if (ok && ((tr && tr->step_stats) || cost) && metadata) {
     trace = tfc_step_trace_new(s->g, &p->sg, s->n_devices, (const char *const *)s->dev_names);
-    if (!trace) ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+    if (!trace || (cost && !tfc_step_trace_want_cost_graph(trace)))
+      ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   }
   if (ok) {
     tfc_step_args args = {
@@ -473,6 +482,14 @@ bool tfc_session_run_traced(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed
     if (!tfc_step_trace_encode(trace, &ss) || !tfc_pb_put_bytes(metadata, 1, ss.data, ss.len))
       ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory encoding step stats");
     tfc_strbuf_free(&ss);
+  }
+  if (ok && trace && cost) {
+    /* RunMetadata.cost_graph (field 2) */
+    tfc_strbuf cg;
+    tfc_strbuf_init(&cg);
+    if (!tfc_step_trace_encode_cost_graph(trace, &cg) || !tfc_pb_put_bytes(metadata, 2, cg.data, cg.len))
+      ok = tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory encoding the cost graph");
+    tfc_strbuf_free(&cg);
   }
   if (ok && tr && tr->partition_graphs && metadata) {
     pthread_mutex_lock(&s->g->mu);

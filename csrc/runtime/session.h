@@ -28,6 +28,12 @@ typedef struct tfc_session_options {
   bool allow_soft_placement;
   bool log_device_placement;
   bool no_fusion;              /* rewrite_options.remapping = OFF: plans keep every node */
+  /* GraphOptions.build_cost_model / build_cost_model_after: when every > 0,
+   * step k (counted per plan from 0) with k - after >= 0 and
+   * (k - after + 1) % every == 0 is measured: its RunMetadata gets
+   * step_stats and cost_graph, as TF's DirectSession does. */
+  int64_t build_cost_model;
+  int64_t build_cost_model_after;
   const char *job;             /* "localhost" for a local session */
   int task;
   /* Where Print output and placement logs go; NULL writes to stderr. */

@@ -17,6 +17,9 @@ struct tfc_step_trace {
   const char *const *dev_names;
   pthread_mutex_t mu;
   tfc_strbuf *per_part;   /* encoded NodeExecStats entries (DeviceStepStats field 2) per partition */
+  /* cost graph (tfc_step_trace_want_cost_graph): per partition, per node */
+  int64_t **cost_ns;      /* summed compute time, -1 when the node did not run */
+  tfc_strbuf **cost_outs; /* encoded OutputInfo entries (Node field 5) of its last run */
 };
 
 /* Appends a field key (field number and wire type). */
@@ -142,6 +145,49 @@ static void put_output(tfc_strbuf *b, int slot, const tfc_tensor *t) {
   tfc_strbuf_free(&out);
 }
 
+/* TensorShapeProto of t into b (field `field`). */
+static void put_shape(tfc_strbuf *b, int field, const tfc_tensor *t) {
+  tfc_strbuf shape;
+  tfc_strbuf_init(&shape);
+  for (int d = 0; d < t->rank; d++) {
+    tfc_strbuf dim;
+    tfc_strbuf_init(&dim);
+    tfc_pb_put_varint(&dim, 1, (uint64_t)t->dims[d]);
+    tfc_pb_put_bytes(&shape, 2, dim.data, dim.len);
+    if (dim.oom) shape.oom = true;
+    tfc_strbuf_free(&dim);
+  }
+  tfc_pb_put_bytes(b, field, shape.data, shape.len);
+  if (shape.oom) b->oom = true;
+  tfc_strbuf_free(&shape);
+}
+
+/* Keeps node sn's compute time and outputs for the cost graph (lock held). */
+static void record_cost_locked(tfc_step_trace *t, int part, const tfc_snode *sn, int64_t ns, int n_outputs,
+                               tfc_tensor *const *outputs) {
+  int i = (int)(sn - t->sg->parts[part].nodes);
+  int64_t *c = &t->cost_ns[part][i];
+  *c = (*c < 0 ? 0 : *c) + ns;
+  tfc_strbuf *b = &t->cost_outs[part][i];
+  b->len = 0;
+  for (int j = 0; j < n_outputs; j++) {
+    tfc_strbuf info;
+    tfc_strbuf_init(&info);
+    const tfc_tensor *o = outputs ? outputs[j] : NULL;
+    if (o) {
+      uint64_t bytes = o->dtype == TFC_DTYPE_STRING ? (uint64_t)o->nelems * sizeof(tfc_string)
+                                                    : (uint64_t)o->nelems * tfc_dtype_size(o->dtype);
+      tfc_pb_put_varint(&info, 1, bytes);
+    }
+    tfc_pb_put_varint(&info, 2, (uint64_t)(int64_t)-1); /* alias_input_port: none */
+    if (o) put_shape(&info, 3, o);
+    tfc_pb_put_varint(&info, 4, (uint64_t)(o ? o->dtype : tfc_dtype_base(sn->out_types[j])));
+    tfc_pb_put_bytes(b, 5, info.data, info.len);
+    if (info.oom) b->oom = true;
+    tfc_strbuf_free(&info);
+  }
+}
+
 /* Records one executed node (see step_stats.h). */
 void tfc_step_trace_record(void *ctx, const tfc_snode *sn, int64_t start_ns, int64_t end_ns,
                            int n_outputs, tfc_tensor *const *outputs) {
@@ -149,6 +195,11 @@ void tfc_step_trace_record(void *ctx, const tfc_snode *sn, int64_t start_ns, int
   int part = part_of(t->sg, sn);
   if (part < 0) return;
   int64_t rel = end_ns > start_ns ? end_ns - start_ns : 0;
+  if (t->cost_ns) {
+    pthread_mutex_lock(&t->mu);
+    record_cost_locked(t, part, sn, rel, n_outputs, outputs);
+    pthread_mutex_unlock(&t->mu);
+  }
   tfc_strbuf n, label;
   tfc_strbuf_init(&n);
   tfc_strbuf_init(&label);
@@ -212,9 +263,76 @@ bool tfc_step_trace_encode(tfc_step_trace *t, tfc_strbuf *out) {
   return ok;
 }
 
+/* Allocates the cost graph's per-node records (see step_stats.h). */
+bool tfc_step_trace_want_cost_graph(tfc_step_trace *t) {
+  int np = t->sg->n_parts;
+  t->cost_ns = tfc_calloc((size_t)(np > 0 ? np : 1), sizeof *t->cost_ns);
+  t->cost_outs = tfc_calloc((size_t)(np > 0 ? np : 1), sizeof *t->cost_outs);
+  if (!t->cost_ns || !t->cost_outs) return false;
+  for (int p = 0; p < np; p++) {
+    int n = t->sg->parts[p].n;
+    t->cost_ns[p] = tfc_malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    t->cost_outs[p] = tfc_calloc((size_t)(n > 0 ? n : 1), sizeof(tfc_strbuf));
+    if (!t->cost_ns[p] || !t->cost_outs[p]) return false;
+    for (int i = 0; i < n; i++) {
+      t->cost_ns[p][i] = -1;
+      tfc_strbuf_init(&t->cost_outs[p][i]);
+    }
+  }
+  return true;
+}
+
+/* Encodes the CostGraphDef (see step_stats.h). */
+bool tfc_step_trace_encode_cost_graph(tfc_step_trace *t, tfc_strbuf *out) {
+  if (!t->cost_ns) return true;
+  bool ok = true;
+  pthread_mutex_lock(&t->mu);
+  int base = 0;
+  for (int p = 0; ok && p < t->sg->n_parts; p++) {
+    const tfc_partition *pt = &t->sg->parts[p];
+    const char *dev = t->dev_names[pt->device];
+    for (int i = 0; ok && i < pt->n; i++) {
+      const tfc_snode *sn = &pt->nodes[i];
+      tfc_strbuf n;
+      tfc_strbuf_init(&n);
+      tfc_pb_put_bytes(&n, 1, sn->name, strlen(sn->name));
+      tfc_pb_put_bytes(&n, 2, dev, strlen(dev));
+      tfc_pb_put_varint(&n, 3, (uint64_t)(base + i));
+      for (int k = 0; k < sn->n_inputs; k++) {
+        if (sn->inputs[k].src < 0) continue; /* a feed: no node in the plan */
+        tfc_strbuf in;
+        tfc_strbuf_init(&in);
+        tfc_pb_put_varint(&in, 1, (uint64_t)(base + sn->inputs[k].src));
+        tfc_pb_put_varint(&in, 2, (uint64_t)sn->inputs[k].index);
+        tfc_pb_put_bytes(&n, 4, in.data, in.len);
+        if (in.oom) n.oom = true;
+        tfc_strbuf_free(&in);
+      }
+      const tfc_strbuf *outs = &t->cost_outs[p][i];
+      if (outs->oom) n.oom = true;
+      if (outs->len) tfc_strbuf_append(&n, outs->data, outs->len);
+      for (int k = 0; k < sn->n_control; k++) tfc_pb_put_varint(&n, 8, (uint64_t)(base + sn->control[k]));
+      int64_t ns = t->cost_ns[p][i];
+      if (ns >= 0) tfc_pb_put_varint(&n, 9, (uint64_t)(ns / 1000 > 0 ? ns / 1000 : 1));
+      ok = !n.oom && tfc_pb_put_bytes(out, 1, n.data, n.len);
+      tfc_strbuf_free(&n);
+    }
+    base += pt->n;
+  }
+  pthread_mutex_unlock(&t->mu);
+  return ok && !out->oom;
+}
+
 /* Frees a collector. */
 void tfc_step_trace_free(tfc_step_trace *t) {
   if (!t) return;
+  for (int p = 0; t->cost_outs && p < t->sg->n_parts; p++) {
+    for (int i = 0; t->cost_outs[p] && i < t->sg->parts[p].n; i++) tfc_strbuf_free(&t->cost_outs[p][i]);
+    tfc_free(t->cost_outs[p]);
+  }
+  for (int p = 0; t->cost_ns && p < t->sg->n_parts; p++) tfc_free(t->cost_ns[p]);
+  tfc_free(t->cost_outs);
+  tfc_free(t->cost_ns);
   for (int p = 0; p < t->sg->n_parts; p++) tfc_strbuf_free(&t->per_part[p]);
   tfc_free(t->per_part);
   pthread_mutex_destroy(&t->mu);

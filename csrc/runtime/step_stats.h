@@ -36,6 +36,16 @@ void tfc_step_trace_record(void *ctx, const tfc_snode *node, int64_t start_ns, i
                            int n_outputs, tfc_tensor *const *outputs);
 /* Appends the StepStats message to out. false on out of memory. */
 bool tfc_step_trace_encode(tfc_step_trace *t, tfc_strbuf *out);
+/* Also keeps what a CostGraphDef needs (each node's last compute time and
+ * outputs); call before the step. false on out of memory. */
+bool tfc_step_trace_want_cost_graph(tfc_step_trace *t);
+/* Appends the CostGraphDef message of the step to out: one Node per node of
+ * every partition (ids numbered across partitions in partition order), with
+ * its device, data inputs (preceding node and port; feeds have no node),
+ * control inputs, outputs (bytes, shape, dtype, alias_input_port -1) and
+ * compute_cost in microseconds (at least 1 for a node that ran). false on
+ * out of memory. */
+bool tfc_step_trace_encode_cost_graph(tfc_step_trace *t, tfc_strbuf *out);
 /* Frees the collector (NULL is fine). */
 void tfc_step_trace_free(tfc_step_trace *t);
 

@@ -7,6 +7,7 @@ mapping, reference counts, and concurrent runs. Ops whose CPU kernels are not
 registered yet are skipped rather than failed.
 """
 
+import collections
 import gc
 import io
 import sys
@@ -312,9 +313,18 @@ def test_run_fetch_handler(abc, bare):
         return [fetches[k] for k in keys], lambda vals: dict(zip(keys, vals))
 
     _tfc.set_fetch_handler(handler)
-    assert s.run({"x": c, "y": c}, feeds) == {"x": 3.0, "y": 3.0}
-    assert len(calls) == 1
+    od = collections.OrderedDict([("y", c), ("x", c)])
+    assert s.run(od, feeds) == {"x": 3.0, "y": 3.0}
+    assert len(calls) == 1 and calls[0] is od
     assert s.run([c, c], feeds) == [3.0, 3.0] and len(calls) == 1  # flat lists stay in C
+    # exact dicts, lists and tuples of plain fetches are resolved and rebuilt in C too
+    assert s.run({"x": c, "y": [c, (c.op,)]}, feeds) == {"x": 3.0, "y": [3.0, (None,)]}
+    assert len(calls) == 1
+    # a structure holding anything else goes to the handler as a whole (this
+    # handler flattens one level only, so the OrderedDict is a bad leaf)
+    with pytest.raises(TypeError, match="has invalid type"):
+      s.run({"z": od}, feeds)
+    assert len(calls) == 2 and list(calls[1]) == ["z"]
 
 
 def test_run_feed_handler_and_graph_element_hooks(abc, bare):

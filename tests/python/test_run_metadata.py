@@ -208,3 +208,57 @@ def test_seed_metadata_script(tmp_path):
   assert 'device: "%s"' % DEVICE in out
   assert "dev_stats {" in out and 'timeline_label: "MatMul = MatMul(MatMul/a, random_uniform)"' in out
   assert "all_start_micros: " in out and "allocator_name: \"cpu\"" in out
+
+
+def test_cost_graph_every_n_steps_after_m_as_tf_builds_it():
+  # GraphOptions.build_cost_model=2, build_cost_model_after=1: steps 2, 4, ...
+  # of each plan (counted from 0, runs without a RunMetadata included) carry
+  # cost_graph and step_stats, as TF 2.21's DirectSession gives them
+  with tf.Graph().as_default():
+    a = tf.constant([[1.0, 2.0]], name="a")
+    b = tf.constant([[3.0], [4.0]], name="b")
+    m = tf.matmul(a, b, name="m")
+    x = tf.placeholder(tf.float32, [None], name="x")
+    c = tf.constant(5.0, name="c")
+    total = tf.reduce_sum(m)
+    with tf.control_dependencies([c.op]):
+      y = tf.add(total, x, name="y")
+    config = tf.ConfigProto(graph_options=tf.GraphOptions(build_cost_model=2,
+                                                          build_cost_model_after=1))
+    with tf.Session(config=config) as sess:
+      seen = []
+      for step in range(6):
+        md = tf.RunMetadata()
+        if step == 3:
+          sess.run(y, {x: [1.0, 2.0]})  # counted, nothing to fill
+          seen.append(None)
+          continue
+        np.testing.assert_allclose(sess.run(y, {x: [1.0, 2.0]}, run_metadata=md), [12.0, 13.0])
+        seen.append((len(md.cost_graph.node), len(md.step_stats.dev_stats)))
+      assert seen == [(0, 0), (0, 0), (7, 1), None, (7, 1), (0, 0)]
+      counts = []
+      for _ in range(3):  # another fetch signature counts its own steps
+        md = tf.RunMetadata()
+        sess.run(m, run_metadata=md)
+        counts.append(len(md.cost_graph.node))
+      assert counts == [0, 0, 3]
+      md = tf.RunMetadata()
+      sess.run(y, {x: [1.0, 2.0]}, run_metadata=md)  # y's step 6
+      nodes = {n.name: n for n in md.cost_graph.node}
+      assert set(nodes) >= {"a", "b", "c", "m", "y"}
+      assert sorted(n.id for n in md.cost_graph.node) == list(range(len(nodes)))
+      dev = "/job:localhost/replica:0/task:0/device:CPU:0"
+      assert all(n.device == dev and n.compute_cost >= 1 for n in md.cost_graph.node)
+      mm = nodes["m"]
+      assert [(i.preceding_node, i.preceding_port) for i in mm.input_info] == \
+          [(nodes["a"].id, 0), (nodes["b"].id, 0)]
+      (out,) = mm.output_info
+      assert (out.size, out.alias_input_port, out.dtype) == (4, -1, tf.float32.as_datatype_enum)
+      assert [d.size for d in out.shape.dim] == [1, 1]
+      assert nodes["c"].id in nodes["y"].control_input
+      yo = nodes["y"].output_info[0]
+      assert yo.size == 8 and [d.size for d in yo.shape.dim] == [2]
+    with tf.Session() as sess:  # no cost model asked: never filled
+      md = tf.RunMetadata()
+      sess.run(y, {x: [1.0]}, run_metadata=md)
+      assert not md.HasField("cost_graph") and not md.step_stats.dev_stats

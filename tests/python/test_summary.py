@@ -178,3 +178,64 @@ def test_unwritable_logdir_names_the_path(tmp_path):
       tf.summary.FileWriter(str(logdir))
   finally:
     os.chmod(str(logdir), 0o700)
+
+
+def test_add_summary_events_are_the_messages_protobuf_writes(tmp_path):
+  # add_summary encodes the Event around the Summary's bytes itself
+  logdir = str(tmp_path / "enc")
+  summ = tf.summary.Summary(value=[tf.summary.Summary.Value(tag="a", simple_value=1.5)])
+  w = tf.summary.FileWriter(logdir)
+  steps = [None, 0, 1, 300, 2 ** 40, -3]
+  for step in steps:
+    w.add_summary(summ.SerializeToString(), step)
+    w.add_summary(summ, step)
+  w.close()
+  (name,) = os.listdir(logdir)
+  events = list(tf.train.summary_iterator(os.path.join(logdir, name)))[1:]
+  assert [e.step for e in events] == [s or 0 for s in steps for _ in range(2)]
+  for e in events:
+    assert e.summary == summ and e.wall_time > 0
+    rebuilt = tf.summary.Event(wall_time=e.wall_time, step=e.step, summary=summ)
+    assert e.SerializeToString() == rebuilt.SerializeToString()
+
+
+def test_image_and_audio_summaries():
+  with tf.Graph().as_default():
+    imgs = tf.placeholder(tf.float32, [None, 2, 3, 3])
+    clips = tf.placeholder(tf.float32, [None, 40, 2])
+    with tf.name_scope("train"):
+      si = tf.summary.image("pics", imgs, max_outputs=2)
+    sa = tf.summary.audio("sound", clips, 8000, max_outputs=1, family="fam")
+    assert si.op.type == "ImageSummary" and sa.op.type == "AudioSummaryV2"
+    assert set(tf.get_collection(tf.GraphKeys.SUMMARIES)) == {si, sa}
+    pix = np.array([[[[-1.0, 0.0, 1.0], [0.5, np.nan, 0.0], [2.0, 2.0, 2.0]],
+                     [[0.0, 0.0, 0.0], [-2.0, 1.0, 0.25], [1.0, 1.0, 1.0]]]] * 3, np.float32)
+    wave = np.stack([np.linspace(-1.2, 1.2, 40), np.zeros(40)], -1)[None].astype(np.float32)
+    with tf.Session() as sess:
+      bi, ba = sess.run([si, sa], {imgs: pix, clips: np.concatenate([wave, wave])})
+      with pytest.raises(tf.errors.InvalidArgumentError, match="last dim 1, 3, or 4") as e:
+        sess.run(tf.summary.image("bad", tf.zeros([1, 2, 3, 2])))
+      assert "bad" in str(e.value)
+      with pytest.raises(tf.errors.InvalidArgumentError, match="sample_rate must be > 0"):
+        sess.run(tf.summary.audio("r", tf.zeros([1, 4]), 0.0))
+  image = tf.summary.Summary.FromString(bi)
+  assert [v.tag for v in image.value] == ["train/pics/image/0", "train/pics/image/1"]
+  im = image.value[0].image
+  assert (im.height, im.width, im.colorspace) == (2, 3, 3)
+  png = im.encoded_image_string
+  assert png[:8] == b"\x89PNG\r\n\x1a\n"
+  with tf.Graph().as_default(), tf.Session() as sess:
+    decoded = sess.run(tf.image.decode_png(png))
+  # negatives present: v * (127 / max|v|) + 128, truncated; the NaN pixel red
+  expect = (np.nan_to_num(pix[0]) * (np.float32(127.0) / np.float32(2.0)) + np.float32(128)).astype(np.uint8)
+  expect[0, 1] = [255, 0, 0]
+  np.testing.assert_array_equal(decoded, expect)
+  audio = tf.summary.Summary.FromString(ba)
+  assert [v.tag for v in audio.value] == ["fam/fam/sound/audio"]
+  au = audio.value[0].audio
+  assert (au.sample_rate, au.num_channels, au.length_frames, au.content_type) == \
+      (8000.0, 2, 40, "audio/wav")
+  wav = au.encoded_audio_string
+  assert wav[:4] == b"RIFF" and wav[8:16] == b"WAVEfmt " and len(wav) == 44 + 40 * 2 * 2
+  samples = np.frombuffer(wav[44:], "<i2").reshape(40, 2)
+  assert samples[0, 0] == -32768 and samples[-1, 0] == 32767 and not samples[:, 1].any()

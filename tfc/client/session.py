@@ -151,6 +151,11 @@ def _c_args(target, graph, config):
       "log_device_placement": bool(config.log_device_placement),
       "fusion": _fusion_enabled(config),
   }
+  if config.graph_options.build_cost_model > 0:
+    # RunMetadata.cost_graph (and step_stats) every build_cost_model steps of a
+    # plan, after build_cost_model_after steps, as TF's DirectSession
+    kwargs["build_cost_model"] = int(config.graph_options.build_cost_model)
+    kwargs["build_cost_model_after"] = int(config.graph_options.build_cost_model_after)
   return graph, target, config, kwargs
 
 
