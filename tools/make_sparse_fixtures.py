@@ -160,6 +160,8 @@ def cases(tf):
   out["reduce_sum_sparse_1"] = tf.sparse_reduce_sum_sparse(unordered, axis=1)
   out["reduce_sum_sparse_all"] = tf.sparse.reduce_sum_sparse(c3)
   out["reduce_sum_sparse_i64"] = tf.sparse.reduce_sum_sparse(ia, 0, keepdims=True)
+  out["eye"] = tf.sparse.eye(3, 5)
+  out["eye_square_i32"] = tf.sparse.eye(4, dtype=tf.int32)
   return out
 
 

@@ -682,3 +682,18 @@ def sparse_reduce_sum_sparse(sp_input, axis=None, keepdims=None, reduction_axes=
   cells some entry reaches (TF 1.15 `tf.sparse.reduce_sum_sparse`)."""
   return _reduce_sparse("SparseReduceSumSparse", sp_input, axis, keepdims, reduction_axes,
                         keep_dims)
+
+
+def sparse_eye(num_rows, num_columns=None, dtype=_dtypes.float32, name=None):
+  """A [num_rows, num_columns] SparseTensor with ones on the diagonal (TF 1.15
+  `tf.sparse.eye`); num_columns defaults to num_rows."""
+  m = _math()
+  a = _array()
+  with _ops.name_scope(name, "eye", [num_rows, num_columns]):
+    num_rows = _i64(num_rows)
+    num_columns = num_rows if num_columns is None else _i64(num_columns)
+    diag_size = m.minimum(num_rows, num_columns)
+    diag_range = m.range(diag_size, dtype=_dtypes.int64)
+    return SparseTensor(indices=a.stack([diag_range, diag_range], axis=1),
+                        values=a.ones(a.reshape(diag_size, [1]), dtype=dtype),
+                        dense_shape=a.stack([num_rows, num_columns]))
