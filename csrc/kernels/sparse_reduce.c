@@ -232,7 +232,7 @@ static void reduce_sparse(tfc_kernel_ctx *ctx, bool take_max) {
     tfc_free(ks);
     return;
   }
-  memcpy(os->data, dims, (size_t)r * sizeof *dims);
+  if (r > 0) memcpy(os->data, dims, (size_t)r * sizeof *dims);
   bool is_int = tfc_dtype_is_integer(vals->dtype);
   int64_t *oidx = oi->data;
   int64_t g = -1;
