@@ -2,7 +2,8 @@
 
 Usage:
   python benchmarks/bench_sparse.py                  # both frameworks, a table of ratios
-  python bench_sparse.py FRAMEWORK ROWS DIM OPTIMIZER   # one run ('tfc' or 'tf'), JSON
+  python bench_sparse.py FRAMEWORK ROWS DIM OPTIMIZER [resource]
+                                                   # one run ('tfc' or 'tf'), JSON
 
 Each framework, in a fresh process, builds the same graph: a [ROWS, DIM]
 float32 embedding variable (1M x 64 by default, 256 MB), a batch of 4096 ids
@@ -14,6 +15,9 @@ the whole table in both frameworks), Adagrad and Momentum (only the looked-up
 rows), the resident memory growth over the timed steps (MB; a step must not
 keep memory), and the peak resident memory during the steps above the
 memory before them (MB, sampled every millisecond: the per-step temporaries).
+With `resource` the table is a resource variable (use_resource=True): the
+updates are then ResourceSparseApply* / ResourceScatterAdd in both frameworks.
+The full run reports both kinds.
 """
 import json
 import os
@@ -73,7 +77,7 @@ OPTIMIZERS = {"adam": lambda tf: tf.train.AdamOptimizer(0.001),
               "momentum": lambda tf: tf.train.MomentumOptimizer(0.01, 0.9)}
 
 
-def run(framework, rows, dim, name):
+def run(framework, rows, dim, name, use_resource=False):
   """One optimizer in this process (so the peak memory is its own)."""
   import numpy as np
   tf = load(framework)
@@ -85,7 +89,8 @@ def run(framework, rows, dim, name):
   if True:
     g = tf.Graph()
     with g.as_default():
-      table = tf.Variable(tf.random_uniform([rows, dim], -0.05, 0.05), name="table")
+      table = tf.Variable(tf.random_uniform([rows, dim], -0.05, 0.05), name="table",
+                          use_resource=use_resource)
       ids = tf.placeholder(tf.int64, [BATCH])
       target = tf.placeholder(tf.float32, [BATCH, dim])
       emb = tf.nn.embedding_lookup(table, ids)
@@ -111,11 +116,13 @@ def run(framework, rows, dim, name):
   return result
 
 
-def _run_json(py, framework, rows, dim):
+def _run_json(py, framework, rows, dim, use_resource=False):
   res = {}
   for name in OPTIMIZERS:
-    out = subprocess.run([py, os.path.abspath(__file__), framework, str(rows), str(dim), name],
-                         capture_output=True, text=True, check=True, cwd=REPO)
+    args = [py, os.path.abspath(__file__), framework, str(rows), str(dim), name]
+    if use_resource:
+      args.append("resource")
+    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=REPO)
     res.update(json.loads(out.stdout.strip().splitlines()[-1]))
   return res
 
@@ -125,14 +132,16 @@ def main():
     rows = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
     dim = int(sys.argv[3]) if len(sys.argv) > 3 else 64
     name = sys.argv[4] if len(sys.argv) > 4 else "adam"
-    print(json.dumps(run(sys.argv[1], rows, dim, name)))
+    use_resource = len(sys.argv) > 5 and sys.argv[5] == "resource"
+    print(json.dumps(run(sys.argv[1], rows, dim, name, use_resource)))
     return 0
   tfc_py = os.path.join(REPO, ".venv", "bin", "python")
   tf_py = os.path.join(REPO, ".venv-tf", "bin", "python")
-  for rows in (250_000, 1_000_000):
-    a = _run_json(tfc_py, "tfc", rows, 64)
-    b = _run_json(tf_py, "tf", rows, 64) if os.path.exists(tf_py) else None
-    print("table %d x 64, batch %d (load %s)" % (rows, BATCH, os.getloadavg()[0]))
+  for rows, use_resource in ((250_000, False), (1_000_000, False), (1_000_000, True)):
+    a = _run_json(tfc_py, "tfc", rows, 64, use_resource)
+    b = _run_json(tf_py, "tf", rows, 64, use_resource) if os.path.exists(tf_py) else None
+    print("%s table %d x 64, batch %d (load %s)" % (
+        "resource" if use_resource else "ref", rows, BATCH, os.getloadavg()[0]))
     for name in ("adam", "adagrad", "momentum"):
       line = "  %-9s tfc %.4f s/step, rss growth %+.1f MB, peak above state %.0f MB" % (
           name, a[name + "_step_s"], a[name + "_rss_growth_mb"],

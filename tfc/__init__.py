@@ -193,7 +193,8 @@ _LAZY.update((_name, ("tfc.ops.sparse_ops", _name)) for _name in (
     "sparse_fill_empty_rows", "sparse_placeholder", "sparse_reset_shape", "sparse_slice",
     "sparse_split", "sparse_to_indicator", "sparse_transpose", "sparse_segment_sum",
     "sparse_segment_mean", "sparse_segment_sqrt_n", "sparse_matmul", "sparse_softmax",
-    "sparse_maximum", "sparse_minimum", "sparse_mask", "sparse_merge"))
+    "sparse_maximum", "sparse_minimum", "sparse_mask", "sparse_merge", "sparse_reduce_max",
+    "sparse_reduce_max_sparse", "sparse_reduce_sum_sparse"))
 _LAZY["setdiff1d"] = ("tfc.ops.array_ops", "setdiff1d")
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",

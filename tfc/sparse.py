@@ -16,4 +16,7 @@ from tfc.ops.sparse_ops import (sparse_add as add, sparse_concat as concat,  # n
                                 sparse_transpose as transpose,
                                 sparse_softmax as softmax, sparse_maximum as maximum,
                                 sparse_minimum as minimum, sparse_mask as mask,
-                                sparse_merge as merge)
+                                sparse_merge as merge, sparse_reduce_max as reduce_max,
+                                sparse_reduce_max_sparse as reduce_max_sparse,
+                                sparse_reduce_sum_sparse as reduce_sum_sparse,
+                                sparse_eye as eye)

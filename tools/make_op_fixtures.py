@@ -2140,6 +2140,16 @@ for _op in ("SparseSparseMaximum", "SparseSparseMinimum"):
     case(_op, "shape_mismatch", a_indices=V([[0, 1]], "int64"), a_values=F(1),
          a_shape=K([4, 4], "int64"), b_indices=V([[0, 1]], "int64"), b_values=F(1),
          b_shape=K([4, 5], "int64"), error=True)
+_RED_IND = V([[1, 0, 2], [0, 1, 1], [0, 1, 3], [1, 2, 0], [0, 0, 0]], "int64")
+for _op in ("SparseReduceMax", "SparseReduceMaxSparse", "SparseReduceSumSparse"):
+    case(_op, input_indices=_RED_IND, input_values=F(5), input_shape=K([2, 3, 4], "int64"),
+         reduction_axes=K([1], "int32"))
+    case(_op, "keep_neg_axes", input_indices=_RED_IND, input_values=F(5),
+         input_shape=K([2, 3, 4], "int64"), reduction_axes=K([-1, 0], "int32"), keep_dims=True)
+    case(_op, "all_i64", input_indices=_RED_IND, input_values=V([5, -3, 9, 2, -7], "int64"),
+         input_shape=K([2, 3, 4], "int64"), reduction_axes=K([0, 1, 2], "int32"))
+    case(_op, "bad_axis", input_indices=_RED_IND, input_values=F(5),
+         input_shape=K([2, 3, 4], "int64"), reduction_axes=K([3], "int32"), error=True)
 case("ListDiff", x=V([4, 1, 9, 1, 7, 3], "int32"), y=V([1, 3, 8], "int32"))
 case("ListDiff", "f32_i64", x=V([2.5, -0.0, 2.5, 1.0], "float32"), y=V([0.0, 7.0], "float32"),
      out_idx="int64")

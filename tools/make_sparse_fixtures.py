@@ -150,6 +150,18 @@ def cases(tf):
   vals2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [0.5, -1.0, 2.0, 3.0, 1.5], [3, 2])
   out["merge"] = tf.sparse_merge(ids2, vals2, 6)
   out["merge_sorted"] = tf.sparse.merge(ids2, vals2, 6, already_sorted=True)
+  out["reduce_max_all"] = tf.sparse_reduce_max(a)
+  out["reduce_max_0"] = tf.sparse_reduce_max(a, axis=0)
+  out["reduce_max_1_keep"] = tf.sparse.reduce_max(unordered, axis=-1, keepdims=True)
+  out["reduce_max_3d_02"] = tf.sparse.reduce_max(c3, axis=[0, 2])
+  out["reduce_max_i64_1"] = tf.sparse.reduce_max(ia, 1)
+  out["reduce_max_sparse_0"] = tf.sparse.reduce_max_sparse(a, axis=0)
+  out["reduce_max_sparse_3d"] = tf.sparse.reduce_max_sparse(c3, axis=1, keepdims=True)
+  out["reduce_sum_sparse_1"] = tf.sparse_reduce_sum_sparse(unordered, axis=1)
+  out["reduce_sum_sparse_all"] = tf.sparse.reduce_sum_sparse(c3)
+  out["reduce_sum_sparse_i64"] = tf.sparse.reduce_sum_sparse(ia, 0, keepdims=True)
+  out["eye"] = tf.sparse.eye(3, 5)
+  out["eye_square_i32"] = tf.sparse.eye(4, dtype=tf.int32)
   return out
 
 

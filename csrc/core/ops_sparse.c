@@ -3,7 +3,8 @@
  * (DynamicPartition, DynamicStitch, ParallelDynamicStitch: what
  * tf.nn.embedding_lookup uses over sharded parameters) and for sparse
  * tensors in COO form (SparseToDense, SparseTensorDenseMatMul,
- * SparseReorder, SparseSoftmax, SparseSparseMaximum, SparseSparseMinimum).
+ * SparseReorder, SparseSoftmax, SparseSparseMaximum, SparseSparseMinimum,
+ * SparseReduceMax, SparseReduceMaxSparse, SparseReduceSumSparse).
  *
  * Names, argument order, attrs and defaults are TensorFlow's
  * (data_flow_ops.cc, sparse_ops.cc), and so are the shape rules.
@@ -137,6 +138,43 @@ static bool shape_sparse_sparse_minmax(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* SparseReduce*: indices a matrix, values and shape vectors, axes a scalar
+ * or vector. Dense result: unknown shape. Sparse results: [?, ?] indices,
+ * [?] values, [?] shape. */
+static bool check_sparse_reduce_inputs(tfc_shape_ctx *ctx) {
+  const int want[3] = {2, 1, 1};
+  for (int i = 0; i < 3; i++) {
+    int r = ctx->in_shapes[i].rank;
+    if (r >= 0 && r != want[i])
+      return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", want[i], r);
+  }
+  if (ctx->in_shapes[3].rank > 1)
+    return tfc_shape_fail(ctx, "Shape must be at most rank 1 but is rank %d",
+                          ctx->in_shapes[3].rank);
+  return true;
+}
+
+/* SparseReduceMax: the dense result's shape is known only at run time. */
+static bool shape_sparse_reduce_dense(tfc_shape_ctx *ctx) {
+  if (!check_sparse_reduce_inputs(ctx)) return false;
+  ctx->out_shapes[0] = tfc_shape_unknown();
+  return true;
+}
+
+/* SparseReduce*Sparse: a sparse result of unknown size. */
+static bool shape_sparse_reduce_sparse(tfc_shape_ctx *ctx) {
+  if (!check_sparse_reduce_inputs(ctx)) return false;
+  tfc_shape ind = tfc_shape_unknown(), vec = tfc_shape_unknown();
+  ind.rank = 2;
+  ind.dims[0] = ind.dims[1] = -1;
+  vec.rank = 1;
+  vec.dims[0] = -1;
+  ctx->out_shapes[0] = ind;
+  ctx->out_shapes[1] = vec;
+  ctx->out_shapes[2] = vec;
+  return true;
+}
+
 /* SparseReorder: the outputs have the inputs' shapes. */
 static bool shape_sparse_reorder(tfc_shape_ctx *ctx) {
   ctx->out_shapes[0] = ctx->in_shapes[0];
@@ -173,6 +211,17 @@ static const tfc_op_spec specs[] = {
      "b_shape: int64",
      "output_indices: int64; output_values: T", "T: realnumbertype", 0,
      shape_sparse_sparse_minmax},
+    {"SparseReduceMax",
+     "input_indices: int64; input_values: T; input_shape: int64; reduction_axes: int32",
+     "output: T", "keep_dims: bool = false; T: realnumbertype", 0, shape_sparse_reduce_dense},
+    {"SparseReduceMaxSparse",
+     "input_indices: int64; input_values: T; input_shape: int64; reduction_axes: int32",
+     "output_indices: int64; output_values: T; output_shape: int64",
+     "keep_dims: bool = false; T: realnumbertype", 0, shape_sparse_reduce_sparse},
+    {"SparseReduceSumSparse",
+     "input_indices: int64; input_values: T; input_shape: int64; reduction_axes: int32",
+     "output_indices: int64; output_values: T; output_shape: int64",
+     "keep_dims: bool = false; T: numbertype", 0, shape_sparse_reduce_sparse},
 };
 
 const tfc_op_table tfc_ops_sparse = {specs, (int)(sizeof specs / sizeof specs[0])};

@@ -2,7 +2,9 @@
  * sparse.c — CPU kernels for row partitioning and stitching (DynamicPartition,
  * DynamicStitch, ParallelDynamicStitch) and for sparse tensors in COO form
  * (SparseToDense, SparseTensorDenseMatMul, SparseReorder; the table also
- * registers sparse_cwise.c's SparseSoftmax and SparseSparseMaximum/Minimum).
+ * registers sparse_cwise.c's SparseSoftmax and SparseSparseMaximum/Minimum
+ * and sparse_reduce.c's SparseReduceMax, SparseReduceMaxSparse and
+ * SparseReduceSumSparse).
  * Ops in core/ops_sparse.c.
  *
  * Rows move by element size (strings are deep-copied through the array
@@ -495,6 +497,11 @@ static const tfc_kernel_def defs[] = {
     {"SparseSoftmax", "CPU", "T", softmax_types, NULL, sparse_softmax_compute, NULL, 0},
     {"SparseSparseMaximum", "CPU", "T", minmax_types, NULL, sparse_sparse_maximum_compute, NULL, 0},
     {"SparseSparseMinimum", "CPU", "T", minmax_types, NULL, sparse_sparse_minimum_compute, NULL, 0},
+    {"SparseReduceMax", "CPU", "T", minmax_types, NULL, sparse_reduce_max_compute, NULL, 0},
+    {"SparseReduceMaxSparse", "CPU", "T", minmax_types, NULL, sparse_reduce_max_sparse_compute,
+     NULL, 0},
+    {"SparseReduceSumSparse", "CPU", "T", minmax_types, NULL, sparse_reduce_sum_sparse_compute,
+     NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_sparse = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -149,11 +149,11 @@ static void sparse_sparse_minmax(tfc_kernel_ctx *ctx, bool take_max) {
     int c = i >= na ? 1 : k >= nb ? -1 : coord_cmp(pa + i * r, pb + k * r, r);
     int64_t ia = -1, ib = -1;
     if (c <= 0) {
-      memcpy(dst + o * r, pa + i * r, (size_t)r * sizeof *dst);
+      if (r > 0) memcpy(dst + o * r, pa + i * r, (size_t)r * sizeof *dst);
       ia = i++;
     }
     if (c >= 0) {
-      if (c > 0) memcpy(dst + o * r, pb + k * r, (size_t)r * sizeof *dst);
+      if (c > 0 && r > 0) memcpy(dst + o * r, pb + k * r, (size_t)r * sizeof *dst);
       ib = k++;
     }
     if (is_int) {  /* exact for 64-bit integers */

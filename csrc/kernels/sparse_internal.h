@@ -14,4 +14,11 @@ void sparse_sparse_maximum_compute(tfc_kernel_ctx *ctx);
 /* SparseSparseMinimum: element-wise minimum of two sparse tensors (union of entries). */
 void sparse_sparse_minimum_compute(tfc_kernel_ctx *ctx);
 
+/* SparseReduceMax: dense maximum of the entries over reduction_axes. */
+void sparse_reduce_max_compute(tfc_kernel_ctx *ctx);
+/* SparseReduceMaxSparse: the same maximum as a sparse tensor. */
+void sparse_reduce_max_sparse_compute(tfc_kernel_ctx *ctx);
+/* SparseReduceSumSparse: the sum over reduction_axes as a sparse tensor. */
+void sparse_reduce_sum_sparse_compute(tfc_kernel_ctx *ctx);
+
 #endif

@@ -1,5 +1,7 @@
 """tf.sparse.softmax / maximum / minimum (C kernels SparseSoftmax,
-SparseSparseMaximum, SparseSparseMinimum), tf.setdiff1d (ListDiff),
+SparseSparseMaximum, SparseSparseMinimum), tf.sparse.reduce_max /
+reduce_max_sparse / reduce_sum_sparse (SparseReduceMax, SparseReduceMaxSparse,
+SparseReduceSumSparse), tf.setdiff1d (ListDiff),
 tf.sparse.mask and tf.sparse_merge: values against NumPy (TF's values are
 checked by test_sparse.py::test_sparse_ops_match_tensorflow and the per-op
 fixtures), the softmax gradient by finite differences, bad inputs."""
@@ -129,3 +131,59 @@ def test_sparse_mask_and_merge():
     np.testing.assert_array_equal(merged.dense_shape, [3, 5])
     with pytest.raises(TypeError):
       tf.sparse_merge(ids, vals, "five")
+
+
+def _reduce_numpy(idx, vals, shape, axes, keep, fn):
+  """{kept coordinate tuple: fn over the entries reaching it}."""
+  axes = sorted(a % len(shape) for a in axes)
+  groups = {}
+  for i, v in zip(idx, vals):
+    key = tuple(0 if d in axes else int(i[d]) for d in range(len(shape)) if keep or d not in axes)
+    groups.setdefault(key, []).append(v)
+  return {k: fn(v) for k, v in groups.items()}
+
+
+@pytest.mark.parametrize("axes,keep", [([1], False), ([0, 2], True), ([-1], False),
+                                       ([0, 1, 2], False)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_sparse_reduce_max_and_sparse_reductions_numpy(axes, keep, dtype):
+  rng = np.random.RandomState(7)
+  shape = (3, 4, 5)
+  idx = np.argwhere(rng.rand(*shape) < 0.3).astype(np.int64)
+  idx = idx[rng.permutation(len(idx))]   # any order
+  vals = (rng.randn(len(idx)) * 10).astype(dtype)
+  with tf.Graph().as_default(), tf.Session() as sess:
+    sp = tf.SparseTensor(idx, vals, shape)
+    dense, mx, sm = sess.run([tf.sparse.reduce_max(sp, axes, keepdims=keep),
+                              tf.sparse.reduce_max_sparse(sp, axes, keepdims=keep),
+                              tf.sparse.reduce_sum_sparse(sp, axes, keepdims=keep)])
+  want_max = _reduce_numpy(idx, vals, shape, axes, keep, max)
+  want_sum = _reduce_numpy(idx, vals, shape, axes, keep, sum)
+  out_shape = [1 if d in [a % 3 for a in axes] else shape[d] for d in range(3)
+               if keep or d not in [a % 3 for a in axes]]
+  assert list(dense.shape) == out_shape and dense.dtype == dtype
+  want_dense = np.zeros(out_shape, dtype)   # cells no entry reaches: 0
+  for k, v in want_max.items():
+    want_dense[k] = v
+  np.testing.assert_allclose(dense, want_dense, rtol=1e-6)
+  for got, want in ((mx, want_max), (sm, want_sum)):
+    keys = sorted(want)
+    np.testing.assert_array_equal(got.indices.reshape(len(keys), -1),
+                                  np.array(keys).reshape(len(keys), -1))
+    np.testing.assert_allclose(got.values, [want[k] for k in keys], rtol=1e-5)
+    np.testing.assert_array_equal(got.dense_shape, out_shape)
+
+
+def test_sparse_reduce_errors_name_the_node():
+  with tf.Graph().as_default(), tf.Session() as sess:
+    sp = tf.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2])
+    ax = tf.placeholder(tf.int32, [None])
+    from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+    out = _apply_op("SparseReduceMax", "rmax", [sp.indices, sp.values, sp.dense_shape, ax],
+                    {}).outputs[0]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Invalid reduction dimension 2[\\s\\S]*rmax"):
+      sess.run(out, {ax: [2]})
+    bad = tf.SparseTensor([[0, 5]], [1.0], [2, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
+      sess.run(tf.sparse.reduce_sum_sparse(bad, 0).values)

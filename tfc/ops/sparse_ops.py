@@ -636,3 +636,64 @@ def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False)
     if already_sorted:
       return result
     return sparse_reorder(result)
+
+
+def _reduce_args(sp_input, axis, keepdims, reduction_axes, keep_dims):
+  """(sp_input, int32 axes tensor, keep_dims) for the SparseReduce* ops; axis
+  None reduces every dimension."""
+  sp_input = _convert(sp_input)
+  if axis is None:
+    axis = reduction_axes
+  if keep_dims is not None:
+    keepdims = keep_dims
+  if axis is None:
+    axis = list(range(_static_rank(sp_input)))
+  return sp_input, _ops.convert_to_tensor(axis, dtype=_dtypes.int32), bool(keepdims)
+
+
+def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+  """The maximum of a SparseTensor's entries over `axis` as a dense tensor
+  (TF 1.15 `tf.sparse.reduce_max`): implicit zeros are ignored, a cell no
+  entry reaches holds 0."""
+  sp_input, axes, keep = _reduce_args(sp_input, axis, keepdims, reduction_axes, keep_dims)
+  return _apply_op("SparseReduceMax", None,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape, axes],
+                   {"keep_dims": keep}).outputs[0]
+
+
+def _reduce_sparse(op_type, sp_input, axis, keepdims, reduction_axes, keep_dims):
+  sp_input, axes, keep = _reduce_args(sp_input, axis, keepdims, reduction_axes, keep_dims)
+  op = _apply_op(op_type, None, [sp_input.indices, sp_input.values, sp_input.dense_shape, axes],
+                 {"keep_dims": keep})
+  return SparseTensor(*op.outputs)
+
+
+def sparse_reduce_max_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None,
+                             keep_dims=None):
+  """sparse_reduce_max as a SparseTensor of the cells some entry reaches
+  (TF 1.15 `tf.sparse.reduce_max_sparse`)."""
+  return _reduce_sparse("SparseReduceMaxSparse", sp_input, axis, keepdims, reduction_axes,
+                        keep_dims)
+
+
+def sparse_reduce_sum_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None,
+                             keep_dims=None):
+  """The sum of a SparseTensor's entries over `axis` as a SparseTensor of the
+  cells some entry reaches (TF 1.15 `tf.sparse.reduce_sum_sparse`)."""
+  return _reduce_sparse("SparseReduceSumSparse", sp_input, axis, keepdims, reduction_axes,
+                        keep_dims)
+
+
+def sparse_eye(num_rows, num_columns=None, dtype=_dtypes.float32, name=None):
+  """A [num_rows, num_columns] SparseTensor with ones on the diagonal (TF 1.15
+  `tf.sparse.eye`); num_columns defaults to num_rows."""
+  m = _math()
+  a = _array()
+  with _ops.name_scope(name, "eye", [num_rows, num_columns]):
+    num_rows = _i64(num_rows)
+    num_columns = num_rows if num_columns is None else _i64(num_columns)
+    diag_size = m.minimum(num_rows, num_columns)
+    diag_range = m.range(diag_size, dtype=_dtypes.int64)
+    return SparseTensor(indices=a.stack([diag_range, diag_range], axis=1),
+                        values=a.ones(a.reshape(diag_size, [1]), dtype=dtype),
+                        dense_shape=a.stack([num_rows, num_columns]))
