@@ -79,7 +79,24 @@ _INPUT_PIPELINE_INTERNAL = ('tfc-internal tf.data op (no TensorFlow equivalent t
 _PY_FUNC = ("calls a Python function registered in the process that built the graph (a GraphDef "
             "cannot carry it): tests/python/test_py_func.py checks values, dtype checks and "
             "error classes against TensorFlow's tf.py_func")
+_ACCUMULATOR = ("stateful gradient accumulator op: a take waits for enough gradients, which a "
+                "single frozen-graph run cannot exercise; tests/python/test_sync_replicas.py checks "
+                "values, staleness and cancellation, and tests/python/test_compat_sync_replicas.py "
+                "trains with TensorFlow tasks in the same cluster to TensorFlow's weights")
 SKIPPED = {
+    'AccumulatorApplyGradient': _ACCUMULATOR,
+    'AccumulatorNumAccumulated': _ACCUMULATOR,
+    'AccumulatorSetGlobalStep': _ACCUMULATOR,
+    'AccumulatorTakeGradient': _ACCUMULATOR,
+    'ConditionalAccumulator': _ACCUMULATOR,
+    'ResourceAccumulatorApplyGradient': _ACCUMULATOR,
+    'ResourceAccumulatorNumAccumulated': _ACCUMULATOR,
+    'ResourceAccumulatorSetGlobalStep': _ACCUMULATOR,
+    'ResourceAccumulatorTakeGradient': _ACCUMULATOR,
+    'ResourceConditionalAccumulator': _ACCUMULATOR,
+    'SparseAccumulatorApplyGradient': _ACCUMULATOR,
+    'SparseAccumulatorTakeGradient': _ACCUMULATOR,
+    'SparseConditionalAccumulator': _ACCUMULATOR,
     'DatasetToTFRecord': _INPUT_PIPELINE_DATA,
     'DeserializeIterator': _ITERATOR_STATE,
     'ParallelInterleaveDataset': _INPUT_PIPELINE_DATA,
