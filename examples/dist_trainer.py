@@ -75,12 +75,13 @@ def build_model(cluster, n_workers):
 
 
 def wait_for_chief(target, timeout=600):
-  """Polls (every 0.2 s) until the chief has initialised every global variable.
+  """Polls (every 0.2 s) until the chief has initialised every global variable (local
+  variables, such as SyncReplicasOptimizer's local step, are each worker's own).
 
   MonitoredTrainingSession's non-chief checks readiness every 30 s, as in TF, so a worker
   that starts a moment before the chief has initialised would sit idle for half a minute;
   this short poll lets it join at once."""
-  uninitialized = tf.report_uninitialized_variables()
+  uninitialized = tf.report_uninitialized_variables(tf.global_variables())
   deadline = time.time() + timeout
   with tf.Session(target) as sess:
     while len(sess.run(uninitialized)) and time.time() < deadline:

@@ -2,7 +2,8 @@
 written (flags, tf.train.Server, replica_device_setter, MonitoredTrainingSession with
 StopAtStepHook). The chief writes checkpoints and an events file, the global step reaches
 the last step and the loss goes down; a non-chief worker killed with SIGKILL mid-training and
-started again with the same flags rejoins the running job and finishes with it."""
+started again with the same flags rejoins the running job and finishes with it. With --sync
+(SyncReplicasOptimizer and its hook) both workers train in lock step to the last step."""
 import glob
 import os
 import pathlib
@@ -127,6 +128,36 @@ def test_monitored_trainer_survives_worker_restart(tmp_path):
         for v in e.summary.value:
           tags.add(v.tag)
     assert "loss" in tags, tags
+  finally:
+    for t in tasks:
+      t.stop()
+
+
+def test_monitored_trainer_sync_replicas(tmp_path):
+  pytest.importorskip("sklearn")
+  ports = free_ports(4)
+  ckpt = str(tmp_path / "ckpt")
+  last_step = 40
+  common = ["--ps_hosts=localhost:%d,localhost:%d" % tuple(ports[:2]),
+            "--worker_hosts=localhost:%d,localhost:%d" % tuple(ports[2:]),
+            "--checkpoint_dir=" + ckpt, "--last_step=%d" % last_step, "--sync"]
+  tasks = [Task(common + ["--job_name=" + job, "--task_index=%d" % i])
+           for job, i in (("ps", 0), ("ps", 1), ("worker", 0), ("worker", 1))]
+  try:
+    chief, worker = tasks[2], tasks[3]
+    assert chief.finish(60) == 0, chief.text()
+    assert worker.finish(60) == 0, worker.text()
+    for t, index in ((chief, 0), (worker, 1)):
+      m = re.search(r"^task %d done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)"
+                    % index, t.text(), re.M)
+      assert m, t.text()
+      assert int(m.group(1)) >= 1
+      assert float(m.group(4)) < float(m.group(3)), t.text()
+    import tfc as tf
+    latest = tf.train.latest_checkpoint(ckpt)
+    assert latest is not None, os.listdir(ckpt)
+    # one update per round of both workers' gradients: the global step stops at the last step
+    assert int(tf.train.NewCheckpointReader(latest).get_tensor("global_step")) == last_step
   finally:
     for t in tasks:
       t.stop()
