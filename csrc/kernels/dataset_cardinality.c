@@ -7,17 +7,21 @@
 #include "kernels/dataset_internal.h"
 
 /* Elements of range(start, stop, step), step != 0; computed without
- * overflow for ranges spanning the whole int64 domain. */
+ * overflow for ranges spanning the whole int64 domain (a count beyond
+ * INT64_MAX is unknown). */
 int64_t tfc_ds_card_range(int64_t start, int64_t stop, int64_t step) {
+  uint64_t span, mag;
   if (step > 0) {
     if (stop <= start) return 0;
-    uint64_t span = (uint64_t)stop - (uint64_t)start;
-    return (int64_t)((span - 1) / (uint64_t)step + 1);
+    span = (uint64_t)stop - (uint64_t)start;
+    mag = (uint64_t)step;
+  } else {
+    if (stop >= start) return 0;
+    span = (uint64_t)start - (uint64_t)stop;
+    mag = step == INT64_MIN ? (uint64_t)1 << 63 : (uint64_t)-step;
   }
-  if (stop >= start) return 0;
-  uint64_t span = (uint64_t)start - (uint64_t)stop;
-  uint64_t mag = step == INT64_MIN ? (uint64_t)1 << 63 : (uint64_t)-step;
-  return (int64_t)((span - 1) / mag + 1);
+  uint64_t q = (span - 1) / mag + 1;
+  return q > (uint64_t)INT64_MAX ? TFC_DS_UNKNOWN : (int64_t)q;
 }
 
 /* Zip: the shortest input; unknown if any is unknown, infinite if all are. */
