@@ -123,6 +123,8 @@ static const tfc_op_spec specs[] = {
      TFC_OP_STATEFUL, tfc_shape_fn_none},
     {"AssignSubVariableOp", "resource: resource; value: dtype", "", "dtype: type",
      TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"ResourceCountUpTo", "resource: resource", "output: T", "limit: int; T: {int32, int64}",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"VarIsInitializedOp", "resource: resource", "is_initialized: bool", "", TFC_OP_STATEFUL,
      tfc_shape_fn_scalar},
     {"DestroyResourceOp", "resource: resource", "", "ignore_lookup_error: bool = true",

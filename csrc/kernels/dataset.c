@@ -42,6 +42,7 @@ tfc_dataset *tfc_dataset_alloc(size_t size, const tfc_dataset_vt *vt, int n, con
   ds->vt = NULL; /* set by the caller once its fields are valid (destroy may run first) */
   (void)vt;
   ds->n = n;
+  ds->cardinality = TFC_DS_UNKNOWN;
   if (n) memcpy(ds->types, types, sizeof(tfc_dtype) * (size_t)n);
   for (int i = 0; i < n; i++) ds->shapes[i] = shapes ? shapes[i] : tfc_shape_unknown();
   return ds;

@@ -56,13 +56,19 @@ struct tfc_dataset {
   int n;                  /* components per element */
   tfc_dtype *types;
   tfc_shape *shapes;      /* declared (may be partial) */
+  int64_t cardinality;    /* elements it produces: >= 0, TFC_DS_INFINITE or TFC_DS_UNKNOWN */
 };
+
+/* TF's INFINITE_CARDINALITY and UNKNOWN_CARDINALITY. */
+#define TFC_DS_INFINITE ((int64_t)-1)
+#define TFC_DS_UNKNOWN ((int64_t)-2)
 
 /* The object type of datasets. */
 extern const tfc_object_type tfc_dataset_object_type;
 
 /* Allocates a dataset of `size` bytes (>= sizeof(tfc_dataset)) with one
- * reference, n components of the given types/shapes (copied). NULL + st. */
+ * reference, cardinality TFC_DS_UNKNOWN (the constructor sets what it
+ * knows), n components of the given types/shapes (copied). NULL + st. */
 tfc_dataset *tfc_dataset_alloc(size_t size, const tfc_dataset_vt *vt, int n, const tfc_dtype *types,
                                const tfc_shape *shapes, tfc_status *st);
 /* The dataset in a variant tensor (borrowed), or NULL + st. */

@@ -298,5 +298,6 @@ tfc_dataset *tfc_ds_file_cache(tfc_dataset *in, const char *filename, tfc_status
   char digits[32];
   d->tensor_pad = snprintf(digits, sizeof digits, "%d", in->n - 1);
   d->ds.vt = &fcache_ds_vt;
+  d->ds.cardinality = in->cardinality;
   return &d->ds;
 }

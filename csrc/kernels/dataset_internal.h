@@ -63,4 +63,13 @@ tfc_dataset *tfc_ds_function(tfc_function_ds_kind kind, tfc_dataset *in, struct 
 void tfc_ds_interleave_set_parallel(tfc_dataset *ds, int64_t workers, int64_t buffer, bool sloppy);
 tfc_dataset *tfc_ds_prefetch(tfc_dataset *in, int64_t buffer, tfc_status *st);
 
+/* Cardinalities (dataset_cardinality.c), TF's DatasetCardinality rules:
+ * each takes its inputs' cardinalities (>= 0, TFC_DS_INFINITE or
+ * TFC_DS_UNKNOWN) and returns the transformation's. */
+int64_t tfc_ds_card_range(int64_t start, int64_t stop, int64_t step);
+int64_t tfc_ds_card_zip(tfc_dataset *const *inputs, int k);
+int64_t tfc_ds_card_concatenate(int64_t a, int64_t b);
+int64_t tfc_ds_card_batch(int64_t in, int64_t batch, bool drop_remainder);
+int64_t tfc_ds_card_count(tfc_ds_count_kind kind, int64_t in, int64_t count);
+
 #endif

@@ -291,7 +291,22 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *ds = tfc_ds_function(kind, in, ctx->step->flib, f, ctx->inputs + 1, n_captured, nt, t, sh, a, b,
                                     ctx->st);
   if (ds && par) tfc_ds_interleave_set_parallel(ds, workers, buffer, sloppy);
+  /* a map keeps its input's count only when built to (TF 1.x maps are not) */
+  const tfc_attr_value *pc = tfc_attrs_find(ctx->attrs, "preserve_cardinality");
+  if (ds && (kind == TFC_FN_MAP || kind == TFC_FN_PARALLEL_MAP) && pc && pc->kind == TFC_ATTR_B && pc->v.b)
+    ds->cardinality = in->cardinality;
   output_dataset(ctx, ds);
+}
+
+/* DatasetCardinality / ExperimentalDatasetCardinality: the dataset's element
+ * count as a scalar int64 (-1 infinite, -2 unknown). */
+static void cardinality_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *ds = in_ds(ctx, 0);
+  if (!ds) return;
+  tfc_tensor *t = tfc_tensor_new(TFC_DTYPE_INT64, 0, NULL, ctx->st);
+  if (!t) return;
+  *(int64_t *)t->data = ds->cardinality;
+  tfc_kernel_set_output(ctx, 0, t);
 }
 
 /* DatasetToTFRecord: writes every element (a scalar string) of the dataset
@@ -767,6 +782,8 @@ static const tfc_kernel_def defs[] = {
     {"CacheDataset", "CPU", NULL, NULL, NULL, cache_ds_compute, NULL, 0},
     {"PrefetchDataset", "CPU", NULL, NULL, NULL, prefetch_ds_compute, NULL, 0},
     {"DatasetToTFRecord", "CPU", NULL, NULL, NULL, to_tfrecord_compute, NULL, 0},
+    {"DatasetCardinality", "CPU", NULL, NULL, NULL, cardinality_compute, NULL, 0},
+    {"ExperimentalDatasetCardinality", "CPU", NULL, NULL, NULL, cardinality_compute, NULL, 0},
     {"IteratorV2", "CPU", NULL, NULL, iter_op_init, iterator_v2_compute, iter_op_free, 0},
     {"MakeIterator", "CPU", NULL, NULL, NULL, make_iterator_compute, NULL, 0},
     {"SerializeIterator", "CPU", NULL, NULL, NULL, serialize_iterator_compute, NULL, 0},

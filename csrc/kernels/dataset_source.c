@@ -125,6 +125,7 @@ tfc_dataset *tfc_ds_tensors(tfc_tensor *const *comps, int n, bool slices, const 
   for (int c = 0; c < n; c++) d->comps[c] = tfc_tensor_ref(comps[c]);
   d->slices = slices;
   d->rows = rows;
+  d->ds.cardinality = slices ? rows : 1;
   return &d->ds;
 }
 
@@ -200,6 +201,7 @@ tfc_dataset *tfc_ds_range(int64_t start, int64_t stop, int64_t step, tfc_dtype d
   d->start = start;
   d->stop = stop;
   d->step = step;
+  d->ds.cardinality = tfc_ds_card_range(start, stop, step);
   return &d->ds;
 }
 

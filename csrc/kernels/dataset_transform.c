@@ -294,6 +294,7 @@ tfc_dataset *tfc_ds_zip(tfc_dataset *const *inputs, int k, tfc_status *st) {
     return NULL;
   }
   xds *x = xds_new(&zip_vt, inputs, k, n, types, shapes, st);
+  if (x) x->ds.cardinality = tfc_ds_card_zip(inputs, k);
   return x ? &x->ds : NULL;
 }
 
@@ -344,6 +345,7 @@ tfc_dataset *tfc_ds_concatenate(tfc_dataset *a, tfc_dataset *b, tfc_status *st) 
     }
   }
   xds *x = xds_new(&concat_vt, in, 2, a->n, a->types, shapes, st);
+  if (x) x->ds.cardinality = tfc_ds_card_concatenate(a->cardinality, b->cardinality);
   return x ? &x->ds : NULL;
 }
 
@@ -408,6 +410,7 @@ tfc_dataset *tfc_ds_batch(tfc_dataset *in, int64_t batch, bool drop_remainder, c
   if (!x) return NULL;
   x->a = batch;
   x->flag = drop_remainder;
+  x->ds.cardinality = tfc_ds_card_batch(in->cardinality, batch, drop_remainder);
   if (pad_dims) {
     x->padded = true;
     for (int c = 0; c < in->n; c++) {
@@ -489,6 +492,7 @@ tfc_dataset *tfc_ds_shuffle(tfc_dataset *in, int64_t buffer, int64_t seed, int64
   if (!x) return NULL;
   x->a = buffer;
   x->flag = reshuffle;
+  x->ds.cardinality = in->cardinality;
   if (seed == 0 && seed2 == 0) {
     tfc_guarded_philox g;
     tfc_guarded_philox_init(&g, 0, 0);
@@ -568,6 +572,7 @@ tfc_dataset *tfc_ds_count(tfc_ds_count_kind kind, tfc_dataset *in, int64_t count
   xds *x = xds_new(vt, &in, 1, in->n, in->types, in->shapes, st);
   if (!x) return NULL;
   x->a = count;
+  x->ds.cardinality = tfc_ds_card_count(kind, in->cardinality, count);
   return &x->ds;
 }
 
@@ -627,6 +632,7 @@ static const tfc_dataset_vt cache_vt = {"CacheDataset", cache_make, xds_destroy}
 
 tfc_dataset *tfc_ds_cache(tfc_dataset *in, tfc_status *st) {
   xds *x = xds_new(&cache_vt, &in, 1, in->n, in->types, in->shapes, st);
+  if (x) x->ds.cardinality = in->cardinality;
   return x ? &x->ds : NULL;
 }
 
@@ -792,5 +798,6 @@ tfc_dataset *tfc_ds_prefetch(tfc_dataset *in, int64_t buffer, tfc_status *st) {
   xds *x = xds_new(&prefetch_vt, &in, 1, in->n, in->types, in->shapes, st);
   if (!x) return NULL;
   x->a = buffer;
+  x->ds.cardinality = in->cardinality;
   return &x->ds;
 }

@@ -372,6 +372,23 @@ REF_KERNEL(apply_proximal_gd_compute, "ApplyProximalGradientDescent", 1)
 REF_KERNEL(apply_ftrl_compute, "ApplyFtrl", 3)
 REF_KERNEL(apply_ftrl_v2_compute, "ApplyFtrlV2", 3)
 
+/* ResourceCountUpTo: CountUpTo on a resource variable whose dtype is T
+ * (NOT_FOUND when it does not exist, OUT_OF_RANGE at the limit). */
+static void resource_count_up_to_compute(tfc_kernel_ctx *ctx) {
+  tfc_dtype want;
+  if (!tfc_attrs_get_type(ctx->attrs, "T", &want, ctx->st)) return;
+  tfc_var *v = lookup_var(ctx, 0, false);
+  if (v == NULL) return;
+  bool ok = v->dtype == tfc_dtype_base(want);
+  if (!ok)
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "Trying to count up variable %s with wrong dtype. Expected %s got %s",
+                    v->name ? v->name : "", tfc_op_dtype_string(v->dtype),
+                    tfc_op_dtype_string(tfc_dtype_base(want)));
+  tfc_var_unref(v);
+  if (ok) run_ref_kernel(ctx, "CountUpTo", 1);
+}
+
 /* ------------------------------------------------------------------ table */
 
 static const tfc_dtype real_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
@@ -380,6 +397,7 @@ static const tfc_dtype arith_types[] = {
     TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_INT32, TFC_DTYPE_UINT8, TFC_DTYPE_INT16,
     TFC_DTYPE_INT8, TFC_DTYPE_COMPLEX64, TFC_DTYPE_INT64, TFC_DTYPE_BFLOAT16, TFC_DTYPE_UINT16,
     TFC_DTYPE_COMPLEX128, TFC_DTYPE_HALF, TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_INVALID};
+static const tfc_dtype count_types[] = {TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
 static const tfc_dtype minmax_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_FLOAT,
                                          TFC_DTYPE_DOUBLE, TFC_DTYPE_INT32, TFC_DTYPE_INT64,
                                          TFC_DTYPE_INVALID};
@@ -391,6 +409,7 @@ static const tfc_kernel_def defs[] = {
     {"AssignAddVariableOp", "CPU", "dtype", arith_types, NULL, assign_add_variable_compute, NULL, 0},
     {"AssignSubVariableOp", "CPU", "dtype", arith_types, NULL, assign_sub_variable_compute, NULL, 0},
     {"VarIsInitializedOp", "CPU", NULL, NULL, NULL, var_is_initialized_compute, NULL, 0},
+    {"ResourceCountUpTo", "CPU", "T", count_types, NULL, resource_count_up_to_compute, NULL, 0},
     {"DestroyResourceOp", "CPU", NULL, NULL, NULL, destroy_resource_compute, NULL, 0},
     {"ResourceGather", "CPU", NULL, NULL, NULL, resource_gather_compute, NULL, 0},
     {"ResourceScatterUpdate", "CPU", NULL, NULL, NULL, scatter_update_compute, NULL, 0},

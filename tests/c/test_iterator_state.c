@@ -2,7 +2,8 @@
  * test_iterator_state.c — unit tests of what iterator and reader states rest
  * on: DT_VARIANT tensors of variant data values in checkpoint bundles (TF's
  * layout, checksums, corrupt input), ReaderBaseState encoding, and the
- * dataset state stream (numbers, tensors, tags, truncated input).
+ * dataset state stream (numbers, tensors, tags, truncated input), and the
+ * dataset cardinality rules at their extremes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,4 +190,29 @@ TFC_TEST(state_iterators_resume_and_refuse_other_datasets) {
   tfc_object_unref(&rep->base);
   tfc_object_unref(&sh->base);
   tfc_object_unref(&range->base);
+}
+
+TFC_TEST(dataset_cardinality_rules_and_extremes) {
+  CHECK(tfc_ds_card_range(0, 10, 3) == 4);
+  CHECK(tfc_ds_card_range(10, 0, -3) == 4);
+  CHECK(tfc_ds_card_range(0, 0, 2) == 0);
+  CHECK(tfc_ds_card_range(5, 0, 1) == 0);
+  CHECK(tfc_ds_card_range(INT64_MIN, INT64_MAX, 1) == TFC_DS_UNKNOWN);
+  CHECK(tfc_ds_card_range(INT64_MIN, INT64_MAX, 2) == TFC_DS_UNKNOWN);
+  CHECK(tfc_ds_card_range(INT64_MIN, INT64_MAX, 4) == (int64_t)1 << 62);
+  CHECK(tfc_ds_card_range(0, INT64_MAX, 1) == INT64_MAX);
+  CHECK(tfc_ds_card_range(-1, INT64_MAX, 1) == TFC_DS_UNKNOWN);
+  CHECK(tfc_ds_card_range(INT64_MAX, INT64_MIN, INT64_MIN) == 2);
+  CHECK(tfc_ds_card_batch(10, 3, false) == 4);
+  CHECK(tfc_ds_card_batch(10, 3, true) == 3);
+  CHECK(tfc_ds_card_batch(TFC_DS_INFINITE, 3, true) == TFC_DS_INFINITE);
+  CHECK(tfc_ds_card_concatenate(TFC_DS_UNKNOWN, TFC_DS_INFINITE) == TFC_DS_INFINITE);
+  CHECK(tfc_ds_card_concatenate(INT64_MAX, 1) == TFC_DS_UNKNOWN);
+  CHECK(tfc_ds_card_count(TFC_DS_REPEAT, INT64_MAX / 2, 3) == TFC_DS_UNKNOWN);
+  CHECK(tfc_ds_card_count(TFC_DS_REPEAT, 0, -1) == 0);
+  CHECK(tfc_ds_card_count(TFC_DS_REPEAT, TFC_DS_UNKNOWN, -1) == TFC_DS_INFINITE);
+  CHECK(tfc_ds_card_count(TFC_DS_TAKE, TFC_DS_INFINITE, 7) == 7);
+  CHECK(tfc_ds_card_count(TFC_DS_TAKE, 10, -1) == 10);
+  CHECK(tfc_ds_card_count(TFC_DS_SKIP, 10, -1) == 0);
+  CHECK(tfc_ds_card_count(TFC_DS_SKIP, 10, 4) == 6);
 }

@@ -81,7 +81,15 @@ def shuffle_and_repeat(buffer_size, count=None, seed=None):
 
 
 def cardinality(dataset):
-  raise NotImplementedError("tf.data.experimental.cardinality is not available in tfc")
+  """Returns the number of elements of `dataset` as a scalar int64 tensor:
+  INFINITE_CARDINALITY (-1) for a dataset repeated without end,
+  UNKNOWN_CARDINALITY (-2) where it cannot be known without iterating
+  (filter, flat_map, interleave, files, from_generator, and map, whose
+  TF 1.x op does not keep its input's count)."""
+  from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+  if not isinstance(dataset, _Dataset):
+    raise TypeError("`dataset` must be a `tf.data.Dataset` object.")
+  return _apply_op("DatasetCardinality", "DatasetCardinality", [dataset._variant]).outputs[0]  # pylint: disable=protected-access
 
 
 def get_single_element(dataset):

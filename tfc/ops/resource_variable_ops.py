@@ -55,6 +55,17 @@ def assign_sub_variable_op(resource, value, name=None):
   return _apply_op("AssignSubVariableOp", name, [resource, value])
 
 
+def resource_count_up_to(resource, limit, T, shape=None, name=None):  # pylint: disable=invalid-name
+  """ResourceCountUpTo on a variable handle (of a variable of dtype T and
+  static shape `shape`, which must be a scalar)."""
+  if shape is not None:
+    shape = _ts.as_shape(shape)
+    if shape.ndims is not None and shape.ndims != 0:
+      raise ValueError("Shape must be rank 0 but is rank %d for 'ResourceCountUpTo'" % shape.ndims)
+  return _apply_op("ResourceCountUpTo", name, [resource],
+                   {"limit": limit, "T": _dtypes.as_dtype(T).base_dtype}).outputs[0]
+
+
 def var_is_initialized_op(resource, name=None):
   return _apply_op("VarIsInitializedOp", name, [resource]).outputs[0]
 
@@ -341,8 +352,10 @@ class ResourceVariable(_variables.Variable):
     return self._scatter(resource_scatter_max, sparse_delta, name)
 
   def count_up_to(self, limit):
-    raise NotImplementedError("count_up_to is not supported on resource variables in tfc; "
-                              "use a ref variable (use_resource=False)")
+    """Increments this scalar int32/int64 variable until it reaches limit;
+    the op outputs the value before the increment and raises
+    OutOfRangeError once the value is at limit."""
+    return resource_count_up_to(self.handle, limit, self.dtype, self.shape)
 
   def load(self, value, session=None):
     session = session or _ops.get_default_session()

@@ -1,4 +1,5 @@
 """Ref-variable state ops (TF 1.15 `state_ops`)."""
+from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
 from tfc.framework import tensor_shape as _ts
 from tfc.framework.op_def_library import _apply_op
@@ -52,6 +53,13 @@ def is_variable_initialized(ref, name=None):
 
 
 def count_up_to(ref, limit, name=None):
+  """Increments the scalar integer variable `ref` until it reaches limit
+  (CountUpTo on a ref variable, ResourceCountUpTo on a resource variable);
+  outputs the value before the increment, OutOfRangeError at limit."""
+  handle = getattr(ref, "handle", None)
+  if handle is not None and getattr(handle, "dtype", None) == _dtypes.resource:
+    from tfc.ops import resource_variable_ops as _rv  # pylint: disable=g-import-not-at-top
+    return _rv.resource_count_up_to(handle, limit, ref.dtype, ref.shape, name=name)
   return _apply_op("CountUpTo", name, [ref], {"limit": limit}).outputs[0]
 
 
