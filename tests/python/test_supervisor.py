@@ -182,7 +182,9 @@ def test_seed_train_script_files_and_events(tmp_path):
   assert loss_steps == [2 + 200 * i for i in range(10)]
   rate = [e for e in events if e.WhichOneof("what") == "summary" and
           e.summary.value[0].tag == "global_step/sec"]
-  assert rate and rate[0].step == 0
+  # the step counter thread's first report comes at start: step 0, or a little more when
+  # the training loop was quicker (as with the first checkpoint above, and as in TF)
+  assert rate and rate[0].step < 100
   ckpt_logs = [e for e in events if e.WhichOneof("what") == "session_log" and
                e.session_log.status == tf.summary.SessionLog.CHECKPOINT]
   assert len(ckpt_logs) == 1
