@@ -83,7 +83,16 @@ _ACCUMULATOR = ("stateful gradient accumulator op: a take waits for enough gradi
                 "single frozen-graph run cannot exercise; tests/python/test_sync_replicas.py checks "
                 "values, staleness and cancellation, and tests/python/test_compat_sync_replicas.py "
                 "trains with TensorFlow tasks in the same cluster to TensorFlow's weights")
+_CARDINALITY = ("takes a dataset (a variant handle no frozen-graph case can feed): "
+                "tests/python/test_data_cardinality.py compares 50 pipelines' cardinalities "
+                "with TensorFlow's")
+_RESOURCE_COUNT_UP_TO = ("updates a resource variable in place (needs an initialized handle): "
+                         "tests/python/test_resource_count_up_to.py compares int32 and int64 "
+                         "runs with TensorFlow's, and TF's errors")
 SKIPPED = {
+    'DatasetCardinality': _CARDINALITY,
+    'ExperimentalDatasetCardinality': _CARDINALITY,
+    'ResourceCountUpTo': _RESOURCE_COUNT_UP_TO,
     'AccumulatorApplyGradient': _ACCUMULATOR,
     'AccumulatorNumAccumulated': _ACCUMULATOR,
     'AccumulatorSetGlobalStep': _ACCUMULATOR,
