@@ -382,6 +382,16 @@ bool tfc_attrs_get_string(const tfc_attrs *a, const char *name, const tfc_string
   if (v) *out = &v->v.s;
   return v != NULL;
 }
+char *tfc_attrs_dup_string(const tfc_attrs *a, const char *name) {
+  const tfc_attr_value *v = tfc_attrs_find(a, name);
+  size_t len = v && v->kind == TFC_ATTR_S ? v->v.s.len : 0;
+  char *s = tfc_malloc(len + 1);
+  if (s) {
+    if (len) memcpy(s, v->v.s.data, len);
+    s[len] = '\0';
+  }
+  return s;
+}
 /* *out is a borrowed reference (valid while the attrs live; tfc_tensor_ref to keep it). */
 bool tfc_attrs_get_tensor(const tfc_attrs *a, const char *name, tfc_tensor **out,
                           tfc_status *st) {

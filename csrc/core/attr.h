@@ -108,6 +108,9 @@ bool tfc_attrs_get_string(const tfc_attrs *a, const char *name, const tfc_string
 bool tfc_attrs_get_tensor(const tfc_attrs *a, const char *name, tfc_tensor **out, tfc_status *st);
 /* List getter: *out points into the attr; an empty list of unknown kind is accepted. */
 bool tfc_attrs_get_list(const tfc_attrs *a, const char *name, const tfc_attr_list **out, tfc_status *st);
+/* A NUL-terminated heap copy of string attr `name` ("" when it is absent or not a
+ * string; the caller frees it with tfc_free); NULL only on OOM. */
+char *tfc_attrs_dup_string(const tfc_attrs *a, const char *name);
 /* Convenience: true when attr `name` is a string equal to s. */
 bool tfc_attrs_string_is(const tfc_attrs *a, const char *name, const char *s);
 

@@ -29,18 +29,6 @@ void tfc_accum_op_free(void *state) {
   tfc_free(op);
 }
 
-/* A copy of string attr `name` ("" when absent); NULL on OOM. */
-static char *attr_str(const tfc_attrs *a, const char *name) {
-  const tfc_attr_value *v = tfc_attrs_find(a, name);
-  if (!v || v->kind != TFC_ATTR_S) return tfc_strdup("");
-  char *s = tfc_malloc(v->v.s.len + 1);
-  if (s) {
-    if (v->v.s.len) memcpy(s, v->v.s.data, v->v.s.len);
-    s[v->v.s.len] = '\0';
-  }
-  return s;
-}
-
 /* Parses a constructor's attrs once (dtype, shape, container, shared_name, reduction_type). */
 bool tfc_accum_op_init(const tfc_kernel_init *ki, void **state) {
   accum_op *op = tfc_calloc(1, sizeof *op);
@@ -59,15 +47,15 @@ bool tfc_accum_op_init(const tfc_kernel_init *ki, void **state) {
   op->cfg.shape = tfc_shape_unknown();
   if (tfc_attrs_find(ki->attrs, "shape") && !tfc_attrs_get_shape(ki->attrs, "shape", &op->cfg.shape, ki->st))
     return false;
-  char *red = attr_str(ki->attrs, "reduction_type");
+  char *red = tfc_attrs_dup_string(ki->attrs, "reduction_type");
   if (!red) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   op->cfg.mean = red[0] == '\0' || strcmp(red, "MEAN") == 0;
   bool red_ok = op->cfg.mean || strcmp(red, "SUM") == 0;
   tfc_free(red);
   if (!red_ok)
     return tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "reduction_type must be 'MEAN' or 'SUM'");
-  op->container = attr_str(ki->attrs, "container");
-  op->name = attr_str(ki->attrs, "shared_name");
+  op->container = tfc_attrs_dup_string(ki->attrs, "container");
+  op->name = tfc_attrs_dup_string(ki->attrs, "shared_name");
   if (!op->container || !op->name) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   if (!op->container[0]) {
     tfc_free(op->container);

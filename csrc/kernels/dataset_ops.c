@@ -407,24 +407,12 @@ typedef struct iter_op {
   char *container, *name;
 } iter_op;
 
-/* A copy of string attr `name`. */
-static char *attr_str(const tfc_attrs *a, const char *name) {
-  const tfc_attr_value *v = tfc_attrs_find(a, name);
-  size_t len = v && v->kind == TFC_ATTR_S ? v->v.s.len : 0;
-  char *s = tfc_malloc(len + 1);
-  if (s) {
-    if (len) memcpy(s, v->v.s.data, len);
-    s[len] = '\0';
-  }
-  return s;
-}
-
 static bool iter_op_init(const tfc_kernel_init *ki, void **state) {
   iter_op *op = tfc_calloc(1, sizeof *op);
   if (!op) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   *state = op;
-  op->container = attr_str(ki->attrs, "container");
-  op->name = attr_str(ki->attrs, "shared_name");
+  op->container = tfc_attrs_dup_string(ki->attrs, "container");
+  op->name = tfc_attrs_dup_string(ki->attrs, "shared_name");
   if (op->name && !op->name[0]) {
     tfc_free(op->name);
     op->name = tfc_unique_resource_name(ki->node_name);

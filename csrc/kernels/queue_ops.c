@@ -40,18 +40,6 @@ void tfc_queue_op_free(void *state) {
   tfc_free(op);
 }
 
-/* A copy of string attr `name` ("" when absent); NULL on OOM. */
-static char *attr_str(const tfc_attrs *a, const char *name) {
-  const tfc_attr_value *v = tfc_attrs_find(a, name);
-  if (!v || v->kind != TFC_ATTR_S) return tfc_strdup("");
-  char *s = tfc_malloc(v->v.s.len + 1);
-  if (s) {
-    if (v->v.s.len) memcpy(s, v->v.s.data, v->v.s.len);
-    s[v->v.s.len] = '\0';
-  }
-  return s;
-}
-
 /* Int attr `name` or dflt. */
 static int64_t attr_i(const tfc_attrs *a, const char *name, int64_t dflt) {
   const tfc_attr_value *v = tfc_attrs_find(a, name);
@@ -81,8 +69,8 @@ bool tfc_queue_op_init(const tfc_kernel_init *ki, void **state) {
     return tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT,
                           "PriorityQueue requires one shape per component type (%d types, %d shapes)", nt, ns);
   op->shapes = tfc_calloc((size_t)n + 1, sizeof(tfc_shape));
-  op->container = attr_str(ki->attrs, "container");
-  op->name = attr_str(ki->attrs, "shared_name");
+  op->container = tfc_attrs_dup_string(ki->attrs, "container");
+  op->name = tfc_attrs_dup_string(ki->attrs, "shared_name");
   if (!op->shapes || !op->container || !op->name)
     return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   if (!op->name[0]) {
