@@ -258,6 +258,7 @@ typedef struct xstate {
   const tfc_executor *x;
   atomic_int *pending;
   slot *slots;
+  bool sample;                 /* time every node this step (node_cost.c) */
 } xstate;
 
 typedef struct item {
@@ -276,7 +277,7 @@ typedef struct run_step {
   item *queue;                 /* each node is pushed at most once per step */
   int head, tail;
   int outstanding;             /* pushed or running, not yet completed (under mu) */
-  int helpers;                 /* pool workers inside drain() (under mu) */
+  int helpers;                 /* pool workers asked to join drain() (under mu) */
   bool failed;
   tfc_status status;
   tfc_cancel cancel;           /* kernels waiting outside the step register here */
@@ -375,7 +376,6 @@ static void finish_node(run_step *s, int p, int i) {
       sl->v = NULL;
     }
   }
-  int nready = 0;
   pthread_mutex_lock(&s->mu);
   for (int c = 0; c < xn->n_consumers; c++) {
     int cn = xn->consumers[c];
@@ -384,19 +384,11 @@ static void finish_node(run_step *s, int p, int i) {
       s->queue[s->tail].node = cn;
       s->tail++;
       s->outstanding++;
-      nready++;
     }
   }
   s->outstanding--;
-  bool spawn = nready > 1 && s->env->inter_pool && s->helpers < tfc_threadpool_size(s->env->inter_pool);
-  if (spawn) s->helpers++;
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
-  if (spawn && tfc_threadpool_schedule(s->env->inter_pool, helper_task, s) != 0) {
-    pthread_mutex_lock(&s->mu);
-    s->helpers--;
-    pthread_mutex_unlock(&s->mu);
-  }
 }
 
 /* Stores the kernel's outputs into the node's slots; false on a kernel bug. */
@@ -578,9 +570,15 @@ static void process(run_step *s, int p, int i) {
     an->heap = heap;
     ctx->async_token = &an->token;
     if (__builtin_expect(s->args->node_stats != NULL, 0)) an->start_ns = trace_now_ns();
-    xn->kdef->compute(ctx);
+    /* an async kernel occupies this thread only until compute returns */
+    bool timed = tfc_node_cost_wanted(xn, xs->sample);
+    int64_t c0 = timed ? tfc_node_cost_now_ns() : 0;
+    xn->kdef->compute(ctx); /* async_done may run (and free an) before this returns */
+    if (timed) tfc_node_cost_record(xn, tfc_node_cost_now_ns() - c0);
     return; /* async_done frees and completes */
   }
+  bool timed = tfc_node_cost_wanted(xn, xs->sample);
+  int64_t c0 = timed ? tfc_node_cost_now_ns() : 0;
   if (__builtin_expect(s->args->node_stats != NULL, 0)) {
     int64_t t0 = trace_now_ns();
     xn->kdef->compute(ctx);
@@ -588,6 +586,7 @@ static void process(run_step *s, int p, int i) {
   } else {
     xn->kdef->compute(ctx);
   }
+  if (timed) tfc_node_cost_record(xn, tfc_node_cost_now_ns() - c0);
   if (st->code != TFC_CODE_OK) step_fail(s, st, sn->name);
   store_outputs(s, p, i, ctx);
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
@@ -595,12 +594,24 @@ static void process(run_step *s, int p, int i) {
   finish_node(s, p, i);
 }
 
-/* Pops and processes queued nodes until the queue is empty. */
+/* Pops and processes queued nodes until the queue is empty. Before running
+ * an expensive node (node_cost.c) while other nodes wait, asks a pool worker
+ * to join, so cheap nodes never pay for a thread hand-off. */
 static void drain(run_step *s) {
   pthread_mutex_lock(&s->mu);
   while (s->head < s->tail) {
     item it = s->queue[s->head++];
+    bool spawn = s->head < s->tail && s->env->inter_pool &&
+                 s->helpers < tfc_threadpool_size(s->env->inter_pool) &&
+                 tfc_node_cost_expensive(&s->parts[it.part].x->nodes[it.node]);
+    if (spawn) s->helpers++;
     pthread_mutex_unlock(&s->mu);
+    if (spawn && tfc_threadpool_schedule(s->env->inter_pool, helper_task, s) != 0) {
+      pthread_mutex_lock(&s->mu);
+      s->helpers--;
+      pthread_cond_broadcast(&s->cv);
+      pthread_mutex_unlock(&s->mu);
+    }
     process(s, it.part, it.node);
     pthread_mutex_lock(&s->mu);
   }
@@ -653,6 +664,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
     s.parts[p].x = x;
     s.parts[p].pending = pend;
     s.parts[p].slots = slots;
+    s.parts[p].sample = tfc_node_cost_sample_step(a->execs[p]);
     for (int i = 0; i < x->n; i++) atomic_init(&pend[i], x->nodes[i].pending);
     pend += x->n;
     slots += x->n_slots;
@@ -661,18 +673,6 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
       s.queue[s.tail].node = x->roots[r];
       s.tail++;
       s.outstanding++;
-    }
-  }
-  /* start helpers for parallel roots */
-  if (env->inter_pool && s.tail > 1) {
-    int want = s.tail - 1;
-    int cap = tfc_threadpool_size(env->inter_pool);
-    for (int h = 0; h < want && h < cap; h++) {
-      s.helpers++;
-      if (tfc_threadpool_schedule(env->inter_pool, helper_task, &s) != 0) {
-        s.helpers--;
-        break;
-      }
     }
   }
   for (;;) {

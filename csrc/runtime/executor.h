@@ -8,11 +8,15 @@
  * several steps may run at once on the same executors.
  *
  * Scheduling: a step has one ready queue. The calling thread drains it;
- * when more than one node is ready and an inter-op pool exists, pool
- * workers join in. Sequential graphs therefore run inline on the caller
- * with no thread hand-off. Async kernels (_Recv) complete through a
- * callback that pushes their consumers onto the same queue. On the first
- * error the step stops computing, aborts the rendezvous and drains.
+ * a pool worker joins in only when a thread is about to run an expensive
+ * node (one whose measured compute time, node_cost.c, is 10 us or more; a
+ * node never timed is not, so a plan's first step runs inline in queue
+ * order) while other nodes wait. Steps of cheap nodes — the
+ * usual small Session.run — therefore run inline on the caller with no
+ * thread hand-off, however many nodes are ready at once. Async kernels
+ * (_Recv) complete through a callback that pushes their consumers onto the
+ * same queue. On the first error the step stops computing, aborts the
+ * rendezvous and drains.
  */
 #ifndef TFC_RUNTIME_EXECUTOR_H
 #define TFC_RUNTIME_EXECUTOR_H

@@ -451,6 +451,7 @@ typedef struct cf_step {
   int helpers;
   int waiters;                /* threads in pthread_cond_*wait on cv */
   bool helpers_possible;      /* the inter-op pool can lend threads */
+  bool sample;                /* time every node this step (node_cost.c) */
   bool failed;
   bool oom;
   bool abort_pending;         /* failed: the rendezvous still needs aborting */
@@ -926,21 +927,14 @@ static void cf_helper(void *arg) {
   pthread_mutex_unlock(&s->mu);
 }
 
-/* Retires a node: propagates its outputs and wakes waiters; asks for a pool
- * helper when it made several nodes ready (caller holds s->mu). Returns true
- * when the caller should schedule a helper after unlocking. */
-static bool complete_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
-  int before = s->qlen;
+/* Retires a node: propagates its outputs and wakes waiters (caller holds s->mu). */
+static void complete_locked(cf_step *s, const citem *ci, bool is_dead, cval *outs) {
   propagate_locked(s, ci, is_dead, outs);
-  int nready = s->qlen - before;
   s->outstanding--;
-  bool spawn = nready > 1 && s->env->inter_pool && s->helpers < tfc_threadpool_size(s->env->inter_pool) - 1;
-  if (spawn) s->helpers++;
   if (s->waiters > 0) pthread_cond_broadcast(&s->cv);
-  return spawn;
 }
 
-/* Schedules a helper asked for by complete_locked (caller does not hold s->mu). */
+/* Schedules a helper counted in s->helpers by cf_drain (caller does not hold s->mu). */
 static void spawn_helper(cf_step *s) {
   if (tfc_threadpool_schedule(s->env->inter_pool, cf_helper, s) != 0) {
     pthread_mutex_lock(&s->mu);
@@ -1019,12 +1013,11 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   } else {
     ok = collect_outputs_locked(s, ctx, outs);
   }
-  bool spawn = complete_locked(s, &it, !ok, outs);
+  complete_locked(s, &it, !ok, outs);
   /* counted as a helper until it lets go of s: the node is complete, so the
    * step could otherwise end (and s go away) while abort_if_failed runs */
   s->helpers++;
   pthread_mutex_unlock(&s->mu);
-  if (spawn) spawn_helper(s);
   abort_if_failed(s);
   pthread_mutex_lock(&s->mu);
   s->helpers--;
@@ -1082,14 +1075,11 @@ static bool forward_locked(cf_step *s, const citem *ci, const cf_node *c, cval *
     default:
       return false;
   }
-  bool spawn = complete_locked(s, ci, false, outs);
+  complete_locked(s, ci, false, outs);
   cval_clear(&outs[0]);
   cval_clear(&outs[1]);
-  if (spawn) {
-    pthread_mutex_unlock(&s->mu);
-    spawn_helper(s);
-    pthread_mutex_lock(&s->mu);
-  }
+  const xnode *xn = &s->args->execs[ci->part]->nodes[ci->node];
+  if (tfc_node_cost_wanted(xn, false)) tfc_node_cost_record(xn, 1); /* no kernel ran: cheap */
   return true;
 }
 
@@ -1104,11 +1094,7 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   if (!check_cancel_locked(s) || (ci->dead && c->kind != CF_TRANSFER)) {
     for (int k = 0; k < nin; k++)
       if (slots[k].has) cval_clear(&slots[k]);
-    if (complete_locked(s, ci, true, NULL)) {
-      pthread_mutex_unlock(&s->mu);
-      spawn_helper(s);
-      pthread_mutex_lock(&s->mu);
-    }
+    complete_locked(s, ci, true, NULL);
     return;
   }
   if (c->fwd != FWD_NONE && forward_locked(s, ci, c, slots)) return;
@@ -1226,10 +1212,15 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
     an->token.done = cf_async_done;
     an->token.arg = an;
     ctx->async_token = &an->token;
+    bool timed = tfc_node_cost_wanted(xn, s->sample);
+    int64_t c0 = timed ? tfc_node_cost_now_ns() : 0;
     xn->kdef->compute(ctx);
+    if (timed) tfc_node_cost_record(xn, tfc_node_cost_now_ns() - c0);
     pthread_mutex_lock(&s->mu);
     return; /* cf_async_done completes */
   }
+  bool timed = ok && tfc_node_cost_wanted(xn, s->sample);
+  int64_t c0 = timed ? tfc_node_cost_now_ns() : 0;
   if (ok && __builtin_expect(s->args->node_stats != NULL, 0)) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_REALTIME, &t0);
@@ -1240,14 +1231,14 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   } else if (ok) {
     xn->kdef->compute(ctx);
   }
+  if (timed) tfc_node_cost_record(xn, tfc_node_cost_now_ns() - c0);
   for (int k = 0; k < n_temps; k++) tfc_tensor_unref(temps[k]);
   for (int k = 0; k < nin; k++) cval_clear(&ins[k]);
   if (unlock) pthread_mutex_lock(&s->mu);
   ok = collect_outputs_locked(s, ctx, outs);
-  bool spawn = complete_locked(s, ci, !ok, outs);
-  if (spawn || s->abort_pending) {
+  complete_locked(s, ci, !ok, outs);
+  if (s->abort_pending) {
     pthread_mutex_unlock(&s->mu);
-    if (spawn) spawn_helper(s);
     abort_if_failed(s);
     for (int j = 0; j < nout; j++) cval_clear(&outs[j]);
     pthread_mutex_lock(&s->mu);
@@ -1258,13 +1249,22 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   tfc_free(heap);
 }
 
-/* Pops and runs ready nodes until the queue is empty. */
+/* Pops and runs ready nodes until the queue is empty. Before running an
+ * expensive node (node_cost.c) while other nodes wait, asks a pool worker to
+ * join, so steps of cheap nodes never pay for a thread hand-off. */
 static void cf_drain(cf_step *s) {
   pthread_mutex_lock(&s->mu);
   while (s->qlen > 0) {
     citem it = s->q[s->qhead];
     s->qhead = (s->qhead + 1) & (s->qcap - 1);
     s->qlen--;
+    if (s->qlen > 0 && s->env->inter_pool && s->helpers < tfc_threadpool_size(s->env->inter_pool) &&
+        !it.dead && tfc_node_cost_expensive(&s->args->execs[it.part]->nodes[it.node])) {
+      s->helpers++;
+      pthread_mutex_unlock(&s->mu);
+      spawn_helper(s);
+      pthread_mutex_lock(&s->mu);
+    }
     cf_process_locked(s, &it);
   }
   pthread_mutex_unlock(&s->mu);
@@ -1286,7 +1286,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   s.base.flib = env->flib;
   tfc_cancel_init(&s.cancel);
   s.base.cancel_reg = &s.cancel;
-  s.helpers_possible = env->inter_pool && tfc_threadpool_size(env->inter_pool) > 1;
+  s.helpers_possible = env->inter_pool && tfc_threadpool_size(env->inter_pool) > 0;
   int nf = sg->n_fetches;
   s.roots = tfc_calloc((size_t)a->n_execs + 1, sizeof(rframe *));
   s.fetch_t = tfc_calloc((size_t)nf + 1, sizeof(tfc_tensor *));
@@ -1296,6 +1296,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   pthread_cond_init(&s.cv, NULL);
   bool ok = s.roots && s.fetch_t && s.fetch_v && s.fetch_has;
   pthread_mutex_lock(&s.mu);
+  for (int p = 0; p < a->n_execs; p++) s.sample = tfc_node_cost_sample_step(a->execs[p]) || s.sample;
   for (int p = 0; ok && p < a->n_execs; p++) {
     const tfc_executor *x = a->execs[p];
     if (!x->cf) {
@@ -1317,22 +1318,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
     }
   }
   if (!ok && !s.failed) cf_oom_locked(&s);
-  int nroots = s.qlen;
   pthread_mutex_unlock(&s.mu);
-  if (ok && env->inter_pool && nroots > 1) {
-    int cap = tfc_threadpool_size(env->inter_pool);
-    for (int h = 0; h < nroots - 1 && h < cap; h++) {
-      pthread_mutex_lock(&s.mu);
-      s.helpers++;
-      pthread_mutex_unlock(&s.mu);
-      if (tfc_threadpool_schedule(env->inter_pool, cf_helper, &s) != 0) {
-        pthread_mutex_lock(&s.mu);
-        s.helpers--;
-        pthread_mutex_unlock(&s.mu);
-        break;
-      }
-    }
-  }
   for (;;) {
     cf_drain(&s);
     pthread_mutex_lock(&s.mu);

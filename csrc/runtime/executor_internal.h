@@ -18,6 +18,9 @@ typedef struct xnode {
   int *consumers;         /* node indices, one per edge (data or control) */
   int pending;            /* initial pending count */
   int *out_uses;          /* per output: consumers + fetches */
+  /* Measured compute time (node_cost.c), the one mutable field of the plan:
+   * a running estimate in ns, 0 until the node has run once. */
+  atomic_llong cost_ns;
 } xnode;
 
 typedef struct tfc_cf_plan tfc_cf_plan;
@@ -31,7 +34,28 @@ struct tfc_executor {
   int part_index;
   bool has_temp_vars;     /* a TemporaryVariable runs here: clear its container per step */
   tfc_cf_plan *cf;        /* control-flow facts, NULL for a plan without control-flow ops */
+  atomic_uint steps;      /* steps started on this plan (node_cost.c samples by it) */
 };
+
+/* Node costs (node_cost.c). A node is "expensive" once it has been timed
+ * and while its estimate is at least TFC_NODE_EXPENSIVE_NS (a node never
+ * timed is not: a plan's first step runs inline, in order); the runners hand
+ * work to the inter-op pool only when a thread is about to run an expensive
+ * node and more ready nodes wait, so steps of cheap nodes (the usual small
+ * Session.run) never leave the calling thread. */
+#define TFC_NODE_EXPENSIVE_NS 10000
+
+/* True when a step starting on x should time every node it runs (the first
+ * few steps, then one in 16); counts the step. */
+bool tfc_node_cost_sample_step(tfc_executor *x);
+/* True when xn should be timed now: the step samples, or xn was never timed. */
+bool tfc_node_cost_wanted(const xnode *xn, bool step_samples);
+/* Folds one measured compute time (ns) into xn's estimate. */
+void tfc_node_cost_record(const xnode *xn, int64_t ns);
+/* True when xn's kernel is worth a pool thread (see above). */
+bool tfc_node_cost_expensive(const xnode *xn);
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t tfc_node_cost_now_ns(void);
 
 /* True when op is one of the control-flow ops that need frames and
  * deadness (Switch, Merge, Enter, Exit, NextIteration, LoopCond and Ref forms). */

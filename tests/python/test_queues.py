@@ -255,7 +255,9 @@ def test_padding_and_priority_queues():
     pe = pq.enqueue_many([[3, -1, 2], [30., -10., 20.]])
     pd = pq.dequeue_many(3)
     with tf.Session() as s:
-      s.run([e1, e2, pe])
+      # two enqueues in one run have no order (TF's neither): one run each
+      s.run(e1)
+      s.run([e2, pe])
       strs, ints = s.run(d)
       assert strs.tolist() == [[b"a", b"", b""], [b"b", b"cc", b"d"]]
       assert ints.tolist() == [1, 2]

@@ -207,6 +207,10 @@ class Session(_tfc.Session):
     self._target = target.encode()
     self._config = config
     self._cpu_devices = kwargs.get("cpu_devices", 1)
+    # True when runs fill RunMetadata without being asked by RunOptions (a
+    # cost model every build_cost_model steps); MonitoredSession reads it
+    self._collects_run_metadata = (config is not None and
+                                   config.graph_options.build_cost_model > 0)
     self._default_graph_context_manager = None
     self._default_session_context_manager = None
 
