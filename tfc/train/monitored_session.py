@@ -625,7 +625,18 @@ class _HookedSession(_WrappedSession):
       options = _protos.RunOptions()
     actual_fetches = {"caller": fetches}
     self._hook_options = False
-    feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options)
+    # the common case inline: hooks that only add fetches
+    hooks = self._hooks
+    for i, hook in enumerate(hooks):
+      request = hook.before_run(run_context)
+      if request is None:
+        continue
+      if request.feed_dict or request.options:
+        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options,
+                                               hooks[i:], request)
+        break
+      if request.fetches is not None:
+        actual_fetches[hook] = request.fetches
     if run_metadata is None:
       run_metadata = _protos.RunMetadata()
     if pass_through or self._hook_options:
@@ -640,11 +651,13 @@ class _HookedSession(_WrappedSession):
       self._should_stop = True
     return outputs["caller"]
 
-  def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options):
-    """Adds the hooks' fetches to fetch_dict and merges their options; the merged feeds."""
+  def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options, hooks,
+                            first_request):
+    """Adds the fetches of `hooks` to fetch_dict and merges their options; the
+    merged feeds. The first hook's request is first_request (already made)."""
     hook_feeds = None
-    for hook in self._hooks:
-      request = hook.before_run(run_context)
+    for k, hook in enumerate(hooks):
+      request = first_request if k == 0 else hook.before_run(run_context)
       if request is None:
         continue
       hook_fetches = request.fetches
