@@ -6,9 +6,10 @@
  * The real-typed loop files (elementwise_binary.c, elementwise_compare.c,
  * elementwise_unary.c) hand their complex cases to the two entry points here,
  * with the op id. Formulas follow TF's complex functors: SquaredDifference
- * is (x-y)*conj(x-y), Sign is x/|x| (0 at 0), and the *Grad helpers use the
- * conjugate of the op's output (the gradient of a holomorphic f is
- * dy * conj(f'(x))).
+ * is (x-y)*conj(x-y), Sign is x/|x| (0 at 0). The gradient of a
+ * holomorphic f is dy * conj(f'(x)): SqrtGrad, RsqrtGrad and ReciprocalGrad
+ * conjugate the op's output themselves, while TanhGrad and SigmoidGrad take
+ * it conjugated already (TF's gradient functions pass conj(y)).
  */
 #include <stdint.h>
 #include <tgmath.h>
@@ -67,8 +68,8 @@ static inline double _Complex clog1p_d(double _Complex x) {
   case TFC_EW_SQDIFF: CLOOP(E, (x - y) * conj(x - y))                                        \
   case TFC_EW_EQUAL: CLOOP(uint8_t, x == y)                                                  \
   case TFC_EW_NOT_EQUAL: CLOOP(uint8_t, x != y)                                              \
-  case TFC_EW_SIGMOID_GRAD: CLOOP(E, y * conj(x * ((E)1 - x)))                               \
-  case TFC_EW_TANH_GRAD: CLOOP(E, y * conj((E)1 - x * x))                                    \
+  case TFC_EW_SIGMOID_GRAD: CLOOP(E, y * (x * ((E)1 - x)))                                   \
+  case TFC_EW_TANH_GRAD: CLOOP(E, y * ((E)1 - x * x))                                        \
   case TFC_EW_SQRT_GRAD: CLOOP(E, y == 0 ? (E)0 : (E)0.5 * y / conj(x))                      \
   case TFC_EW_RSQRT_GRAD: CLOOP(E, y == 0 ? (E)0 : (E)-0.5 * (y * conj(x)) * (conj(x) * conj(x))) \
   case TFC_EW_RECIPROCAL_GRAD: CLOOP(E, y == 0 ? (E)0 : -conj(x) * conj(x) * y)              \

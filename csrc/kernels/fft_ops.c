@@ -5,8 +5,9 @@
  * precision on the engine of kernels/fft.h.
  *
  * The real forms follow TF's rules: along each transformed axis the input is
- * cropped or zero-padded to fft_length (for IRFFT the innermost axis to
- * fft_length/2+1 complex values); RFFT keeps the fft_length/2+1 non-negative
+ * cropped to fft_length (for IRFFT the innermost axis to fft_length/2+1
+ * complex values) and must not be shorter, unless it is empty (the Python
+ * wrappers pad); an empty input gives zeros; RFFT keeps the fft_length/2+1 non-negative
  * frequencies of the innermost axis; IRFFT treats its input as the half
  * spectrum of a real signal (the imaginary parts of the zero and Nyquist
  * frequencies are ignored). Inverse transforms are scaled by 1/N, N the
@@ -174,6 +175,19 @@ static void fft_compute(tfc_kernel_ctx *ctx, int k, fft_kind kind, bool inverse)
       if (fft_len[i] < 0) {
         tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "fft_length[%d] must >= 0, but got: %lld",
                         i, (long long)fft_len[i]);
+        return;
+      }
+    }
+  }
+  /* Each transformed input dim must cover fft_length (the innermost one of an
+   * IRFFT fft_length/2+1), unless the input is empty; callers pad. */
+  if (kind != KIND_C2C) {
+    for (int i = 0; i < k; i++) {
+      int64_t need = kind == KIND_C2R && i == k - 1 ? fft_len[i] / 2 + 1 : fft_len[i];
+      if (xd[i] != 0 && xd[i] < need) {
+        tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                        "Input dimension %d must have length of at least %lld but got: %lld",
+                        x->rank - k + i, (long long)need, (long long)xd[i]);
         return;
       }
     }

@@ -339,12 +339,12 @@ def _log1p_grad(op, grad):
 
 @RegisterGradient("Tanh")
 def _tanh_grad(op, grad):
-  return _out("TanhGrad", [op.outputs[0], grad])
+  return _out("TanhGrad", [_conj(op.outputs[0]), grad])
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, grad):
-  return _out("SigmoidGrad", [op.outputs[0], grad])
+  return _out("SigmoidGrad", [_conj(op.outputs[0]), grad])
 
 
 @RegisterGradient("Reciprocal")

@@ -114,9 +114,9 @@ def _rfft_grad(ifft_type, rank):
                               _const([1])], {"shrink_axis_mask": 1})
     n_last = _out("StridedSlice", [fft_length, _const([-1]), _const([0]), _const([1])],
                   {"shrink_axis_mask": 1})
-    zeros = _out("Fill", [_out("Pack", [_out("Sub", [grad_rank, _const(1)]), _const(2)],
+    zeros = _out("Fill", [_out("Pack", [[_out("Sub", [grad_rank, _const(1)]), _const(2)]],
                                {"axis": 0}), _const(0)])
-    last = _out("Reshape", [_out("Pack", [_const(0), _out("Sub", [n_last, h])], {"axis": 0}),
+    last = _out("Reshape", [_out("Pack", [[_const(0), _out("Sub", [n_last, h])]], {"axis": 0}),
                             _const([1, 2])])
     full = _out("Pad", [grad, _out("ConcatV2", [[zeros, last], _const(0)])])
     spatial = _scaled(_out(ifft_type, [full]), _out("Prod", [fft_length, _const(0)]), False)
@@ -124,7 +124,7 @@ def _rfft_grad(ifft_type, rank):
     xs = _out("Shape", [x], {"out_type": i32})
     size = _out("Minimum", [xs, _out("Shape", [re], {"out_type": i32})])
     cropped = _out("Slice", [re, _out("ZerosLike", [xs]), size])
-    pads = _out("Pack", [_out("ZerosLike", [xs]), _out("Sub", [xs, size])], {"axis": 1})
+    pads = _out("Pack", [[_out("ZerosLike", [xs]), _out("Sub", [xs, size])]], {"axis": 1})
     return [_out("Pad", [cropped, pads]), None]
   return grad_fn
 
