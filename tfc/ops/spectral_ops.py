@@ -56,6 +56,31 @@ def _infer_fft_length_for_irfft(t, rank):
   return array_ops.concat([shape[:-1], array_ops.reshape(last, [1])], 0)
 
 
+def _maybe_pad_for_rfft(x, rank, fft_length, is_reverse=False):
+  """Zero-pads the innermost `rank` dims of x up to fft_length (for an inverse
+  transform the innermost one to fft_length/2+1): the kernels only crop."""
+  from tfc.framework import tensor_util  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops, math_ops  # pylint: disable=g-import-not-at-top
+  fl = tensor_util.constant_value(fft_length)
+  dims = x.shape.as_list() if x.shape.ndims is not None else None
+  if fl is not None and dims is not None and None not in dims[-rank:]:
+    want = [int(v) for v in np.asarray(fl).reshape(-1)]
+    if is_reverse:
+      want[-1] = want[-1] // 2 + 1
+    pads = [max(0, w - d) for w, d in zip(want, dims[-rank:])]
+    if not any(pads):
+      return x
+    return array_ops.pad(x, [[0, 0]] * (len(dims) - rank) + [[0, p] for p in pads])
+  want = fft_length
+  if is_reverse:
+    want = array_ops.concat([fft_length[:-1], fft_length[-1:] // 2 + 1], 0)
+  amount = math_ops.maximum(0, want - array_ops.shape(x)[-rank:])
+  paddings = array_ops.concat([
+      array_ops.zeros(array_ops.stack([array_ops.rank(x) - rank, 2]), _dtypes.int32),
+      array_ops.stack([array_ops.zeros_like(amount), amount], axis=1)], 0)
+  return array_ops.pad(x, paddings)
+
+
 def _rfft_wrapper(op_type, rank, default_name):
   def fn(input_tensor, fft_length=None, name=None):
     with _ops.name_scope(name, default_name, [input_tensor, fft_length]) as name:
@@ -71,6 +96,7 @@ def _rfft_wrapper(op_type, rank, default_name):
         fft_length = _infer_fft_length_for_rfft(x, rank)
       else:
         fft_length = _ops.convert_to_tensor(fft_length, _dtypes.int32, name="fft_length")
+      x = _maybe_pad_for_rfft(x, rank, fft_length)
       return _apply_op(op_type, name, [x, fft_length], {"Tcomplex": complex_dtype}).outputs[0]
   fn.__name__ = default_name
   fn.__doc__ = ("%d-D FFT of a real tensor over its %d innermost dimensions: along each the\n"
@@ -94,6 +120,7 @@ def _irfft_wrapper(op_type, rank, default_name):
         fft_length = _infer_fft_length_for_irfft(x, rank)
       else:
         fft_length = _ops.convert_to_tensor(fft_length, _dtypes.int32, name="fft_length")
+      x = _maybe_pad_for_rfft(x, rank, fft_length, is_reverse=True)
       return _apply_op(op_type, name, [x, fft_length], {"Treal": real_dtype}).outputs[0]
   fn.__name__ = default_name
   fn.__doc__ = ("Inverse of rfft%s: a real signal of `fft_length` (default 2*(n-1) along\n"
