@@ -2755,6 +2755,12 @@ DIFFERS["RFFT/empty_input"] = {
     "reason": "TF allocates the output of an empty input without writing it (uninitialised "
               "values); tfc gives the transform of the zero padding, zeros"}
 case("FFT", "big", input=CX(64, 300))
+for _dt in ("complex64", "complex128"):
+    case("ConjugateTranspose", _dt, x=CX(2, 3, 4, dt=_dt), perm=K([2, 0, 1], "int32"))
+    case("Cumsum", _dt, x=CX(3, 5, dt=_dt), axis=K(1, "int32"), exclusive=True)
+    case("Cumprod", _dt, x=CX(3, 5, lo=-1, hi=1, dt=_dt), axis=K(0, "int32"), reverse=True)
+case("ConjugateTranspose", "f32", x=F(3, 4), perm=K([1, 0], "int32"))
+case("ConjugateTranspose", "size1_dims", x=CX(1, 5, 1), perm=K([2, 1, 0], "int32"))
 
 
 # ---------------------------------------------------------------- building and running

@@ -1,11 +1,13 @@
 /*
  * ops_complex.c — op definitions of the complex-number ops of TF's
  * math_ops.cc: Complex (build from real and imaginary parts, broadcasting),
- * Real, Imag, Angle, ComplexAbs (complex -> real parts) and Conj, with TF's
- * attrs, defaults and allowed types. Kernels: kernels/complex.c.
+ * Real, Imag, Angle, ComplexAbs (complex -> real parts), Conj and
+ * ConjugateTranspose, with TF's attrs, defaults and allowed types. Kernels:
+ * kernels/complex.c.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
+#include "core/shape_fns_array.h"
 
 /* complex -> real, element by element (Real, Imag, Angle). */
 #define TO_REAL(NAME, IN, OUT)                                                              \
@@ -23,6 +25,8 @@ static const tfc_op_spec specs[] = {
     TO_REAL("ComplexAbs", "x", "y"),
     {"Conj", "input: T", "output: T", "T: {complex64, complex128, variant} = complex64", 0,
      tfc_shape_fn_unchanged},
+    {"ConjugateTranspose", "x: T; perm: Tperm", "y: T", "T: type; Tperm: {int32, int64} = int32",
+     0, tfc_shape_fn_transpose},
 };
 
 const tfc_op_table tfc_ops_complex = {specs, (int)(sizeof specs / sizeof specs[0])};

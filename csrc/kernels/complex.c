@@ -1,7 +1,8 @@
 /*
  * complex.c — CPU kernels of the complex-number ops: Complex (real and
  * imaginary parts, NumPy-broadcast, into complex64/complex128), Real, Imag,
- * Angle (atan2(imag, real)), ComplexAbs (hypot) and Conj.
+ * Angle (atan2(imag, real)), ComplexAbs (hypot), Conj and ConjugateTranspose
+ * (Transpose's kernel, then the conjugate for complex types).
  *
  * The part types follow the complex type (complex64 <-> float, complex128 <->
  * double), as TF's attrs T/Tout require; a mismatched pair is refused with
@@ -11,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/array_internal.h"
 #include "kernels/elementwise_internal.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_tables.h"
@@ -155,6 +157,25 @@ static void conj_compute(tfc_kernel_ctx *ctx) {
   tfc_kernel_parallel_for(ctx, x->nelems, TFC_EW_SHARD, conj_shard, &j);
 }
 
+/* ConjugateTranspose(x, perm): Transpose, conjugated for complex types (into
+ * a fresh buffer when the transpose only relabelled the input's). */
+static void conjugate_transpose_compute(tfc_kernel_ctx *ctx) {
+  arr_transpose_compute(ctx);
+  const tfc_tensor *x = ctx->inputs[0];
+  tfc_tensor *t = ctx->outputs[0];
+  if (!tfc_kernel_ok(ctx) || !t || t->nelems == 0 || !tfc_dtype_is_complex(x->dtype)) return;
+  conj_job j = {t->data, t->data, tfc_dtype_size(x->dtype) / 2};
+  if (t->data == x->data) {
+    tfc_tensor *fresh = tfc_tensor_new(t->dtype, t->rank, t->dims, ctx->st);
+    if (!fresh) return;
+    j.out = fresh->data;
+    tfc_kernel_parallel_for(ctx, t->nelems, TFC_EW_SHARD, conj_shard, &j);
+    tfc_kernel_set_output(ctx, 0, fresh);
+    return;
+  }
+  tfc_kernel_parallel_for(ctx, t->nelems, TFC_EW_SHARD, conj_shard, &j);
+}
+
 /* ---------------------------------------------------------------- table */
 
 static const tfc_dtype k_parts[] = {TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
@@ -168,6 +189,7 @@ static const tfc_kernel_def defs[] = {
     {"Angle", "CPU", "T", k_complex, NULL, angle_compute, NULL, 0},
     {"ComplexAbs", "CPU", "T", k_complex, NULL, complex_abs_compute, NULL, 0},
     {"Conj", "CPU", "T", k_complex, NULL, conj_compute, NULL, 0},
+    {"ConjugateTranspose", "CPU", NULL, NULL, NULL, conjugate_transpose_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_complex = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -87,6 +87,21 @@ def test_elementwise_math_against_numpy():
     np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=str(i))
 
 
+def test_conjugate_transpose_and_scans():
+  x = _c(2, 3, 4)
+  with tf.Graph().as_default():
+    t = tf.constant(x)
+    out = _run([tf.transpose(t, [2, 0, 1], conjugate=True), tf.linalg.adjoint(t),
+                tf.transpose(tf.constant(x[:1]), [1, 0, 2], conjugate=True),
+                tf.cumsum(t, 2), tf.cumprod(t, 1, exclusive=True)])
+  np.testing.assert_array_equal(out[0], np.conj(np.transpose(x, [2, 0, 1])))
+  np.testing.assert_array_equal(out[1], np.conj(np.swapaxes(x, 1, 2)))
+  np.testing.assert_array_equal(out[2], np.conj(np.transpose(x[:1], [1, 0, 2])))
+  np.testing.assert_allclose(out[3], np.cumsum(x, 2), atol=1e-12)
+  want = np.concatenate([np.ones((2, 1, 4)), np.cumprod(x, 1)[:, :-1]], 1)
+  np.testing.assert_allclose(out[4], want, atol=1e-12)
+
+
 def test_batch_matmul_adjoint():
   x, y = _c(2, 4, 3, dtype=np.complex64), _c(2, 5, 4, dtype=np.complex64)
   with tf.Graph().as_default():
@@ -180,12 +195,17 @@ def _grad_error(build, shapes):
     ("irfft", lambda a, b: tf.signal.irfft(tf.complex(a, b)), [(3, 5), (3, 5)]),
     ("irfft_odd", lambda a, b: tf.signal.irfft(tf.complex(a, b), [9]), [(3, 5), (3, 5)]),
     ("irfft2d", lambda a, b: tf.signal.irfft2d(tf.complex(a, b)), [(2, 4, 5), (2, 4, 5)]),
-    ("holomorphic", lambda a, b: tf.real(tf.exp(tf.complex(a, b)) / tf.complex(b, a) +
-                                         tf.log(tf.complex(a, b)) * tf.sqrt(tf.complex(b, a)) +
-                                         tf.tanh(tf.complex(a, b)) + tf.sigmoid(tf.complex(b, a))),
-     [(3,), (3,)]),
+    # real parts kept near 2: away from the branch cuts of log/sqrt and the pole of 1/z
+    ("holomorphic", lambda a, b: tf.real(
+        tf.exp(tf.complex(a, b)) / tf.complex(2 + 0.3 * b, a) +
+        tf.log(tf.complex(2 + 0.3 * a, b)) * tf.sqrt(tf.complex(2 + 0.3 * b, a)) +
+        tf.tanh(tf.complex(a, 0.3 * b)) + tf.sigmoid(tf.complex(b, a))), [(3,), (3,)]),
     ("matmul", lambda a, b: tf.imag(tf.matmul(tf.complex(a, b), tf.complex(b, a))),
      [(3, 3), (3, 3)]),
+    ("conjugate_transpose", lambda a, b: tf.imag(tf.transpose(tf.complex(a, b), conjugate=True) *
+                                                 tf.complex(b, a)), [(3, 3), (3, 3)]),
+    ("cumsum", lambda a, b: tf.real(tf.cumsum(tf.complex(a, b), 1) * tf.complex(b, b)),
+     [(2, 4), (2, 4)]),
     ("reductions", lambda a, b: tf.real(tf.reduce_sum(tf.complex(a, b), 1) ** 2 +
                                         tf.reduce_prod(tf.complex(a, b), 1) +
                                         tf.reduce_mean(tf.complex(b, a), 0)), [(3, 3), (3, 3)]),

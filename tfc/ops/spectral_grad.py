@@ -43,6 +43,12 @@ def _conj_grad(unused_op, grad):
   return _out("Conj", [grad])
 
 
+@RegisterGradient("ConjugateTranspose")
+def _conjugate_transpose_grad(op, grad):
+  inverse = _out("InvertPermutation", [op.inputs[1]])
+  return [_out("ConjugateTranspose", [grad, inverse]), None]
+
+
 @RegisterGradient("ComplexAbs")
 def _complex_abs_grad(op, grad):
   """grad * x / |x| (0 where x is 0)."""
