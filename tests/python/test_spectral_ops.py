@@ -4,6 +4,8 @@ angle / abs, elementwise math, reductions and MatMul on complex values, the
 FFT family against NumPy (power-of-two, mixed-radix and prime lengths), the
 kernels' error cases, and gradients by finite differences. Per-op
 comparisons with TensorFlow are in test_compat_ops.py (tests/fixtures/ops)."""
+import zlib
+
 import numpy as np
 import pytest
 
@@ -164,9 +166,10 @@ def test_static_shapes():
     assert tf.fft3d(tf.zeros([1, 2, 3, 4], tf.complex64)).shape.as_list() == [1, 2, 3, 4]
 
 
-def _grad_error(build, shapes):
+def _grad_error(build, shapes, seed):
+  rng = np.random.RandomState(seed)
   with tf.Graph().as_default():
-    xs = [tf.constant(RNG.randn(*s)) for s in shapes]
+    xs = [tf.constant(rng.randn(*s)) for s in shapes]
     y = build(*xs)
     with tf.Session():
       return tf.test.compute_gradient_error(xs, [list(s) for s in shapes], y, y.shape.as_list())
@@ -176,8 +179,9 @@ def _grad_error(build, shapes):
     ("complex_real_imag", lambda a, b: tf.real(tf.complex(a, b) * tf.complex(b, a)) +
      tf.imag(tf.complex(a, b) ** 2), [(3, 4), (3, 4)]),
     ("complex_broadcast", lambda a, b: tf.imag(tf.complex(a, b) * tf.complex(a, b)), [(3, 4), (4,)]),
-    ("abs", lambda a, b: tf.abs(tf.complex(a, b)), [(3, 4), (3, 4)]),
-    ("angle", lambda a, b: tf.angle(tf.complex(a, b)), [(3, 4), (3, 4)]),
+    # |z| and arg(z) are not smooth at 0: points kept away from it
+    ("abs", lambda a, b: tf.abs(tf.complex(a + 3 * tf.sign(a), b)), [(3, 4), (3, 4)]),
+    ("angle", lambda a, b: tf.angle(tf.complex(a + 3 * tf.sign(a), b)), [(3, 4), (3, 4)]),
     ("conj", lambda a, b: tf.imag(tf.conj(tf.complex(a, b)) * tf.complex(a, a)), [(3, 4), (3, 4)]),
     ("cast", lambda a: tf.real(tf.cast(a, tf.complex128) * tf.complex(a, a)), [(5,)]),
     ("fft", lambda a, b: tf.real(tf.fft(tf.complex(a, b))) + 2 * tf.imag(tf.fft(tf.complex(b, a))),
@@ -211,4 +215,4 @@ def _grad_error(build, shapes):
                                         tf.reduce_mean(tf.complex(b, a), 0)), [(3, 3), (3, 3)]),
 ])
 def test_gradients(name, build, shapes):
-  assert _grad_error(build, shapes) < 1e-4, name
+  assert _grad_error(build, shapes, zlib.crc32(name.encode())) < 1e-4, name
