@@ -14,7 +14,7 @@ from tfc.ops.math_ops import (div_no_nan as divide_no_nan, expm1, log_sigmoid,  
                               is_non_decreasing, is_strictly_increasing,
                               unsorted_segment_mean, unsorted_segment_sqrt_n,
                               confusion_matrix, xlogy, xdivy, multiply_no_nan, polyval, rint,
-                              reduce_euclidean_norm, real, imag, angle, complex, segment_sum,
+                              reduce_euclidean_norm, real, imag, angle, segment_sum,
                               segment_mean, bincount)
 from tfc.ops.array_ops import invert_permutation  # noqa: F401
 from tfc.ops.nn_ops import in_top_k  # noqa: F401
