@@ -159,6 +159,16 @@ def test_fft_errors():
       _run(r, {x: np.zeros((2, 4), np.float32), n: [6]})
 
 
+def test_empty_and_zero_length():
+  with tf.Graph().as_default():
+    out = _run([tf.signal.rfft(tf.zeros([3, 8]), [0]),
+                tf.signal.irfft(tf.zeros([3, 5], tf.complex64), [0]),
+                tf.fft(tf.zeros([0, 4], tf.complex64)),
+                tf.signal.rfft(tf.zeros([3, 0]), [4])])
+  assert out[0].shape == (3, 0) and out[1].shape == (3, 0) and out[2].shape == (0, 4)
+  np.testing.assert_array_equal(out[3], np.zeros((3, 3), np.complex64))
+
+
 def test_static_shapes():
   with tf.Graph().as_default():
     assert tf.signal.rfft(tf.zeros([3, 10]), [7]).shape.as_list() == [3, 4]
