@@ -49,8 +49,9 @@ static bool rfft_shape(tfc_shape_ctx *ctx) {
   return true;
 }
 
-#define CFFT(NAME) \
-  {NAME, "input: Tcomplex", "output: Tcomplex", "Tcomplex: {complex64, complex128} = complex64", 0, fft_shape}
+#define CFFT(NAME)                                                                           \
+  {NAME, "input: Tcomplex", "output: Tcomplex", "Tcomplex: {complex64, complex128} = complex64", \
+   0, fft_shape}
 #define RFFT(NAME)                                                                           \
   {NAME, "input: Treal; fft_length: int32", "output: Tcomplex",                              \
    "Treal: {float, double} = float; Tcomplex: {complex64, complex128} = complex64", 0,       \

@@ -45,7 +45,8 @@
     }                                                                                        \
   }
 
-CMPOP(cmp_equal, CREAL(x == y) CASE(BOOL, uint8_t, (x != 0) == (y != 0)) CH(cmp_equal) CC(TFC_EW_EQUAL))
+CMPOP(cmp_equal, CREAL(x == y) CASE(BOOL, uint8_t, (x != 0) == (y != 0)) CH(cmp_equal)
+      CC(TFC_EW_EQUAL))
 CMPOP(cmp_not_equal, CREAL(x != y) CASE(BOOL, uint8_t, (x != 0) != (y != 0))
       CH(cmp_not_equal) CC(TFC_EW_NOT_EQUAL))
 CMPOP(cmp_less, CREAL(x < y) CH(cmp_less))

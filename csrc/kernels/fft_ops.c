@@ -135,7 +135,8 @@ static bool transform_axis(tfc_kernel_ctx *ctx, double _Complex *buf, int64_t to
   int64_t min_shard = (int64_t)(1 << 15) / per_line;
   tfc_kernel_parallel_for(ctx, lines, min_shard > 0 ? min_shard : 1, axis_shard, &j);
   tfc_fft_plan_free(plan);
-  if (atomic_load(&j.oom)) return tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  if (atomic_load(&j.oom))
+    return tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   return true;
 }
 
@@ -155,8 +156,8 @@ static void fft_compute(tfc_kernel_ctx *ctx, int k, fft_kind kind, bool inverse)
   char sx[160];
   if (x->rank < k) {
     shape_str(x, sx, sizeof sx);
-    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Input must have rank of at least %d but got: %s",
-                    k, sx);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "Input must have rank of at least %d but got: %s", k, sx);
     return;
   }
   int64_t fft_len[3];
@@ -219,7 +220,8 @@ static void fft_compute(tfc_kernel_ctx *ctx, int k, fft_kind kind, bool inverse)
   fill(x, k, fft_len, kind == KIND_C2R ? half : fft_len[k - 1], buf, batch);
   bool ok = true;
   if (kind == KIND_C2R) {
-    for (int a = 0; a < k - 1 && ok; a++) ok = transform_axis(ctx, buf, total, k, fft_len, a, true, false);
+    for (int a = 0; a < k - 1 && ok; a++)
+      ok = transform_axis(ctx, buf, total, k, fft_len, a, true, false);
     if (ok) ok = transform_axis(ctx, buf, total, k, fft_len, k - 1, true, true);
   } else {
     for (int a = k - 1; a >= 0 && ok; a--)
@@ -234,7 +236,8 @@ static void fft_compute(tfc_kernel_ctx *ctx, int k, fft_kind kind, bool inverse)
       int64_t o = r * keep;
       switch (out_t) {
         case TFC_DTYPE_FLOAT:
-          for (int64_t q = 0; q < keep; q++) ((float *)out->data)[o + q] = (float)(creal(src[q]) * scale);
+          for (int64_t q = 0; q < keep; q++)
+            ((float *)out->data)[o + q] = (float)(creal(src[q]) * scale);
           break;
         case TFC_DTYPE_DOUBLE:
           for (int64_t q = 0; q < keep; q++) ((double *)out->data)[o + q] = creal(src[q]) * scale;

@@ -9,7 +9,8 @@
  * than tall), one BLAS call per block on the intra-op pool; the BLAS itself
  * is single-threaded. half and bfloat16 are widened to float, multiplied by
  * sgemm and rounded back. Integer types use a plain cache-blocked loop with
- * wrapping arithmetic; complex64/complex128 go to the BLAS cgemm/zgemm. Batched products run several matrices at once on the
+ * wrapping arithmetic; complex64/complex128 go to the BLAS cgemm/zgemm.
+ * Batched products run several matrices at once on the
  * pool when the matrices are small, or one at a time with the split above.
  */
 #include <stdatomic.h>
@@ -389,8 +390,8 @@ static void matmul_compute(tfc_kernel_ctx *ctx) {
   tfc_tensor *o = tfc_kernel_alloc_output(ctx, 0, a->dtype, 2, dims);
   if (!o) return;
   int64_t zero = 0;
-  batched_gemm(ctx, a->dtype, ta, tb, false, m, n, k, a->data, a->nelems, b->data, b->nelems, o->data, 1,
-               &zero, &zero);
+  batched_gemm(ctx, a->dtype, ta, tb, false, m, n, k, a->data, a->nelems, b->data, b->nelems,
+               o->data, 1, &zero, &zero);
 }
 
 /* Shared compute of BatchMatMul (v2 == false: equal batch dims required) and

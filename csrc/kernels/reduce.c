@@ -319,8 +319,12 @@ static void fill_identity(tfc_dtype t, red_op op, void *out, int64_t n) {
       case TFC_DTYPE_HALF: ((uint16_t *)out)[i] = tfc_float_to_half((float)d); break;
       case TFC_DTYPE_BFLOAT16: ((uint16_t *)out)[i] = tfc_float_to_bfloat16((float)d); break;
       case TFC_DTYPE_BOOL: ((uint8_t *)out)[i] = d != 0; break;
-      case TFC_DTYPE_COMPLEX64: ((float _Complex *)out)[i] = CMPLXF((float)d, op == OP_MEAN ? (float)d : 0.0f); break;
-      case TFC_DTYPE_COMPLEX128: ((double _Complex *)out)[i] = CMPLX(d, op == OP_MEAN ? d : 0.0); break;
+      case TFC_DTYPE_COMPLEX64:
+        ((float _Complex *)out)[i] = CMPLXF((float)d, op == OP_MEAN ? (float)d : 0.0f);
+        break;
+      case TFC_DTYPE_COMPLEX128:
+        ((double _Complex *)out)[i] = CMPLX(d, op == OP_MEAN ? d : 0.0);
+        break;
 #define INT_ID(DT, T, LO, HI) \
   case DT: ((T *)out)[i] = op == OP_MAX ? (T)(LO) : op == OP_MIN ? (T)(HI) : (T)d; break;
       INT_ID(TFC_DTYPE_INT8, int8_t, INT8_MIN, INT8_MAX)

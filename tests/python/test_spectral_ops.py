@@ -188,7 +188,8 @@ def _grad_error(build, shapes, seed):
 @pytest.mark.parametrize("name,build,shapes", [
     ("complex_real_imag", lambda a, b: tf.real(tf.complex(a, b) * tf.complex(b, a)) +
      tf.imag(tf.complex(a, b) ** 2), [(3, 4), (3, 4)]),
-    ("complex_broadcast", lambda a, b: tf.imag(tf.complex(a, b) * tf.complex(a, b)), [(3, 4), (4,)]),
+    ("complex_broadcast", lambda a, b: tf.imag(tf.complex(a, b) * tf.complex(a, b)),
+     [(3, 4), (4,)]),
     # |z| and arg(z) are not smooth at 0: points kept away from it
     ("abs", lambda a, b: tf.abs(tf.complex(a + 3 * tf.sign(a), b)), [(3, 4), (3, 4)]),
     ("angle", lambda a, b: tf.angle(tf.complex(a + 3 * tf.sign(a), b)), [(3, 4), (3, 4)]),

@@ -15,7 +15,7 @@ def _complex_fft(op_type, doc):
   return fn
 
 
-fft = _complex_fft("FFT", "Fast Fourier transform over the innermost dimension of a complex `input`.")
+fft = _complex_fft("FFT", "FFT over the innermost dimension of a complex `input`.")
 ifft = _complex_fft("IFFT", "Inverse FFT (scaled by 1/n) over the innermost dimension of `input`.")
 fft2d = _complex_fft("FFT2D", "2-D FFT over the two innermost dimensions of a complex `input`.")
 ifft2d = _complex_fft("IFFT2D", "Inverse 2-D FFT over the two innermost dimensions of `input`.")
