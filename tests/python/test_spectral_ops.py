@@ -41,6 +41,27 @@ def test_feed_fetch_const_and_graphdef(dt, np_dt):
     np.testing.assert_array_equal(_run("c:0"), x)
 
 
+def test_graphdef_complex_value_fields():
+  """Consts written the way TF writes them: scomplex_val / dcomplex_val pairs,
+  one pair broadcast over the shape."""
+  gd = tf.GraphDef()
+  for name, enum, field, values, n in (("c", 8, "scomplex_val", [1.0, 2.0], 3),
+                                       ("d", 18, "dcomplex_val", [1.0, 2.0, 3.0, -4.0], 2)):
+    node = gd.node.add()
+    node.name, node.op = name, "Const"
+    node.attr["dtype"].type = enum
+    t = node.attr["value"].tensor
+    t.dtype = enum
+    t.tensor_shape.dim.add().size = n
+    getattr(t, field).extend(values)
+  with tf.Graph().as_default():
+    tf.import_graph_def(gd, name="")
+    c, d = _run(["c:0", "d:0"])
+  assert c.dtype == np.complex64 and d.dtype == np.complex128
+  np.testing.assert_array_equal(c, [1 + 2j] * 3)
+  np.testing.assert_array_equal(d, [1 + 2j, 3 - 4j])
+
+
 def test_cast_and_parts():
   x = _c(5)
   with tf.Graph().as_default():
