@@ -57,7 +57,8 @@ from tfc.ops.math_ops import (add, subtract, sub, multiply, mul, divide, truediv
                               squared_difference, equal, not_equal, less, less_equal, greater,
                               greater_equal, logical_and, logical_or, logical_not, logical_xor,
                               cast, saturate_cast, to_float, to_double, to_int32, to_int64,
-                              to_bfloat16, add_n, accumulate_n, matmul, reduce_sum, reduce_mean,
+                              to_bfloat16, to_complex64, to_complex128, complex, add_n,
+                              accumulate_n, matmul, reduce_sum, reduce_mean,
                               reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any,
                               reduce_logsumexp, count_nonzero, argmax, argmin, range,
                               scalar_mul, conj, div_no_nan, clip_by_value,
@@ -174,6 +175,11 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
     "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals",
     "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
 # String ops.
+# Spectral ops: FFTs, tf.signal, tf.spectral.
+_LAZY["signal"] = ("tfc.signal", None)
+_LAZY["spectral"] = ("tfc.spectral", None)
+_LAZY.update((_name, ("tfc.ops.spectral_ops", _name)) for _name in (
+    "fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d"))
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),

@@ -62,7 +62,8 @@ OUT = os.path.join(FIXTURES, "ops")
 
 TOLERANCE = ("float outputs, per output: |tfc - tf| <= rtol * max(|tf|) + 1e-30 elementwise "
              "over the finite elements (max over the output's finite TF values), rtol 1e-5 "
-             "(float16 outputs: 2e-3, two half ulps) unless the case names another; NaN and "
+             "(float16 outputs: 2e-3, two half ulps) unless the case names another; complex "
+             "outputs as their (re, im) float pairs; NaN and "
              "+-inf exactly where TF has them; integer, bool and string outputs exactly; "
              "dtype and shape identical; error cases: the same error class")
 
@@ -2673,6 +2674,93 @@ case("FusedBatchNormV3", "big_training", x=FB(2, 32, 32, 17), scale=F(17, lo=0.5
      offset=F(17), mean=K([], "float32"), variance=K([], "float32"), epsilon=0.001)
 case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
+
+
+# ---- complex numbers and FFTs (fft): complex64/complex128 inputs, the
+# Complex/Real/Imag/Angle/ComplexAbs/Conj ops, the FFT family with TF's
+# cropping and padding to fft_length
+class CSpec(Spec):
+    """A fed complex tensor: real and imaginary parts uniform in [lo, hi)."""
+
+    def make(self, rng):
+        if self.value is not None:
+            return np.array(self.value, dtype=self.dtype)
+        re = rng.uniform(self.lo, self.hi, size=self.shape)
+        im = rng.uniform(self.lo, self.hi, size=self.shape)
+        return (re + 1j * im).astype(self.dtype)
+
+
+def CX(*shape, lo=-2.0, hi=2.0, dt="complex64"):
+    """A fed complex tensor (see CSpec)."""
+    return CSpec(shape=shape, lo=lo, hi=hi, dtype=dt)
+
+
+for _dt, _rdt in (("complex64", "float32"), ("complex128", "float64")):
+    _s = "c64" if _dt == "complex64" else "c128"
+    case("Complex", _s, real=F(2, 3, dt=_rdt), imag=F(3, dt=_rdt), Tout=_dt)
+    for _op in ("Real", "Imag", "Angle", "ComplexAbs"):
+        case(_op, _s, Tout=_rdt, **{"x" if _op == "ComplexAbs" else "input": CX(2, 5, dt=_dt)})
+    case("Conj", _s, input=CX(7, dt=_dt))
+    for _op in ("Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "Pow",
+                "SquaredDifference", "Equal", "NotEqual"):
+        case(_op, _s, x=CX(2, 3, dt=_dt), y=CX(3, dt=_dt))
+    for _op in ("Neg", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Tanh",
+                "Sigmoid", "Sign", "Reciprocal", "Sin", "Cos", "OnesLike", "ZerosLike"):
+        case(_op, _s, x=CX(6, dt=_dt))
+    for _op in ("SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"):
+        case(_op, _s, y=CX(5, lo=0.5, hi=1.5, dt=_dt), dy=CX(5, dt=_dt))
+    case("AddN", _s, inputs=[CX(4, dt=_dt), CX(4, dt=_dt), CX(4, dt=_dt)])
+    for _op in ("Sum", "Mean", "Prod"):
+        case(_op, _s + "_axis1", input=CX(3, 4, 5, lo=-1, hi=1, dt=_dt), axis=K(1, "int32"))
+        case(_op, _s + "_all", input=CX(3, 4, lo=-1, hi=1, dt=_dt), axis=K([0, 1], "int32"))
+    case("MatMul", _s, a=CX(3, 4, dt=_dt), b=CX(4, 5, dt=_dt))
+    case("MatMul", _s + "_ta_tb", a=CX(4, 3, dt=_dt), b=CX(5, 4, dt=_dt), transpose_a=True,
+         transpose_b=True)
+    case("MatMul", _s + "_big", a=CX(40, 30, dt=_dt), b=CX(30, 20, dt=_dt))
+    case("BatchMatMulV2", _s + "_adj", x=CX(2, 4, 3, dt=_dt), y=CX(1, 5, 4, dt=_dt), adj_x=True,
+         adj_y=True)
+    case("BatchMatMul", _s + "_adj_x", x=CX(2, 4, 3, dt=_dt), y=CX(2, 4, 5, dt=_dt), adj_x=True)
+    case("Select", _s, condition=B(4), x=CX(4, dt=_dt), y=CX(4, dt=_dt))
+    case("Cast", _s + "_to_f32", x=CX(5, dt=_dt), DstT="float32")
+    case("Cast", _s + "_to_i32", x=CX(5, lo=-50, hi=50, dt=_dt), DstT="int32")
+    case("Cast", _s + "_to_bool", x=V([0, 1j, 2.5, -1 + 1j], _dt), DstT="bool")
+    case("Cast", "f64_to_" + _s, x=F(5, dt="float64"), DstT=_dt)
+    case("Cast", "i64_to_" + _s, x=I(5, lo=-1000, hi=1000, dt="int64"), DstT=_dt)
+    case("Cast", _s + "_swap", x=CX(5, dt=_dt),
+         DstT="complex128" if _dt == "complex64" else "complex64")
+    for _op, _shape in (("FFT", (3, 8)), ("IFFT", (2, 7)), ("FFT2D", (2, 6, 5)),
+                        ("IFFT2D", (4, 3)), ("FFT3D", (2, 3, 4, 5)), ("IFFT3D", (3, 4, 2))):
+        case(_op, _s, input=CX(*_shape, dt=_dt))
+    case("FFT", _s + "_prime_97", input=CX(2, 97, dt=_dt))
+    case("IFFT", _s + "_1000", input=CX(1000, dt=_dt))
+    for _op, _shape, _len in (("RFFT", (3, 8), [8]), ("RFFT", (3, 8), [5]),
+                              ("RFFT2D", (2, 6, 5), [4, 5]),
+                              ("RFFT3D", (2, 3, 4, 5), [3, 4, 4])):
+        case(_op, "%s_%s" % (_s, "x".join(map(str, _len))), input=F(*_shape, dt=_rdt),
+             fft_length=K(_len, "int32"), Tcomplex=_dt)
+    for _op, _shape, _len in (("IRFFT", (3, 5), [8]), ("IRFFT", (3, 5), [9]),
+                              ("IRFFT", (3, 5), [4]), ("IRFFT2D", (2, 6, 4), [6, 6]),
+                              ("IRFFT2D", (2, 6, 4), [4, 7]),
+                              ("IRFFT3D", (2, 3, 4, 3), [3, 4, 4])):
+        case(_op, "%s_%s" % (_s, "x".join(map(str, _len))), input=CX(*_shape, dt=_dt),
+             fft_length=K(_len, "int32"), Treal=_rdt)
+    case("RFFT", _s + "_fed_length", input=F(2, 10, dt=_rdt), fft_length=V([6], "int32"),
+         Tcomplex=_dt)
+case("RFFT", "input_shorter", input=F(3, 8), fft_length=K([13], "int32"), error=True)
+case("IRFFT", "input_shorter", input=CX(3, 5), fft_length=K([12], "int32"), error=True)
+case("RFFT", "negative_length", input=F(3, 8), fft_length=V([-2], "int32"), error=True)
+case("RFFT", "empty_input", input=F(3, 0), fft_length=K([4], "int32"))
+DIFFERS["RFFT/empty_input"] = {
+    "skip_outputs": [0],
+    "reason": "TF allocates the output of an empty input without writing it (uninitialised "
+              "values); tfc gives the transform of the zero padding, zeros"}
+case("FFT", "big", input=CX(64, 300))
+for _dt in ("complex64", "complex128"):
+    case("ConjugateTranspose", _dt, x=CX(2, 3, 4, dt=_dt), perm=K([2, 0, 1], "int32"))
+    case("Cumsum", _dt, x=CX(3, 5, dt=_dt), axis=K(1, "int32"), exclusive=True)
+    case("Cumprod", _dt, x=CX(3, 5, lo=-1, hi=1, dt=_dt), axis=K(0, "int32"), reverse=True)
+case("ConjugateTranspose", "f32", x=F(3, 4), perm=K([1, 0], "int32"))
+case("ConjugateTranspose", "size1_dims", x=CX(1, 5, 1), perm=K([2, 1, 0], "int32"))
 
 
 # ---------------------------------------------------------------- building and running

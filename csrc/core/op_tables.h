@@ -38,6 +38,8 @@ extern const tfc_op_table tfc_ops_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue,
 extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPyFunc */
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
+extern const tfc_op_table tfc_ops_complex;   /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
+extern const tfc_op_table tfc_ops_spectral;  /* FFT ... IRFFT3D */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \
@@ -71,6 +73,8 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_sort, \
   &tfc_ops_array_extra, \
   &tfc_ops_lrn, \
-  &tfc_ops_image_hsv
+  &tfc_ops_image_hsv, \
+  &tfc_ops_complex, \
+  &tfc_ops_spectral
 
 #endif

@@ -42,6 +42,8 @@ extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed
 extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
+extern const tfc_kernel_table tfc_kernels_complex;      /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
+extern const tfc_kernel_table tfc_kernels_fft;          /* FFT ... IRFFT3D */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
 #define TFC_KERNEL_TABLES \
@@ -80,6 +82,8 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \
   &tfc_kernels_lrn, \
-  &tfc_kernels_image_hsv
+  &tfc_kernels_image_hsv, \
+  &tfc_kernels_complex, \
+  &tfc_kernels_fft
 
 #endif
