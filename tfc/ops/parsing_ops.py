@@ -50,6 +50,77 @@ class FixedLenSequenceFeature(collections.namedtuple(
                                                        default_value)
 
 
+class SparseFeature(collections.namedtuple(
+    "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+  """A SparseTensor built from an index feature (or several: one per
+  dimension) and a value feature of the same Example: entry
+  [index_key values...] = value_key value, dense_shape `size` (a list with
+  several index keys), as TF builds it (tf.sparse_merge of the two parsed
+  VarLenFeatures; reordered unless already_sorted)."""
+  __slots__ = ()
+
+  def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+    return super(SparseFeature, cls).__new__(cls, index_key, value_key, dtype, size,
+                                             already_sorted)
+
+
+def _add_varlen(raw, key, dtype):
+  """Adds VarLenFeature(dtype) for key to raw unless it holds the same."""
+  dtype = _dtypes.as_dtype(dtype)
+  have = raw.get(key)
+  if have is None:
+    raw[key] = VarLenFeature(dtype)
+  elif not isinstance(have, VarLenFeature) or _dtypes.as_dtype(have.dtype) != dtype:
+    have_dtype = getattr(have, "dtype", None)
+    if isinstance(have, VarLenFeature):
+      raise ValueError("Conflicting type %s vs %s for feature %s." % (
+          _dtypes.as_dtype(have_dtype), dtype, key))
+    raise ValueError("Dense and sparse keys must not intersect; feature %s is both" % key)
+
+
+def _expand_sparse_features(features):
+  """(raw features, sparse features): every SparseFeature replaced by
+  VarLenFeatures of its index keys (int64) and value key (its dtype)."""
+  if not features:
+    return features, {}
+  sparse = {k: f for k, f in features.items() if isinstance(f, SparseFeature)}
+  if not sparse:
+    return features, {}
+  raw = {k: f for k, f in features.items() if not isinstance(f, SparseFeature)}
+  for key in sorted(sparse):
+    f = sparse[key]
+    if not f.index_key:
+      raise ValueError("Missing index_key for SparseFeature %s." % (f,))
+    if not f.value_key:
+      raise ValueError("Missing value_key for SparseFeature %s." % (f,))
+    if not f.dtype:
+      raise ValueError("Missing type for feature %s. Received feature=%s" % (key, f))
+    index_keys = [f.index_key] if isinstance(f.index_key, str) else list(f.index_key)
+    for index_key in sorted(index_keys):
+      _add_varlen(raw, index_key, _dtypes.int64)
+    _add_varlen(raw, f.value_key, f.dtype)
+  return raw, sparse
+
+
+def _merge_sparse_features(features, sparse, result):
+  """The result dict with each SparseFeature merged from its parsed parts
+  (tf.sparse_merge) and the parts only it asked for removed."""
+  if not sparse:
+    return result
+  from tfc.ops import sparse_ops as _sparse_ops  # pylint: disable=g-import-not-at-top
+  for key in sorted(sparse):
+    f = sparse[key]
+    if isinstance(f.index_key, str):
+      sp_ids, size = result[f.index_key], f.size
+    else:
+      sp_ids, size = [result[k] for k in f.index_key], list(f.size)
+    result[key] = _sparse_ops.sparse_merge(sp_ids, result[f.value_key], size,
+                                           already_sorted=f.already_sorted)
+  for key in set(result) - set(features):
+    del result[key]
+  return result
+
+
 def _as_shape_list(shape):
   if shape is None:
     raise ValueError("Missing shape")
@@ -152,7 +223,8 @@ def parse_example(serialized, features, name=None, example_names=None):
 
   Args:
     serialized: string vector of serialized Examples.
-    features: dict key -> FixedLenFeature / VarLenFeature / FixedLenSequenceFeature.
+    features: dict key -> FixedLenFeature / VarLenFeature / FixedLenSequenceFeature /
+      SparseFeature.
     name: name of the op.
     example_names: optional string vector naming the Examples (for error messages).
 
@@ -164,6 +236,8 @@ def parse_example(serialized, features, name=None, example_names=None):
   Raises InvalidArgumentError naming the feature key when a feature has the
   wrong type or number of values, or a required one is missing.
   """
+  all_features = features
+  features, sparse = _expand_sparse_features(features)
   params = _RawParams(features, single=False)
   with _ops.name_scope(name, "ParseExample", [serialized, example_names]):
     serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
@@ -179,7 +253,7 @@ def parse_example(serialized, features, name=None, example_names=None):
                         [None if d == -1 else d for d in s]) for s in params.dense_shapes]})
     shape = serialized.get_shape()
     batch = shape.as_list()[0] if shape.ndims == 1 else None
-    return _results(op, params, 1, batch)
+    return _merge_sparse_features(all_features, sparse, _results(op, params, 1, batch))
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):
@@ -190,6 +264,8 @@ def parse_single_example(serialized, features, name=None, example_names=None):
   accepted for TF's signature and ignored.
   """
   del example_names  # TF 1.15 ignores it as well
+  all_features = features
+  features, sparse = _expand_sparse_features(features)
   params = _RawParams(features, single=True)
   with _ops.name_scope(name, "ParseSingleExample", [serialized]):
     serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
@@ -200,7 +276,7 @@ def parse_single_example(serialized, features, name=None, example_names=None):
                     "dense_keys": params.dense_keys, "sparse_types": params.sparse_types,
                     "dense_shapes": [_tensor_shape.TensorShape(
                         [None if d == -1 else d for d in s]) for s in params.dense_shapes]})
-    return _results(op, params, 0, None)
+    return _merge_sparse_features(all_features, sparse, _results(op, params, 0, None))
 
 
 class _SequenceParams(object):
