@@ -43,6 +43,7 @@ extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor,
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
+extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTensorsMap, TakeManySparseFromTensorsMap */
 
 #define TFC_KERNEL_TABLES \
   &tfc_kernels_elementwise, \
@@ -76,6 +77,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_tensor_serialize, \
   &tfc_kernels_matching_files, \
   &tfc_kernels_sparse_serialize, \
+  &tfc_kernels_sparse_map, \
   &tfc_kernels_util, \
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \
