@@ -114,8 +114,17 @@ def _merge_sparse_features(features, sparse, result):
       sp_ids, size = result[f.index_key], f.size
     else:
       sp_ids, size = [result[k] for k in f.index_key], list(f.size)
-    result[key] = _sparse_ops.sparse_merge(sp_ids, result[f.value_key], size,
-                                           already_sorted=f.already_sorted)
+    merged = _sparse_ops.sparse_merge(sp_ids, result[f.value_key], size,
+                                      already_sorted=f.already_sorted)
+    first = sp_ids if isinstance(sp_ids, SparseTensor) else sp_ids[0]
+    id_rank = _tensor_shape.dimension_value(first.dense_shape.shape[0]) \
+        if first.dense_shape.shape.ndims == 1 else None
+    if id_rank is not None:  # the rank is static, as TF's shape inference finds it
+      rank = id_rank - 1 + (1 if isinstance(f.index_key, str) else len(f.index_key))
+      merged.indices.set_shape([None, rank])
+      merged.dense_shape.set_shape([rank])
+      merged = SparseTensor(merged.indices, merged.values, merged.dense_shape)
+    result[key] = merged
   for key in set(result) - set(features):
     del result[key]
   return result
