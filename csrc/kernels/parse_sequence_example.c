@@ -201,9 +201,9 @@ static bool scan_list(srun *r, int64_t b, const skey *pk, cell *c) {
       char name[256];
       example_name(r, b, name, sizeof name);
       return tfc_kernel_fail(r->ctx, TFC_CODE_INVALID_ARGUMENT,
-                             "Name: %s, Feature list: %s, Index: %lld.  Data types don't match. "
-                             "Expected type: %s", name, kb, (long long)c->steps,
-                             tfc_op_dtype_string(pk->dtype));
+                             "Name: %s, Feature %s: %s, Index: %lld.  Data types don't match. "
+                             "Expected type: %s", name, r->ps->variant == SQ_SINGLE ? "List" : "list", kb,
+                             (long long)c->steps, tfc_op_dtype_string(pk->dtype));
     }
     int64_t n = tfc_feature_count(&f);
     if (n < 0) break;
@@ -211,6 +211,11 @@ static bool scan_list(srun *r, int64_t b, const skey *pk, cell *c) {
       tfc_shape_debug_string(&pk->shape, shape, sizeof shape);
       char name[256];
       example_name(r, b, name, sizeof name);
+      if (pk->dtype == TFC_DTYPE_STRING) /* TF's message for bytes lists differs in two words */
+        return tfc_kernel_fail(r->ctx, TFC_CODE_INVALID_ARGUMENT,
+                               "Name: %s, Key %s, Index: %lld.  Number of bytes values != expected.  "
+                               "Values size: %lld but output shape: %s", name, kb, (long long)c->steps,
+                               (long long)n, shape);
       return tfc_kernel_fail(r->ctx, TFC_CODE_INVALID_ARGUMENT,
                              "Name: %s, Key: %s, Index: %lld.  Number of %s values != expected.  "
                              "values size: %lld but output shape: %s", name, kb, (long long)c->steps,

@@ -133,6 +133,21 @@ def test_errors_name_the_feature():
     assert "Invalid protocol message input, example id: nm" in msg
 
 
+def test_single_op_messages_as_tensorflow():
+  # ParseSingleSequenceExample keeps the messages of TF's own kernel for that op
+  with tf.Graph().as_default():
+    msg = _error(tf.parse_single_sequence_example(
+        A, sequence_features={"y": tf.FixedLenSequenceFeature([], tf.string)}, example_name="dbg"))
+    assert ("Name: dbg, Key y, Index: 1.  Number of bytes values != expected.  Values size: 0 but "
+            "output shape: []") in msg
+    msg = _error(tf.parse_single_sequence_example(
+        A, sequence_features={"y": tf.VarLenFeature(tf.int64)}, example_name="dbg"))
+    assert "Name: dbg, Feature List: y, Index: 0.  Data types don't match. Expected type: int64" in msg
+    msg = _error(tf.parse_single_sequence_example(
+        B, context_features={"b": tf.FixedLenFeature([2], tf.float32)}, example_name="dbg"))
+    assert "Name: dbg, Context feature 'b' is required but could not be found." in msg
+
+
 def test_python_checks_as_tensorflow():
   with tf.Graph().as_default():
     with pytest.raises(ValueError, match="Both context_features and sequence_features are None"):
