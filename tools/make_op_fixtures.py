@@ -2809,6 +2809,39 @@ custom("ParseSingleSequenceExample", "wrong_type", _seq_single(_SEQ[0], ids_type
 custom("ParseSingleSequenceExample", "wrong_count", _seq_single(_SEQ[0], ctx_shape=(3,)),
        error=True)
 
+
+def _seq_v2_ragged(examples, scalar=False):
+    """ParseSequenceExampleV2 with ragged context and feature-list keys beside
+    a dense and a sparse one (int32 and int64 row splits)."""
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=ser, debug_name=tf.constant([], tf.string),
+            context_sparse_keys=tf.constant([], tf.string), context_dense_keys=tf.constant(["length"]),
+            context_ragged_keys=tf.constant(["ctx_f", "title"]),
+            feature_list_sparse_keys=tf.constant(["ids"]),
+            feature_list_dense_keys=tf.constant([], tf.string),
+            feature_list_ragged_keys=tf.constant(["words", "frames"]),
+            feature_list_dense_missing_assumed_empty=tf.constant([], tf.bool),
+            context_dense_defaults=[tf.constant(-1, tf.int64)], context_dense_shapes=[[]],
+            context_ragged_value_types=[tf.float32, tf.string],
+            context_ragged_split_types=[tf.int64, tf.int32],
+            Nfeature_list_sparse=1, feature_list_sparse_types=[tf.int64],
+            feature_list_ragged_value_types=[tf.string, tf.float32],
+            feature_list_ragged_split_types=[tf.int32, tf.int64])
+        fetches = (list(out.context_dense_values) + list(out.context_ragged_values) +
+                   list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                   list(out.feature_list_sparse_shapes) + list(out.feature_list_ragged_values) +
+                   list(out.feature_list_ragged_inner_splits))
+        if not scalar:  # a scalar input leaves TF's row splits and outer splits unset
+            fetches += list(out.context_ragged_row_splits) + list(out.feature_list_ragged_outer_splits)
+        return {"fetches": fetches}
+    return build
+
+
+custom("ParseSequenceExampleV2", "ragged", _seq_v2_ragged(_SEQ))
+custom("ParseSequenceExampleV2", "ragged_scalar", _seq_v2_ragged(_SEQ, scalar=True))
+
 # SparseTensorsMap ops (seqex): a session resource written by one op and read
 # by another in later steps
 _SPARSE_MAP = ("SparseTensorsMap op: handles into a session resource that one step writes and a "

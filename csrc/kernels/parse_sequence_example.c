@@ -10,7 +10,9 @@
  * bytes once (io/example.h for the context, io/sequence_example.h for the
  * feature lists), keeps the last entry of each requested key, checks types
  * and counts values and steps; after the output sizes are known the second
- * copies the values into the outputs. Ragged keys (V2) are not supported.
+ * copies the values into the outputs. V2's ragged keys give (values,
+ * row splits) for the context and (values, outer splits over the steps,
+ * inner splits over the values) for feature lists.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +23,7 @@
 #include "kernels/kernel.h"
 #include "kernels/parsing_internal.h"
 
-enum { G_CS = 0, G_CD = 1, G_FS = 2, G_FD = 3, N_GROUPS = 4 };
+enum { G_CS = 0, G_CD = 1, G_FS = 2, G_FD = 3, G_CR = 4, G_FR = 5, N_GROUPS = 6 };
 
 typedef enum { SQ_SINGLE, SQ_V1, SQ_V2 } sq_variant;
 
@@ -31,6 +33,7 @@ typedef struct sqstate {
   int n[N_GROUPS];
   tfc_dtype *types[N_GROUPS];
   tfc_shape *shapes[N_GROUPS];   /* dense groups only */
+  tfc_dtype *splits[N_GROUPS];   /* ragged groups only: int32 or int64 row splits */
 } sqstate;
 
 /* One requested key. */
@@ -52,7 +55,8 @@ typedef struct cell {
   size_t llen;
   int64_t count;             /* values (all steps for a list) */
   int64_t steps, max_step;   /* feature lists: steps, most values of one step */
-  int64_t offset;            /* sparse: index of the first value in the output */
+  int64_t offset;            /* sparse, ragged: index of the first value in the output */
+  int64_t step_offset;       /* ragged lists: index of the first step among the batch's */
 } cell;
 
 typedef struct srun {
@@ -78,6 +82,7 @@ void tfc_parse_sequence_example_free(void *p) {
   for (int g = 0; g < N_GROUPS; g++) {
     tfc_free(ps->types[g]);
     tfc_free(ps->shapes[g]);
+    tfc_free(ps->splits[g]);
   }
   tfc_free(ps);
 }
@@ -136,13 +141,15 @@ bool tfc_parse_sequence_example_init(const tfc_kernel_init *ki, void **state) {
             check_count(ki->attrs, "Nfeature_list_sparse", ps->n[G_FS], ki->st) &&
             check_count(ki->attrs, "Nfeature_list_dense", ps->n[G_FD], ki->st);
   if (ok && ps->variant == SQ_V2) {
-    static const char *const ragged[] = {"context_ragged_value_types", "feature_list_ragged_value_types"};
-    for (int i = 0; ok && i < 2; i++) {
-      const tfc_attr_value *v = tfc_attrs_find(ki->attrs, ragged[i]);
-      if (v && v->kind == TFC_ATTR_LIST && v->v.list.n > 0)
-        ok = tfc_status_set(ki->st, TFC_CODE_UNIMPLEMENTED,
-                            "ParseSequenceExampleV2: ragged features are not supported");
-    }
+    int ncs = 0, nfs = 0;
+    ok = get_types(ki->attrs, "context_ragged_value_types", &ps->types[G_CR], &ps->n[G_CR], ki->st) &&
+         get_types(ki->attrs, "feature_list_ragged_value_types", &ps->types[G_FR], &ps->n[G_FR], ki->st) &&
+         get_types(ki->attrs, "context_ragged_split_types", &ps->splits[G_CR], &ncs, ki->st) &&
+         get_types(ki->attrs, "feature_list_ragged_split_types", &ps->splits[G_FR], &nfs, ki->st);
+    if (ok && (ncs != ps->n[G_CR] || nfs != ps->n[G_FR]))
+      ok = tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT,
+                          "len(ragged_split_types) != len(ragged_value_types): %d vs. %d, %d vs. %d", ncs,
+                          ps->n[G_CR], nfs, ps->n[G_FR]);
   }
   if (!ok) {
     tfc_parse_sequence_example_free(ps);
@@ -159,7 +166,7 @@ static tfc_feature_kind dtype_kind(tfc_dtype t) {
          : t == TFC_DTYPE_INT64 ? TFC_FEATURE_INT64 : TFC_FEATURE_BYTES;
 }
 
-static bool is_context(int group) { return group == G_CS || group == G_CD; }
+static bool is_context(int group) { return group == G_CS || group == G_CD || group == G_CR; }
 
 /* The index of key (p, n) among the requested keys of the context (context
  * true) or of the feature lists, or -1. */
@@ -363,16 +370,35 @@ static bool check_context_dense(srun *r) {
 
 /* ---------------------------------------------------------------- outputs */
 
-/* Output positions: sparse indices, values, shapes and dense values of the
- * context, then of the feature lists, then (V1, V2) the lists' lengths. */
+/* Output positions: sparse indices, values, shapes, dense values and
+ * ragged values and splits of the context; sparse indices, values, shapes,
+ * dense values, (V1, V2) dense lengths, ragged values, outer and inner
+ * splits of the feature lists. G_FD + N_GROUPS: the lengths. */
 static int out_base(const sqstate *ps, int group) {
-  int cs = ps->n[G_CS], cd = ps->n[G_CD], fs = ps->n[G_FS];
+  int cs = ps->n[G_CS], cd = ps->n[G_CD], cr = ps->n[G_CR], fs = ps->n[G_FS], fd = ps->n[G_FD];
+  int fd_base = 3 * cs + cd + 2 * cr + 3 * fs;
   switch (group) {
     case G_CS: return 0;
     case G_CD: return 3 * cs;
-    case G_FS: return 3 * cs + cd;
-    default: return 3 * cs + cd + 3 * fs;
+    case G_CR: return 3 * cs + cd;
+    case G_FS: return 3 * cs + cd + 2 * cr;
+    case G_FD: return fd_base;
+    default: return fd_base + 2 * fd;   /* G_FR, after the lengths */
   }
+}
+
+/* Sets element i of an int32 / int64 splits tensor. */
+static void set_split(tfc_tensor *t, int64_t i, int64_t v) {
+  if (t->dtype == TFC_DTYPE_INT32) ((int32_t *)t->data)[i] = (int32_t)v;
+  else ((int64_t *)t->data)[i] = v;
+}
+
+/* Allocates a splits output of dtype: [n] for a batch, a scalar (holding
+ * `scalar`) for a scalar input. */
+static tfc_tensor *alloc_splits(srun *r, int o, tfc_dtype dtype, int64_t n, int64_t scalar) {
+  tfc_tensor *t = tfc_kernel_alloc_output(r->ctx, o, dtype, r->br ? 1 : 0, &n);
+  if (t && !r->br) set_split(t, 0, scalar);
+  return t;
 }
 
 /* Allocates every output once the counts are known. */
@@ -394,6 +420,38 @@ static bool alloc_outputs(srun *r) {
       if (c->steps > max_steps) max_steps = c->steps;
     }
     r->max_steps[k] = max_steps;
+    if (pk->group == G_CR || pk->group == G_FR) {
+      tfc_dtype st = ps->splits[pk->group][pk->index];
+      int nr = ps->n[pk->group];
+      int64_t steps = 0;
+      for (int64_t b = 0; b < r->batch; b++) {
+        r->cells[b * r->nk + k].step_offset = steps;
+        steps += r->cells[b * r->nk + k].steps;
+      }
+      if (st == TFC_DTYPE_INT32 && (total > INT32_MAX || steps > INT32_MAX))
+        return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                               "Ragged feature %.*s has more values than int32 row splits can hold",
+                               (int)pk->len, pk->key);
+      r->outs[k] = tfc_kernel_alloc_output(ctx, base + pk->index, pk->dtype, 1, &total);
+      if (!r->outs[k]) return false;
+      bool list = pk->group == G_FR;
+      tfc_tensor *outer = alloc_splits(r, base + nr + pk->index, st, r->batch + 1, list ? steps : total);
+      if (!outer) return false;
+      if (r->br) {
+        int64_t acc = 0;
+        for (int64_t b = 0; b <= r->batch; b++) {
+          set_split(outer, b, acc);
+          if (b < r->batch) acc += list ? r->cells[b * r->nk + k].steps : r->cells[b * r->nk + k].count;
+        }
+      }
+      if (list) {
+        int64_t n_inner = steps + 1;
+        r->idx[k] = tfc_kernel_alloc_output(ctx, base + 2 * nr + pk->index, st, 1, &n_inner);
+        if (!r->idx[k]) return false;
+        set_split(r->idx[k], 0, 0);
+      }
+      continue;
+    }
     int64_t dims[TFC_MAX_RANK + 2];
     int rank = 0;
     if (br) dims[rank++] = r->batch;
@@ -455,10 +513,10 @@ static bool fill_example(srun *r, int64_t b) {
       int64_t at = b * pk->stride;
       ok = c->f.end ? tfc_parse_copy_values(&c->f, out, at, pk->stride, ctx->st)
                     : tfc_parse_copy_elems(pk->def, 0, out, at, pk->stride, ctx->st);
-    } else if (pk->group == G_CS) {
+    } else if (pk->group == G_CS || pk->group == G_CR) {
       if (c->count > 0) {
         ok = tfc_parse_copy_values(&c->f, out, c->offset, c->count, ctx->st);
-        write_indices(r->idx[k], c->offset, c->count, r->br, b, false, 0);
+        if (pk->group == G_CS) write_indices(r->idx[k], c->offset, c->count, r->br, b, false, 0);
       }
     } else if (c->list) {
       tfc_feature_list_iter it;
@@ -479,6 +537,7 @@ static bool fill_example(srun *r, int64_t b) {
         if (n > 0) ok = tfc_parse_copy_values(&f, out, at, n, ctx->st);
         if (ok && pk->group == G_FS) write_indices(r->idx[k], at, n, r->br, b, true, step);
         at += n;
+        if (pk->group == G_FR) set_split(r->idx[k], c->step_offset + step + 1, at);
         step++;
       }
     }
@@ -594,7 +653,8 @@ void tfc_parse_sequence_example_compute(tfc_kernel_ctx *ctx) {
   memset(&r, 0, sizeof r);
   r.ctx = ctx;
   r.ps = ps;
-  r.nk = ps->n[G_CS] + ps->n[G_CD] + ps->n[G_FS] + ps->n[G_FD];
+  r.nk = 0;
+  for (int g = 0; g < N_GROUPS; g++) r.nk += ps->n[g];
   const tfc_tensor *ser = ctx->inputs[0];
   if ((ps->variant == SQ_SINGLE && ser->rank != 0) || (ps->variant == SQ_V1 && ser->rank != 1) ||
       ser->rank > 1) {
@@ -643,6 +703,8 @@ void tfc_parse_sequence_example_compute(tfc_kernel_ctx *ctx) {
          keys_from_vector(&r, &at, G_CD, ctx->inputs[3], "context_dense_keys") &&
          keys_from_vector(&r, &at, G_FS, ctx->inputs[5], "feature_list_sparse_keys") &&
          keys_from_vector(&r, &at, G_FD, ctx->inputs[6], "feature_list_dense_keys") &&
+         keys_from_vector(&r, &at, G_CR, ctx->inputs[4], "context_ragged_keys") &&
+         keys_from_vector(&r, &at, G_FR, ctx->inputs[7], "feature_list_ragged_keys") &&
          setup_dense(&r, 9, ctx->inputs[8]);
   }
   for (int a = 0; ok && a < r.nk; a++)
