@@ -449,3 +449,75 @@ TFC_TEST(parse_sequence_example_damaged_inputs_fail_cleanly) {
     done(&p);
   }
 }
+
+/* Sets up ParseSequenceExampleV2 with ragged keys only: context "label"
+ * (int64, int32 splits), lists "frames" (float, int64 splits) and "words"
+ * (string, int32 splits). */
+static void seq_ragged_attrs(prun *p) {
+  tfc_attrs_init(&p->attrs);
+  tfc_status_clear(&p->st);
+  memset(p->out, 0, sizeof p->out);
+  tfc_dtype i64 = TFC_DTYPE_INT64, i32 = TFC_DTYPE_INT32;
+  tfc_dtype fl[2] = {TFC_DTYPE_FLOAT, TFC_DTYPE_STRING}, fs[2] = {TFC_DTYPE_INT64, TFC_DTYPE_INT32};
+  set_types(p, "context_ragged_value_types", 1, &i64);
+  set_types(p, "context_ragged_split_types", 1, &i32);
+  set_types(p, "feature_list_ragged_value_types", 2, fl);
+  set_types(p, "feature_list_ragged_split_types", 2, fs);
+  tfc_dtype outs[] = {TFC_DTYPE_INT64, TFC_DTYPE_INT32, TFC_DTYPE_FLOAT, TFC_DTYPE_STRING,
+                      TFC_DTYPE_INT64, TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INT32};
+  memcpy(p->out_types, outs, sizeof outs);
+}
+
+/* Runs the ragged ParseSequenceExampleV2 over n SequenceExamples. */
+static tfc_code parse_seq_ragged(prun *p, int n, const char *const *ser, const size_t *lens, int fail) {
+  const char *crk = "label", *frk[2] = {"frames", "words"};
+  int64_t zero = 0;
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_tensor *in[9];
+  in[0] = strings(1, n, ser, lens);
+  for (int i = 1; i < 8; i++) in[i] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  tfc_tensor_unref(in[4]);
+  in[4] = strings(1, 1, &crk, NULL);
+  tfc_tensor_unref(in[7]);
+  in[7] = strings(1, 2, frk, NULL);
+  in[8] = tfc_tensor_new(TFC_DTYPE_BOOL, 1, &zero, &st);
+  tfc_alloc_fail_after(fail);
+  tfc_code c = run(p, "ParseSequenceExampleV2", 9, in, 8);
+  tfc_alloc_fail_after(0);
+  for (int i = 0; i < 9; i++) tfc_tensor_unref(in[i]);
+  return c;
+}
+
+TFC_TEST(parse_sequence_example_ragged) {
+  uint8_t a[2048], b[2048];
+  size_t na = make_sequence_example(a, 5, 3), nb = make_sequence_example(b, 7, 1);
+  const char *ser[2] = {(const char *)a, (const char *)b};
+  size_t lens[2] = {na, nb};
+  prun p;
+  seq_ragged_attrs(&p);
+  CHECK(parse_seq_ragged(&p, 2, ser, lens, 0) == TFC_CODE_OK);
+  const int32_t *crs = p.out[1]->data;
+  CHECK(p.out[1]->dims[0] == 3 && crs[0] == 0 && crs[1] == 1 && crs[2] == 2);
+  CHECK(p.out[2]->dims[0] == 8);                                /* frames: 4 steps of 2 */
+  const int64_t *outer = p.out[4]->data, *inner = p.out[6]->data;
+  CHECK(outer[0] == 0 && outer[1] == 3 && outer[2] == 4);
+  CHECK(p.out[6]->dims[0] == 5 && inner[1] == 2 && inner[4] == 8);
+  const int32_t *wouter = p.out[5]->data, *winner = p.out[7]->data;
+  CHECK(wouter[1] == 2 && wouter[2] == 4 && winner[1] == 1 && winner[2] == 1 && winner[4] == 2);
+  done(&p);
+  for (size_t cut = 0; cut <= na; cut++) {
+    const char *s1[1] = {(const char *)a};
+    size_t l1[1] = {cut};
+    seq_ragged_attrs(&p);
+    tfc_code c = parse_seq_ragged(&p, 1, s1, l1, 0);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_INVALID_ARGUMENT);
+    done(&p);
+  }
+  for (int fail = 1; fail < 30; fail++) {
+    seq_ragged_attrs(&p);
+    tfc_code c = parse_seq_ragged(&p, 2, ser, lens, fail);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_RESOURCE_EXHAUSTED);
+    done(&p);
+  }
+}
