@@ -76,6 +76,7 @@ typedef struct srun {
 
 /* ---------------------------------------------------------------- state */
 
+/* Frees the attrs read by init. */
 void tfc_parse_sequence_example_free(void *p) {
   sqstate *ps = p;
   if (!ps) return;
@@ -125,6 +126,7 @@ static bool check_count(const tfc_attrs *a, const char *name, int n, tfc_status 
   return true;
 }
 
+/* Reads the key types, dense shapes and (V2) ragged types once per node. */
 bool tfc_parse_sequence_example_init(const tfc_kernel_init *ki, void **state) {
   sqstate *ps = tfc_calloc(1, sizeof *ps);
   if (!ps) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM");
@@ -161,11 +163,13 @@ bool tfc_parse_sequence_example_init(const tfc_kernel_init *ki, void **state) {
 
 /* ---------------------------------------------------------------- helpers */
 
+/* The Feature list kind that holds values of dtype t. */
 static tfc_feature_kind dtype_kind(tfc_dtype t) {
   return t == TFC_DTYPE_FLOAT ? TFC_FEATURE_FLOAT
          : t == TFC_DTYPE_INT64 ? TFC_FEATURE_INT64 : TFC_FEATURE_BYTES;
 }
 
+/* True for the context's key groups (read from the Features, not the lists). */
 static bool is_context(int group) { return group == G_CS || group == G_CD || group == G_CR; }
 
 /* The index of key (p, n) among the requested keys of the context (context
@@ -647,6 +651,8 @@ static bool setup_dense(srun *r, int first, const tfc_tensor *missing) {
 
 /* ---------------------------------------------------------------- compute */
 
+/* Parses the batch: keys and defaults, pass 1, the context checks, the
+ * outputs, pass 2. */
 void tfc_parse_sequence_example_compute(tfc_kernel_ctx *ctx) {
   const sqstate *ps = ctx->state;
   srun r;

@@ -74,7 +74,8 @@ typedef struct map_op {
   char *container, *name;
 } map_op;
 
-void tfc_sparse_map_op_free(void *state) {
+/* Frees a map op's parsed attrs. */
+static void sparse_map_op_free(void *state) {
   map_op *op = state;
   if (!op) return;
   tfc_free(op->container);
@@ -83,7 +84,7 @@ void tfc_sparse_map_op_free(void *state) {
 }
 
 /* Reads container and shared_name (empty: the node's name, as TF's map ops do). */
-bool tfc_sparse_map_op_init(const tfc_kernel_init *ki, void **state) {
+static bool sparse_map_op_init(const tfc_kernel_init *ki, void **state) {
   map_op *op = tfc_calloc(1, sizeof *op);
   if (!op) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   *state = op;
@@ -358,11 +359,11 @@ static void take_many_sparse_compute(tfc_kernel_ctx *ctx) {
 }
 
 static const tfc_kernel_def defs[] = {
-    {"AddSparseToTensorsMap", "CPU", NULL, NULL, tfc_sparse_map_op_init, add_sparse_compute, tfc_sparse_map_op_free, 0},
-    {"AddManySparseToTensorsMap", "CPU", NULL, NULL, tfc_sparse_map_op_init, add_many_sparse_compute,
-     tfc_sparse_map_op_free, 0},
-    {"TakeManySparseFromTensorsMap", "CPU", NULL, NULL, tfc_sparse_map_op_init, take_many_sparse_compute,
-     tfc_sparse_map_op_free, 0},
+    {"AddSparseToTensorsMap", "CPU", NULL, NULL, sparse_map_op_init, add_sparse_compute, sparse_map_op_free, 0},
+    {"AddManySparseToTensorsMap", "CPU", NULL, NULL, sparse_map_op_init, add_many_sparse_compute,
+     sparse_map_op_free, 0},
+    {"TakeManySparseFromTensorsMap", "CPU", NULL, NULL, sparse_map_op_init, take_many_sparse_compute,
+     sparse_map_op_free, 0},
 };
 
 const tfc_kernel_table tfc_kernels_sparse_map = {defs, (int)(sizeof defs / sizeof defs[0])};
