@@ -4,7 +4,8 @@ control flow) or tfc (`... tfc DIR`) by test_compat_sparse_batching.py:
 VarLenFeatures parsed from TFRecord files in DIR (written by the caller with
 write_files) batched by tf.train.batch / maybe_batch / batch_join /
 shuffle_batch, one example at a time and with enqueue_many, padded and with
-smaller final batches, as SparseTensorsMap handles through the queues."""
+smaller final batches, as SparseTensorsMap handles through the queues; and a
+GraphDef TensorFlow writes with the map ops, run by both."""
 import json
 import os
 import sys
@@ -117,6 +118,40 @@ def pipelines(tf, files):
   return out
 
 
+def tf_written_graph(tf, directory, is_tf):
+  """TensorFlow writes a GraphDef storing sparse tensors in a map (one by
+  one and as a minibatch) and taking them back; both run the GraphDef TF
+  wrote (tfc imports it) and return the taken SparseTensor."""
+  path = os.path.join(directory, "sparse_map.pb")
+  if is_tf:
+    from tensorflow.python.ops import sparse_ops  # pylint: disable=g-import-not-at-top
+    with tf.Graph().as_default() as g:
+      one = sparse_ops._add_sparse_to_tensors_map(  # pylint: disable=protected-access
+          tf.SparseTensor([[0, 1], [2, 0]], [b"a", b"b"], [3, 4]), shared_name="m")
+      with tf.control_dependencies([one]):  # handle order: one first, then the minibatch
+        many = sparse_ops._add_many_sparse_to_tensors_map(  # pylint: disable=protected-access
+            tf.SparseTensor([[0, 1, 0], [2, 0, 1]], [b"c", b"d"], [4, 3, 2]), shared_name="m")
+      with tf.control_dependencies([one, many]):
+        handles = tf.concat([tf.reshape(one, [1]), many], 0, name="handles")
+      taken = sparse_ops._take_many_sparse_from_tensors_map(one.op, handles, rank=3)  # pylint: disable=protected-access
+      tf.identity(taken.indices, name="out_indices")
+      tf.identity(taken.values, name="out_values")
+      tf.identity(taken.dense_shape, name="out_shape")
+    with open(path, "wb") as f:
+      f.write(g.as_graph_def().SerializeToString())
+  graph_def = tf.GraphDef()
+  with open(path, "rb") as f:
+    graph_def.ParseFromString(f.read())
+  with tf.Graph().as_default():
+    tf.import_graph_def(graph_def, name="")
+    with tf.Session() as sess:
+      out = sess.run(["handles:0", "out_indices:0", "out_values:0", "out_shape:0"])
+  return [o.tolist() if not isinstance(o.tolist(), list) or o.dtype != object else
+          [v.decode() for v in o.tolist()] for o in out]
+
+
 if __name__ == "__main__":
   files = [os.path.join(sys.argv[2], "f%d.tfrecord" % k) for k in range(2)]
-  print(json.dumps(pipelines(tf, files)))
+  result = pipelines(tf, files)
+  result["tf_written_graph"] = tf_written_graph(tf, sys.argv[2], sys.argv[1] == "tf")
+  print(json.dumps(result))

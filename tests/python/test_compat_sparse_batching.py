@@ -1,7 +1,8 @@
 """Sparse tensors through tf.train.batch, maybe_batch, batch_join and
 shuffle_batch give TensorFlow's batches (`make compat`; .venv-tf): the same
 script (sparse_batch_oracle.py) runs under real TensorFlow and under tfc over
-the same TFRecord files. Without the TensorFlow venv the test skips; with
+the same TFRecord files, and tfc runs a GraphDef TensorFlow wrote with the
+SparseTensorsMap ops. Without the TensorFlow venv the test skips; with
 TFC_COMPAT_REQUIRED=1 that is a failure. test_sparse_tensors_map.py checks
 the map ops and a batch by hand without TensorFlow."""
 import json
