@@ -4,7 +4,8 @@ test_compat_data_sparse.py: parse_single_example / parse_example in map with
 VarLenFeatures, batch, shuffle, zip, filter and functions taking sparse
 components, the output types / shapes / classes,
 tf.data.experimental.parse_example_dataset (SparseFeature too) and
-make_batched_features_dataset over TFRecord files written into DIR."""
+make_batched_features_dataset over TFRecord files written into DIR, and
+from_tensors / from_tensor_slices of SparseTensors."""
 import json
 import os
 import sys
@@ -64,6 +65,11 @@ def main(directory):
   res["types"] = str(sorted((k, v.name) for k, v in ds.output_types.items()))
   res["shapes"] = str(sorted((k, v.as_list()) for k, v in ds.output_shapes.items()))
   res["classes"] = str(sorted((k, v.__name__) for k, v in ds.output_classes.items()))
+  st = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, 2.5, 3.5], [4, 5])
+  res["from_tensor_slices"] = drain(tf.data.Dataset.from_tensor_slices(st))
+  res["from_tensor_slices_batch"] = drain(
+      tf.data.Dataset.from_tensor_slices((st, np.arange(4))).batch(3))
+  res["from_tensors"] = drain(tf.data.Dataset.from_tensors({"a": st, "b": 1}).repeat(2))
   files = [os.path.join(directory, "g%d.tfrecord" % k) for k in range(3)]
   for k, fn in enumerate(files):
     with tf.python_io.TFRecordWriter(fn) as w:

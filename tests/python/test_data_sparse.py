@@ -130,3 +130,20 @@ def test_make_batched_features_dataset_as_tensorflow(tmp_path):
       mbf(pattern, 5, FEATURES, label_key="nope")
     with pytest.raises(TypeError, match="must return a `Dataset` object"):
       mbf(pattern, 5, FEATURES, reader=tf.TFRecordReader)
+
+
+def test_sparse_sources_as_tensorflow():
+  with tf.Graph().as_default():
+    st = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, 2.5, 3.5], [4, 5])
+    rows = tf.data.Dataset.from_tensor_slices(st)
+    assert rows.output_shapes.as_list() == [5]
+    assert rows.output_classes is tf.SparseTensor
+    assert _drain(rows) == [{"i": [[1]], "v": [1.5], "s": [5]}, {"i": [], "v": [], "s": [5]},
+                            {"i": [[0], [3]], "v": [2.5, 3.5], "s": [5]},
+                            {"i": [], "v": [], "s": [5]}]
+    assert _drain(tf.data.Dataset.from_tensor_slices((st, np.arange(4))).batch(3)) == [
+        [{"i": [[0, 1], [2, 0], [2, 3]], "v": [1.5, 2.5, 3.5], "s": [3, 5]}, [0, 1, 2]],
+        [{"i": [], "v": [], "s": [1, 5]}, [3]]]
+    whole = {"i": [[0, 1], [2, 0], [2, 3]], "v": [1.5, 2.5, 3.5], "s": [4, 5]}
+    assert _drain(tf.data.Dataset.from_tensors({"a": st, "b": 1}).repeat(2)) == [
+        {"a": whole, "b": 1}, {"a": whole, "b": 1}]

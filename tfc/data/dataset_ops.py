@@ -108,18 +108,20 @@ class Dataset(object):
 
   @staticmethod
   def from_tensors(tensors):
-    """A dataset of one element: tensors."""
-    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    """A dataset of one element: tensors (SparseTensors too)."""
+    flat, infos = _encode_components(_flat(tensors), many=False)
     types = _nest.pack_sequence_as(tensors, [t.dtype for t in flat])
     shapes = _nest.pack_sequence_as(tensors, [t.shape for t in flat])
     v = _apply_op("TensorDataset", "TensorDataset", [flat],
                   {"output_shapes": [_shape_attr(t.shape) for t in flat]}).outputs[0]
-    return Dataset(v, types, shapes)
+    return Dataset(v, types, shapes, _sparse_structure(tensors, infos))
 
   @staticmethod
   def from_tensor_slices(tensors):
-    """A dataset of the rows (dimension-0 slices) of tensors."""
-    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    """A dataset of the rows (dimension-0 slices) of tensors (of a
+    SparseTensor: the sparse rows, shaped as its dense shape without the
+    first dimension)."""
+    flat, infos = _encode_components(_flat(tensors), many=True)
     if not flat:
       raise ValueError("Expected at least one tensor in from_tensor_slices().")
     batch = _tensor_shape.Dimension(None)
@@ -130,7 +132,7 @@ class Dataset(object):
     shapes = _nest.pack_sequence_as(tensors, [t.shape[1:] for t in flat])
     v = _apply_op("TensorSliceDataset", "TensorSliceDataset", [flat],
                   {"output_shapes": [_shape_attr(t.shape[1:]) for t in flat]}).outputs[0]
-    return Dataset(v, types, shapes)
+    return Dataset(v, types, shapes, _sparse_structure(tensors, infos))
 
   @staticmethod
   def range(*args, **kwargs):
@@ -455,6 +457,30 @@ def _encode_flat(flat):
     out.append(_ops.convert_to_tensor(x))
     infos.append(None)
   return out, infos
+
+
+def _encode_components(flat, many):
+  """Tensors for a source's flat components and their sparse infos: a
+  SparseTensor becomes its SerializeSparse triple ([3]), or with many one
+  triple per row ([N, 3], SerializeManySparse)."""
+  out, infos = [], []
+  for i, x in enumerate(flat):
+    if type(x).__name__ in ("SparseTensor", "SparseTensorValue"):
+      from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+      t, info = sparse_elements.encode(x, many=many)
+      out.append(t)
+      infos.append(info)
+      continue
+    out.append(_ops.convert_to_tensor(x, name="component_%d" % i))
+    infos.append(None)
+  return out, infos
+
+
+def _sparse_structure(structure, infos):
+  """The sparse structure of a dataset (None when every component is dense)."""
+  if all(i is None for i in infos):
+    return None
+  return _pack(structure, infos)
 
 
 def _restack_sparse(batched, unbatched, static_bs):

@@ -22,14 +22,19 @@ def is_sparse(x):
   return isinstance(x, (_sparse_tensor.SparseTensor, _sparse_tensor.SparseTensorValue))
 
 
-def encode(x):
-  """(encoded [3] string tensor, sparse info) of a SparseTensor."""
+def encode(x, many=False):
+  """(encoded [3] string tensor, sparse info) of a SparseTensor; with many,
+  its rows' ([N, 3], SerializeManySparse) and the info of one row."""
   from tfc.ops import encoding_ops  # pylint: disable=g-import-not-at-top
   if isinstance(x, _sparse_tensor.SparseTensorValue):
     x = _sparse_tensor.SparseTensor.from_value(x)
   shape = x.get_shape()
   if shape.ndims is None:
     raise ValueError("tf.data needs the rank of a SparseTensor component: %s" % (x,))
+  if many:
+    if shape.ndims < 1:
+      raise ValueError("Slicing a SparseTensor needs rank >= 1: %s" % (x,))
+    return encoding_ops.serialize_many_sparse(x), (x.dtype, shape[1:])
   return encoding_ops.serialize_sparse(x), (x.dtype, shape)
 
 
