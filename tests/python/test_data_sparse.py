@@ -147,3 +147,15 @@ def test_sparse_sources_as_tensorflow():
     whole = {"i": [[0, 1], [2, 0], [2, 3]], "v": [1.5, 2.5, 3.5], "s": [4, 5]}
     assert _drain(tf.data.Dataset.from_tensors({"a": st, "b": 1}).repeat(2)) == [
         {"a": whole, "b": 1}, {"a": whole, "b": 1}]
+
+
+def test_unbatch_of_sparse_components_as_tensorflow():
+  with tf.Graph().as_default():
+    st = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, 2.5, 3.5], [4, 5])
+    ds = tf.data.Dataset.from_tensor_slices((st, np.arange(4))).batch(3).apply(
+        tf.data.experimental.unbatch())
+    got = _drain(ds)
+  assert [g[1] for g in got] == [0, 1, 2, 3]
+  assert [g[0] for g in got] == [{"i": [[1]], "v": [1.5], "s": [5]}, {"i": [], "v": [], "s": [5]},
+                                 {"i": [[0], [3]], "v": [2.5, 3.5], "s": [5]},
+                                 {"i": [], "v": [], "s": [5]}]
