@@ -159,3 +159,28 @@ def test_unbatch_of_sparse_components_as_tensorflow():
   assert [g[0] for g in got] == [{"i": [[1]], "v": [1.5], "s": [5]}, {"i": [], "v": [], "s": [5]},
                                  {"i": [[0], [3]], "v": [2.5, 3.5], "s": [5]},
                                  {"i": [], "v": [], "s": [5]}]
+
+
+def test_reinitializable_and_feedable_iterators_with_sparse_components():
+  with tf.Graph().as_default():
+    st = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, 2.5, 3.5], [4, 5])
+    a = tf.data.Dataset.from_tensor_slices(st)
+    b = tf.data.Dataset.from_tensor_slices(st).skip(2)
+    it = tf.data.Iterator.from_structure(a.output_types, a.output_shapes,
+                                         output_classes=a.output_classes)
+    assert it.output_classes is tf.SparseTensor and it.output_types == tf.float32
+    nxt = it.get_next()
+    assert isinstance(nxt, tf.SparseTensor)
+    init_a, init_b = it.make_initializer(a), it.make_initializer(b)
+    handle = tf.placeholder(tf.string, [])
+    feedable = tf.data.Iterator.from_string_handle(handle, a.output_types, a.output_shapes,
+                                                   a.output_classes)
+    one_shot = tf.data.make_one_shot_iterator(b)
+    with tf.Session() as s:
+      s.run(init_a)
+      assert s.run(nxt).values.tolist() == [1.5]
+      s.run(init_b)
+      assert s.run(nxt).values.tolist() == [2.5, 3.5]
+      h = s.run(one_shot.string_handle())
+      got = s.run(feedable.get_next(), {handle: h})
+      assert got.values.tolist() == [2.5, 3.5] and got.dense_shape.tolist() == [5]

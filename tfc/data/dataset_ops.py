@@ -459,6 +459,27 @@ def _encode_flat(flat):
   return out, infos
 
 
+def _encode_classes(types, shapes, classes):
+  """(encoded types, encoded shapes, sparse structure) of an element
+  structure whose output_classes name SparseTensor components."""
+  if classes is None:
+    return types, shapes, None
+  flat_classes = _flatten_up_to(types, classes)
+  if not any(getattr(c, "__name__", "") == "SparseTensor" for c in flat_classes):
+    return types, shapes, None
+  flat_t, flat_s, infos = [], [], []
+  for t, sh, c in zip(_flat(types), _flat(shapes), flat_classes):
+    if getattr(c, "__name__", "") == "SparseTensor":
+      flat_t.append(_dtypes.string)
+      flat_s.append(_tensor_shape.TensorShape([3]))
+      infos.append((t, _tensor_shape.as_shape(sh)))
+    else:
+      flat_t.append(t)
+      flat_s.append(sh)
+      infos.append(None)
+  return _pack(types, flat_t), _pack(types, flat_s), _pack(types, infos)
+
+
 def _encode_components(flat, many):
   """Tensors for a source's flat components and their sparse infos: a
   SparseTensor becomes its SerializeSparse triple ([3]), or with many one
@@ -620,11 +641,13 @@ class Iterator(object):
     else:
       output_shapes = _nest.pack_sequence_as(
           output_types, [_tensor_shape.as_shape(s) for s in _flatten_up_to(output_types, output_shapes)])
+    output_types, output_shapes, sparse = _encode_classes(output_types, output_shapes,
+                                                          output_classes)
     attrs = {"output_types": _flat(output_types),
              "output_shapes": [_shape_attr(s) for s in _flat(output_shapes)],
              "shared_name": shared_name or "", "container": ""}
     h = _apply_op("IteratorV2", "Iterator", [], attrs).outputs[0]
-    return Iterator(h, None, output_types, output_shapes)
+    return Iterator(h, None, output_types, output_shapes, _sparse=sparse)
 
   @staticmethod
   def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
@@ -632,11 +655,16 @@ class Iterator(object):
     output_types = _nest.map_structure(_dtypes.as_dtype, output_types)
     if output_shapes is None:
       output_shapes = _nest.map_structure(lambda _: _tensor_shape.unknown_shape(), output_types)
+    else:
+      output_shapes = _nest.pack_sequence_as(
+          output_types, [_tensor_shape.as_shape(x) for x in _flatten_up_to(output_types, output_shapes)])
+    output_types, output_shapes, sparse = _encode_classes(output_types, output_shapes,
+                                                          output_classes)
     s = _ops.convert_to_tensor(string_handle, dtype=_dtypes.string)
     attrs = {"output_types": _flat(output_types),
              "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
     h = _apply_op("IteratorFromStringHandleV2", "IteratorFromStringHandleV2", [s], attrs).outputs[0]
-    return Iterator(h, None, output_types, output_shapes)
+    return Iterator(h, None, output_types, output_shapes, _sparse=sparse)
 
   @property
   def _iterator_resource(self):
