@@ -103,3 +103,32 @@ def test_join_needs_consistent_sparse_components():
     sp = ST([[0]], [1.], [1])
     with pytest.raises(ValueError, match="Inconsistent SparseTensors list"):
       tf.train.batch_join([[sp], [tf.constant([1.])]], 2)
+
+
+def test_shuffle_batch_join_and_maybe_shuffle_batch_with_sparse():
+  with tf.Graph().as_default():
+    def element(k):
+      n = tf.cast(tf.train.range_input_producer(4, num_epochs=1, shuffle=False).dequeue(), tf.int64)
+      sp = ST(tf.reshape(tf.range(n), [-1, 1]), tf.fill([n], n + 10 * k), tf.reshape(n, [1]))
+      return [sp, n + 10 * k]
+    b_sp, b_label = tf.train.shuffle_batch_join([element(0), element(1)], 8, capacity=16,
+                                                min_after_dequeue=0, seed=3,
+                                                allow_smaller_final_batch=True)
+    m_sp, m_label = tf.train.maybe_shuffle_batch(element(2), 2, 16, 0, keep_input=True, seed=4,
+                                                 allow_smaller_final_batch=True)
+    with tf.Session() as s:
+      s.run(tf.local_variables_initializer())
+      coord = tf.train.Coordinator()
+      threads = tf.train.start_queue_runners(s, coord)
+      sp, label = s.run([b_sp, b_label])
+      msp, mlabel = s.run([m_sp, m_label])
+      coord.request_stop()
+      coord.join(threads)
+  assert sorted(label.tolist()) == [0, 1, 2, 3, 10, 11, 12, 13]
+  for row, lab in enumerate(label.tolist()):  # each row's values are its own label
+    vals = [v for (r, _), v in zip(sp.indices.tolist(), sp.values.tolist()) if r == row]
+    assert vals == [lab] * (lab % 10)
+  assert sp.dense_shape.tolist() == [8, 3]
+  for row, lab in enumerate(mlabel.tolist()):
+    vals = [v for (r, _), v in zip(msp.indices.tolist(), msp.values.tolist()) if r == row]
+    assert vals == [lab] * (lab % 10)
