@@ -204,7 +204,8 @@ _LAZY.update((_name, ("tfc.ops.sparse_ops", _name)) for _name in (
 _LAZY["setdiff1d"] = ("tfc.ops.array_ops", "setdiff1d")
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
-    "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
+    "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split",
+    "parse_single_sequence_example", "SparseFeature"))
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
     "SparseTensor", "SparseTensorValue", "convert_to_tensor_or_sparse_tensor"))
 _LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")

@@ -2763,6 +2763,182 @@ case("ConjugateTranspose", "f32", x=F(3, 4), perm=K([1, 0], "int32"))
 case("ConjugateTranspose", "size1_dims", x=CX(1, 5, 1), perm=K([2, 1, 0], "int32"))
 
 
+
+# ---- SequenceExample parsing (seqex): context and feature lists through
+# ParseSingleSequenceExample, ParseSequenceExample and ParseSequenceExampleV2
+
+def _pb_sequence_example(context, lists, split=False):
+    """A serialized SequenceExample: context (key, serialized Feature) entries
+    and lists (key, [serialized Feature per step]) entries, in order;
+    split=True puts each feature list in a FeatureLists of its own."""
+    ctx = _pb_example(context) if context else b""
+    entries = [_pb_len(1, _pb_len(1, k.encode()) + _pb_len(2, b"".join(_pb_len(1, f) for f in steps)))
+               for k, steps in lists]
+    if split:
+        return ctx + b"".join(_pb_len(2, e) for e in entries)
+    return ctx + (_pb_len(2, b"".join(entries)) if entries else b"")
+
+
+_SEQ = [
+    _pb_sequence_example(
+        [("length", _pb_feature([3], "int64")), ("ctx_f", _pb_feature([1.5, -2.0], "float")),
+         ("title", _pb_feature([b"ab", b"c"], "bytes"))],
+        [("frames", [_pb_feature([1.0, 2.0], "float"), _pb_feature([3.0, 4.0], "float"),
+                     _pb_feature([5.0, 6.0], "float")]),
+         ("words", [_pb_feature([b"x"], "bytes"), b"", _pb_feature([b"y", b"zz"], "bytes")]),
+         ("ids", [_pb_feature([4], "int64"), _pb_feature([5], "int64"), _pb_feature([6], "int64")])]),
+    # lists split over two FeatureLists, a repeated key (the last wins), unpacked values
+    _pb_sequence_example(
+        [("length", _pb_feature([1], "int64", packed=False))],
+        [("frames", [_pb_feature([9.0, 9.0], "float")]),
+         ("ids", [_pb_feature([1], "int64")]),
+         ("frames", [_pb_feature([7.0, 8.0], "float", packed=False)]),
+         ("words", [_pb_feature([b"only"], "bytes")])], split=True) + _pb_len(9, b"junk"),
+    # no context, no optional lists
+    _pb_sequence_example([("length", _pb_feature([0], "int64"))],
+                         [("ids", [])]),
+]
+_SEQ_NAMES = [b"s0", b"s1", b"s2"]
+
+
+def _seq_v1(examples, names=True, missing=("frames", "words_dense"), ctx_required=False):
+    def build(tf, inp):
+        ser = inp(V(examples, "string"), "serialized")
+        dbg = inp(V(_SEQ_NAMES[:len(examples)], "string"), "names") if names else \
+            tf.constant([], tf.string)
+        out = tf.raw_ops.ParseSequenceExample(
+            serialized=ser, debug_name=dbg,
+            context_dense_defaults=[tf.constant([], tf.int64),
+                                    tf.constant([], tf.string) if ctx_required else
+                                    tf.constant([b"t0", b"t1"])],
+            feature_list_dense_missing_assumed_empty=list(missing),
+            context_sparse_keys=["ctx_f"], context_dense_keys=["length", "title"],
+            feature_list_sparse_keys=["words"], feature_list_dense_keys=["frames", "ids"],
+            Ncontext_sparse=1, Ncontext_dense=2, Nfeature_list_sparse=1, Nfeature_list_dense=2,
+            context_sparse_types=[tf.float32], feature_list_sparse_types=[tf.string],
+            feature_list_dense_types=[tf.float32, tf.int64],
+            context_dense_shapes=[[], [2]], feature_list_dense_shapes=[[2], []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values) +
+                list(out.feature_list_dense_lengths)}
+    return build
+
+
+def _seq_v2(examples, scalar=False, missing=(True, False), ctx_type="int64", frames_shape=(2,)):
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=ser, debug_name=tf.constant([], tf.string),
+            context_sparse_keys=tf.constant(["ctx_f"]), context_dense_keys=tf.constant(["length"]),
+            context_ragged_keys=tf.constant([], tf.string),
+            feature_list_sparse_keys=tf.constant(["words"]),
+            feature_list_dense_keys=tf.constant(["frames", "ids"]),
+            feature_list_ragged_keys=tf.constant([], tf.string),
+            feature_list_dense_missing_assumed_empty=tf.constant(list(missing)),
+            context_dense_defaults=[tf.constant([], ctx_type)],
+            Ncontext_sparse=1, context_sparse_types=[tf.float32], context_dense_shapes=[[]],
+            Nfeature_list_sparse=1, Nfeature_list_dense=2,
+            feature_list_sparse_types=[tf.string], feature_list_dense_types=[tf.float32, tf.int64],
+            feature_list_dense_shapes=[list(frames_shape), []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values) +
+                list(out.feature_list_dense_lengths)}
+    return build
+
+
+def _seq_single(example, missing=("frames", "words_dense"), ids_type="int64", ctx_shape=(2,)):
+    def build(tf, inp):
+        ser = inp(V(example, "string"), "serialized")
+        out = tf.raw_ops.ParseSingleSequenceExample(
+            serialized=ser, feature_list_dense_missing_assumed_empty=tf.constant(list(missing),
+                                                                                 tf.string),
+            context_sparse_keys=["ctx_f"], context_dense_keys=["length", "title"],
+            feature_list_sparse_keys=["words"], feature_list_dense_keys=["frames", "ids"],
+            context_dense_defaults=[tf.constant([], tf.int64),
+                                    tf.constant(np.array([b"t"] * int(np.prod(ctx_shape)),
+                                                         dtype=object).reshape(ctx_shape))],
+            debug_name=tf.constant("dbg"), context_sparse_types=[tf.float32],
+            feature_list_sparse_types=[tf.string], feature_list_dense_types=[tf.float32, ids_type],
+            context_dense_shapes=[[], list(ctx_shape)], feature_list_dense_shapes=[[2], []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values)}
+    return build
+
+
+custom("ParseSequenceExample", "mixed", _seq_v1(_SEQ))
+custom("ParseSequenceExample", "no_names", _seq_v1(_SEQ[:2], names=False))
+custom("ParseSequenceExample", "list_required", _seq_v1(_SEQ, missing=()), error=True)
+custom("ParseSequenceExample", "ctx_required", _seq_v1(_SEQ, ctx_required=True), error=True)
+custom("ParseSequenceExample", "wrong_type", _seq_v1([_SEQ[0]] + [_pb_sequence_example(
+    [("length", _pb_feature([1.0], "float"))], [("ids", [])])]), error=True)
+custom("ParseSequenceExample", "wrong_step_count", _seq_v1([_pb_sequence_example(
+    [("length", _pb_feature([1], "int64"))],
+    [("ids", [_pb_feature([1], "int64")]),
+     ("frames", [_pb_feature([1.0], "float"), _pb_feature([1.0, 2.0, 3.0], "float")])])]),
+    error=True)
+custom("ParseSequenceExample", "not_a_sequence_example", _seq_v1([b"\x12\x05abc"]), error=True)
+custom("ParseSequenceExampleV2", "batch", _seq_v2(_SEQ))
+custom("ParseSequenceExampleV2", "scalar", _seq_v2(_SEQ, scalar=True))
+custom("ParseSequenceExampleV2", "list_required", _seq_v2(_SEQ, missing=(False, False)), error=True)
+custom("ParseSequenceExampleV2", "wrong_type", _seq_v2(_SEQ, ctx_type="float32"), error=True)
+custom("ParseSequenceExampleV2", "wrong_total", _seq_v2(_SEQ, frames_shape=(3,)), error=True)
+custom("ParseSingleSequenceExample", "mixed", _seq_single(_SEQ[0]))
+custom("ParseSingleSequenceExample", "split_lists", _seq_single(_SEQ[1]))
+custom("ParseSingleSequenceExample", "missing_lists", _seq_single(_SEQ[2]))
+custom("ParseSingleSequenceExample", "list_required", _seq_single(_SEQ[2], missing=()), error=True)
+custom("ParseSingleSequenceExample", "wrong_type", _seq_single(_SEQ[0], ids_type="float32"),
+       error=True)
+custom("ParseSingleSequenceExample", "wrong_count", _seq_single(_SEQ[0], ctx_shape=(3,)),
+       error=True)
+
+
+def _seq_v2_ragged(examples, scalar=False):
+    """ParseSequenceExampleV2 with ragged context and feature-list keys beside
+    a dense and a sparse one (int32 and int64 row splits)."""
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=ser, debug_name=tf.constant([], tf.string),
+            context_sparse_keys=tf.constant([], tf.string), context_dense_keys=tf.constant(["length"]),
+            context_ragged_keys=tf.constant(["ctx_f", "title"]),
+            feature_list_sparse_keys=tf.constant(["ids"]),
+            feature_list_dense_keys=tf.constant([], tf.string),
+            feature_list_ragged_keys=tf.constant(["words", "frames"]),
+            feature_list_dense_missing_assumed_empty=tf.constant([], tf.bool),
+            context_dense_defaults=[tf.constant(-1, tf.int64)], context_dense_shapes=[[]],
+            context_ragged_value_types=[tf.float32, tf.string],
+            context_ragged_split_types=[tf.int64, tf.int32],
+            Nfeature_list_sparse=1, feature_list_sparse_types=[tf.int64],
+            feature_list_ragged_value_types=[tf.string, tf.float32],
+            feature_list_ragged_split_types=[tf.int32, tf.int64])
+        fetches = (list(out.context_dense_values) + list(out.context_ragged_values) +
+                   list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                   list(out.feature_list_sparse_shapes) + list(out.feature_list_ragged_values) +
+                   list(out.feature_list_ragged_inner_splits))
+        if not scalar:  # a scalar input leaves TF's row splits and outer splits unset
+            fetches += list(out.context_ragged_row_splits) + list(out.feature_list_ragged_outer_splits)
+        return {"fetches": fetches}
+    return build
+
+
+custom("ParseSequenceExampleV2", "ragged", _seq_v2_ragged(_SEQ))
+custom("ParseSequenceExampleV2", "ragged_scalar", _seq_v2_ragged(_SEQ, scalar=True))
+
+# SparseTensorsMap ops (seqex): a session resource written by one op and read
+# by another in later steps
+_SPARSE_MAP = ("SparseTensorsMap op: handles into a session resource that one step writes and a "
+               "later step takes; tests/python/test_sparse_tensors_map.py checks handles, takes and "
+               "messages against TensorFlow's, tests/python/test_compat_sparse_batching.py whole "
+               "queue pipelines with TensorFlow")
+SKIPPED.update({"AddSparseToTensorsMap": _SPARSE_MAP, "AddManySparseToTensorsMap": _SPARSE_MAP,
+                "TakeManySparseFromTensorsMap": _SPARSE_MAP})
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -45,6 +45,7 @@ extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, Guarante
 extern const tfc_kernel_table tfc_kernels_complex;      /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
 extern const tfc_kernel_table tfc_kernels_fft;          /* FFT ... IRFFT3D */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
+extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTensorsMap, TakeManySparseFromTensorsMap */
 
 #define TFC_KERNEL_TABLES \
   &tfc_kernels_elementwise, \
@@ -78,6 +79,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_tensor_serialize, \
   &tfc_kernels_matching_files, \
   &tfc_kernels_sparse_serialize, \
+  &tfc_kernels_sparse_map, \
   &tfc_kernels_util, \
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \

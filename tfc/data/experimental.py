@@ -181,4 +181,101 @@ def make_saveable_from_iterator(iterator, external_state_policy=None):
   return _iterator_saveable_class()(resource, resource.name, policy)
 
 
+
+def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
+  """A transformation for Dataset.apply: parses each element, a vector of
+  serialized Examples, into a dict of features as tf.parse_example does
+  (FixedLenFeature, VarLenFeature as SparseTensor components,
+  FixedLenSequenceFeature, SparseFeature). num_parallel_calls elements are
+  parsed at once, in order."""
+  del deterministic  # results come in order
+  if features is None:
+    raise ValueError("Argument `features` is required, but not specified.")
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  from tfc.ops import parsing_ops as _parsing_ops  # pylint: disable=g-import-not-at-top
+
+  def _apply(ds):
+    if ds.output_types != _dtypes.string:
+      raise TypeError("Input dataset should be a dataset of vectors of strings")
+    calls = None if num_parallel_calls in (None, 1) else num_parallel_calls
+    out = ds.map(lambda x: _parsing_ops.parse_example(x, features), num_parallel_calls=calls)
+    return _with_parsed_sparse_shapes(out, ds.output_shapes, features)
+  return _apply
+
+
+def _with_parsed_sparse_shapes(ds, input_shape, features):
+  """ds with TF's static shapes for the sparse components of a parsed batch:
+  [batch, None] for a VarLenFeature, [batch] + size for a SparseFeature."""
+  from tfc.framework import tensor_shape as _tensor_shape  # pylint: disable=g-import-not-at-top
+  from tfc.ops import parsing_ops as _parsing_ops  # pylint: disable=g-import-not-at-top
+  sparse = getattr(ds, "_sparse", None)
+  if not isinstance(sparse, dict):
+    return ds
+  batch = _tensor_shape.as_shape(input_shape)
+  batch = batch if batch.ndims is not None else _tensor_shape.TensorShape([None])
+  sparse = dict(sparse)
+  for key, info in sparse.items():
+    f = features.get(key)
+    if info is None or f is None:
+      continue
+    if isinstance(f, _parsing_ops.VarLenFeature):
+      rest = [None]
+    elif isinstance(f, _parsing_ops.SparseFeature):
+      sizes = [f.size] if isinstance(f.index_key, str) else list(f.size)
+      rest = [s if isinstance(s, int) else None for s in sizes]
+    else:
+      continue
+    sparse[key] = (info[0], batch.concatenate(rest))
+  ds._sparse = sparse  # pylint: disable=protected-access
+  return ds
+
+
+def make_batched_features_dataset(file_pattern, batch_size, features, reader=None, label_key=None,
+                                  reader_args=None, num_epochs=None, shuffle=True,
+                                  shuffle_buffer_size=10000, shuffle_seed=None,
+                                  prefetch_buffer_size=None, reader_num_threads=None,
+                                  parser_num_threads=None, sloppy_ordering=False,
+                                  drop_final_batch=False):
+  """A dataset of batches of parsed Examples read from the files matching
+  file_pattern, as TensorFlow builds it: list_files (shuffled with
+  shuffle_seed unless shuffle=False), the reader (TFRecordDataset) over the
+  files through parallel_interleave (reader_num_threads at a time),
+  shuffle(shuffle_buffer_size, shuffle_seed), repeat(num_epochs; None:
+  forever), batch(batch_size; the last smaller batch dropped when
+  drop_final_batch or num_epochs is None), parse_example_dataset(features)
+  and prefetch. With label_key each element is (features, label)."""
+  from tfc.data import dataset_ops as _dataset_ops  # pylint: disable=g-import-not-at-top
+  from tfc import dtypes as _dtypes  # pylint: disable=g-import-not-at-top
+  if reader is None:
+    reader = _dataset_ops.TFRecordDataset
+  if isinstance(reader, type) and not issubclass(reader, _Dataset):
+    raise TypeError("The `reader` argument must return a `Dataset` object. `tf.ReaderBase` "
+                    "subclasses are not supported. For example, pass `tf.data.TFRecordDataset` "
+                    "instead of `tf.TFRecordReader`.")
+  reader_num_threads = 1 if reader_num_threads is None else reader_num_threads
+  parser_num_threads = 2 if parser_num_threads is None else parser_num_threads
+  prefetch_buffer_size = AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size
+  reader_args = list(reader_args or [])
+  if label_key and label_key not in features:
+    raise ValueError("The `label_key` provided (%s) must be one of the `features` keys: %s."
+                     % (label_key, features.keys()))
+  ds = _Dataset.list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
+  if reader_num_threads == AUTOTUNE:
+    ds = ds.interleave(lambda filename: reader(filename, *reader_args), num_parallel_calls=1)
+  else:
+    ds = ds.apply(parallel_interleave(lambda filename: reader(filename, *reader_args),
+                                      cycle_length=reader_num_threads, sloppy=sloppy_ordering))
+  if ds.output_types == (_dtypes.string, _dtypes.string):
+    ds = ds.map(lambda _, v: v)
+  if shuffle:
+    ds = ds.shuffle(shuffle_buffer_size, shuffle_seed)
+  if num_epochs != 1:
+    ds = ds.repeat(num_epochs)
+  ds = ds.batch(batch_size, drop_remainder=drop_final_batch or num_epochs is None)
+  ds = ds.apply(parse_example_dataset(features, num_parallel_calls=parser_num_threads))
+  if label_key:
+    ds = ds.map(lambda x: (x, x.pop(label_key)))
+  return ds.prefetch(prefetch_buffer_size)
+
+
 _ = _Dataset

@@ -697,3 +697,48 @@ def sparse_eye(num_rows, num_columns=None, dtype=_dtypes.float32, name=None):
     return SparseTensor(indices=a.stack([diag_range, diag_range], axis=1),
                         values=a.ones(a.reshape(diag_size, [1]), dtype=dtype),
                         dense_shape=a.stack([num_rows, num_columns]))
+
+
+def _add_sparse_to_tensors_map(sp_input, container=None, shared_name=None, name=None):
+  """Stores sp_input in a SparseTensorsMap (AddSparseToTensorsMap); returns its
+  int64 scalar handle. The map is (container, shared_name), by default named
+  after the new op."""
+  sp_input = _convert(sp_input)
+  return _apply_op("AddSparseToTensorsMap", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"container": container or "", "shared_name": shared_name or ""}).outputs[0]
+
+
+def _add_many_sparse_to_tensors_map(sp_input, container=None, shared_name=None, name=None):
+  """Stores each row (first dimension) of sp_input, whose indices must be in
+  row-major order, in a SparseTensorsMap (AddManySparseToTensorsMap); returns
+  the int64 vector of their handles."""
+  sp_input = _convert(sp_input)
+  return _apply_op("AddManySparseToTensorsMap", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"container": container or "", "shared_name": shared_name or ""}).outputs[0]
+
+
+def _take_many_sparse_from_tensors_map(sparse_map_op, sparse_handles, rank=None, name=None):
+  """Removes the sparse tensors of the int64 vector sparse_handles from the map
+  that sparse_map_op (an Add(Many)SparseToTensorsMap op) stores into, and
+  stacks them into one SparseTensor with a new first dimension
+  (TakeManySparseFromTensorsMap)."""
+  if not isinstance(sparse_map_op, _ops.Operation):
+    raise TypeError("sparse_map_op be an Operation")
+  if sparse_map_op.type not in ("AddSparseToTensorsMap", "AddManySparseToTensorsMap"):
+    raise TypeError("sparse_map_op must be one of AddSparseToTensorsMap or "
+                    "AddSparseToTensorsMap. Instead, found `%s`." % sparse_map_op.type)
+  shared_name = sparse_map_op.get_attr("shared_name") or sparse_map_op.name
+  if isinstance(shared_name, bytes):
+    shared_name = shared_name.decode()
+  container = sparse_map_op.get_attr("container")
+  if isinstance(container, bytes):
+    container = container.decode()
+  op = _apply_op("TakeManySparseFromTensorsMap", name, [sparse_handles],
+                 {"dtype": sparse_map_op.get_attr("T"), "container": container,
+                  "shared_name": shared_name})
+  indices, values, shape = op.outputs
+  indices.set_shape([None, rank])
+  shape.set_shape([rank])
+  return SparseTensor(indices, values, shape)
