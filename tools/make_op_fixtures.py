@@ -2675,6 +2675,118 @@ case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
 
 
+# ---- nnimg: detection-style image ops (non-max suppression, crop and resize,
+# bounding boxes, glimpses, area resize)
+_NMS_BOXES = V([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                [0, 10.1, 1, 11.1], [0, 100, 1, 101], [1, 1, 0, 0], [0.5, 0.5, 0.5, 0.9]],
+               "float32")
+_NMS_SCORES = V([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.85, 0.4], "float32")
+case("NonMaxSuppression", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(3, "int32"),
+     iou_threshold=0.5)
+case("NonMaxSuppression", "random", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(20, "int32"), iou_threshold=0.3)
+case("NonMaxSuppression", "bad_iou", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=1.5)
+case("NonMaxSuppressionV2", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"))
+case("NonMaxSuppressionV2", "f16", boxes=V([[0, 0, 1, 1], [0, 0.5, 1, 1.5], [0, 2, 1, 3]],
+                                           "float16"),
+     scores=V([0.5, 0.75, 0.25], "float16"), max_output_size=K(3, "int32"),
+     iou_threshold=K(0.3, "float16"))
+case("NonMaxSuppressionV3", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV3", "negative_size", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(-1, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV4", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(6, "int32"),
+     iou_threshold=K(0.5, "float32"), score_threshold=K(0.35, "float32"))
+case("NonMaxSuppressionV4", "padded", boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.35, "float32"), pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "hard", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.0, "float32"))
+case("NonMaxSuppressionV5", "soft", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.5, "float32"),
+     pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "bad_sigma", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"), soft_nms_sigma=K(-1.0, "float32"))
+case("NonMaxSuppressionWithOverlaps", overlaps=F(10, 10, lo=0, hi=1), scores=F(10, lo=0, hi=1),
+     max_output_size=K(6, "int32"), overlap_threshold=K(0.5, "float32"),
+     score_threshold=K(0.1, "float32"))
+case("CombinedNonMaxSuppression", boxes=F(2, 12, 1, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 12, 3, lo=0, hi=1), max_output_size_per_class=K(4, "int32"),
+     max_total_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.2, "float32"))
+case("CombinedNonMaxSuppression", "per_class_boxes_no_clip", boxes=F(2, 10, 3, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 10, 3, lo=0, hi=1), max_output_size_per_class=K(3, "int32"),
+     max_total_size=K(20, "int32"), iou_threshold=K(0.3, "float32"),
+     score_threshold=K(0.1, "float32"), clip_boxes=False, pad_per_class=True)
+_CR_BOXES = V([[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.3, 0.1, 1.2, 0.7],
+               [0.9, 0.8, 0.2, 0.1]], "float32")
+case("CropAndResize", image=F(2, 6, 7, 3), boxes=_CR_BOXES, box_ind=V([0, 1, 1, 0], "int32"),
+     crop_size=K([4, 5], "int32"), extrapolation_value=-1.0)
+case("CropAndResize", "nearest_u8", image=I(2, 5, 6, 2, lo=0, hi=255, dt="uint8"),
+     boxes=_CR_BOXES, box_ind=V([1, 0, 1, 0], "int32"), crop_size=K([3, 3], "int32"),
+     method="nearest")
+case("CropAndResize", "one_pixel", image=F(1, 6, 5, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 0, 0, 0], "int32"), crop_size=K([1, 1], "int32"))
+case("CropAndResize", "bad_box_ind", error=True, image=F(1, 4, 4, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 0, 0], "int32"), crop_size=K([2, 2], "int32"))
+case("CropAndResizeGradImage", grads=F(4, 4, 5, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"), image_size=K([2, 6, 7, 3], "int32"), T="float32")
+case("CropAndResizeGradImage", "nearest_f64", grads=F(4, 3, 3, 2), boxes=_CR_BOXES,
+     box_ind=V([1, 0, 1, 0], "int32"), image_size=K([2, 5, 6, 2], "int32"), T="float64",
+     method="nearest")
+case("CropAndResizeGradBoxes", grads=F(4, 4, 5, 3), image=F(2, 6, 7, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"))
+case("CropAndResizeGradBoxes", "one_pixel_i32", grads=F(4, 1, 1, 1),
+     image=I(1, 6, 5, 1, lo=0, hi=50), boxes=_CR_BOXES, box_ind=V([0, 0, 0, 0], "int32"))
+_DRAW_BOXES = V([[[0.1, 0.2, 0.6, 0.7], [0.3, -0.2, 1.3, 0.5], [0.8, 0.8, 0.2, 0.9]],
+                 [[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5], [1.2, 0.1, 1.5, 0.3]]], "float32")
+case("DrawBoundingBoxes", images=F(2, 8, 9, 3, lo=0, hi=0.1), boxes=_DRAW_BOXES)
+case("DrawBoundingBoxes", "gray_f16", images=F(2, 6, 6, 1, lo=0, hi=0.1, dt="float16"),
+     boxes=_DRAW_BOXES)
+case("DrawBoundingBoxesV2", images=F(2, 8, 9, 4, lo=0, hi=0.1), boxes=_DRAW_BOXES,
+     colors=V([[0.2, 0.4, 0.6, 0.8, 1.0], [0.9, 0.7, 0.5, 0.3, 0.1]], "float32"))
+case("DrawBoundingBoxesV2", "bad_depth", error=True, images=F(1, 4, 4, 2), boxes=F(1, 1, 4),
+     colors=V([[1.0, 1.0]], "float32"))
+_GL_OFFS = V([[0.3, -0.2], [-0.9, 0.8]], "float32")
+for _op in ("ExtractGlimpse", "ExtractGlimpseV2"):
+    case(_op, input=F(2, 6, 7, 2), size=K([3, 4], "int32"), offsets=_GL_OFFS,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels", input=F(2, 6, 7, 1), size=K([2, 3], "int32"),
+         offsets=V([[1.3, 2.6], [-1.7, 6.5]], "float32"), normalized=False, centered=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels_centered", input=F(2, 6, 7, 1), size=K([3, 2], "int32"),
+         offsets=V([[1.3, -2.6], [-2.5, 0.5]], "float32"), normalized=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "inside_uniform", input=F(1, 6, 7, 2), size=K([2, 2], "int32"),
+         offsets=V([[0.0, 0.0]], "float32"))
+for _op, _extra in (("SampleDistortedBoundingBox", {"min_object_covered": 0.3}),
+                    ("SampleDistortedBoundingBoxV2", {"min_object_covered": K(0.3, "float32")})):
+    case(_op, image_size=V([480, 640, 3], "int32"),
+         bounding_boxes=V([[[0.1, 0.2, 0.5, 0.6], [0.3, 0.3, 0.9, 0.8]]], "float32"),
+         seed=7, seed2=11, **_extra)
+    case(_op, "no_boxes_i64", image_size=V([37, 53, 1], "int64"),
+         bounding_boxes=V(np.zeros((1, 0, 4)), "float32"), seed=3, seed2=5,
+         use_image_if_no_bounding_boxes=True, area_range=[0.1, 0.6],
+         aspect_ratio_range=[0.5, 2.0], **_extra)
+    case(_op, "u8_small", image_size=V([9, 12, 3], "uint8"),
+         bounding_boxes=V([[[0.0, 0.0, 1.0, 1.0]]], "float32"), seed=1, seed2=2,
+         max_attempts=5, **_extra)
+    case(_op, "bad_box", error=True, image_size=V([9, 12, 3], "int32"),
+         bounding_boxes=V([[[0.0, 0.0, 1.5, 1.0]]], "float32"), seed=1, seed2=2, **_extra)
+case("ResizeArea", images=F(2, 7, 9, 3), size=K([3, 4], "int32"))
+case("ResizeArea", "up_align_i32", images=I(1, 4, 5, 2, lo=0, hi=99), size=K([7, 11], "int32"),
+     align_corners=True)
+case("ResizeArea", "one_channel", images=F(1, 10, 6, 1), size=K([4, 5], "int32"))
+case("ResizeArea", "bad_size", error=True, images=F(1, 4, 4, 1), size=K([0, 2], "int32"))
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

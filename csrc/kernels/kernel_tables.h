@@ -41,6 +41,10 @@ extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeB
 extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed */
 extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
+extern const tfc_kernel_table tfc_kernels_nms;          /* NonMaxSuppression V1..V5, WithOverlaps, Combined */
+extern const tfc_kernel_table tfc_kernels_crop_and_resize; /* CropAndResize and its gradients */
+extern const tfc_kernel_table tfc_kernels_image_boxes;  /* DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox */
+extern const tfc_kernel_table tfc_kernels_resize_area;  /* ResizeArea */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
@@ -80,6 +84,10 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \
   &tfc_kernels_lrn, \
-  &tfc_kernels_image_hsv
+  &tfc_kernels_image_hsv, \
+  &tfc_kernels_nms, \
+  &tfc_kernels_crop_and_resize, \
+  &tfc_kernels_image_boxes, \
+  &tfc_kernels_resize_area
 
 #endif
