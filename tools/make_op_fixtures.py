@@ -2787,6 +2787,68 @@ case("ResizeArea", "one_channel", images=F(1, 10, 6, 1), size=K([4, 5], "int32")
 case("ResizeArea", "bad_size", error=True, images=F(1, 4, 4, 1), size=K([0, 2], "int32"))
 
 
+# ---- nnimg: 3-D convolution and pooling
+case("Conv3D", "same_s2", input=F(2, 5, 6, 7, 3), filter=F(3, 2, 3, 3, 4),
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3D", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3D", "big", input=FB(2, 10, 12, 12, 8), filter=FB(3, 3, 3, 8, 16),
+     strides=[1, 1, 1, 1, 1], padding="SAME", rtol=1e-4,
+     why="float sums of 216 products in another order (BLAS) than Eigen's")
+case("Conv3D", "dilated_error", error=True, input=F(1, 4, 4, 4, 1), filter=F(2, 2, 2, 1, 1),
+     strides=[1, 1, 1, 1, 1], padding="SAME", dilations=[1, 2, 2, 2, 1])
+case("Conv3DBackpropInputV2", input_sizes=K([2, 5, 6, 7, 3], "int32"), filter=F(3, 2, 3, 3, 4),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropInputV2", "valid_i64_f64", input_sizes=K([1, 4, 5, 4, 2], "int64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3DBackpropFilterV2", input=F(2, 5, 6, 7, 3), filter_sizes=K([3, 2, 3, 3, 4], "int32"),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropFilterV2", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter_sizes=K([2, 3, 2, 2, 3], "int32"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+_P3 = dict(ksize=[1, 2, 3, 2, 1], strides=[1, 2, 2, 1, 1])
+case("MaxPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("MaxPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("MaxPool3D", "batch_window", error=True, input=F(1, 4, 4, 4, 1), padding="VALID",
+     ksize=[2, 2, 2, 2, 1], strides=[1, 1, 1, 1, 1])
+case("AvgPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("AvgPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID",
+     ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", orig_input_shape=K([2, 5, 6, 4, 3], "int32"), grad=F(2, 3, 3, 4, 3),
+     padding="SAME", **_P3)
+case("AvgPool3DGrad", "valid", orig_input_shape=K([1, 4, 5, 6, 2], "int32"),
+     grad=F(1, 2, 2, 3, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", "big_window", orig_input_shape=K([1, 2, 3, 3, 1], "int32"),
+     grad=F(1, 1, 2, 2, 1), padding="SAME", ksize=[1, 4, 4, 4, 1], strides=[1, 2, 2, 2, 1])
+
+
+def _maxpool3d_grad(gradgrad, padding, ksize, strides, shape):
+    """MaxPool3DGrad / MaxPool3DGradGrad of a MaxPool3D computed in the same graph
+    (inputs rounded to a few values, so that windows hold ties)."""
+    def build(tf, inp):
+        x = inp(F(*shape, step=0.5), "x")
+        y = tf.raw_ops.MaxPool3D(input=x, ksize=ksize, strides=strides, padding=padding)
+        if gradgrad:
+            g = inp(F(*shape), "g")
+            out = tf.raw_ops.MaxPool3DGradGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                               strides=strides, padding=padding)
+        else:
+            g = tf.ones_like(y) * inp(F(1), "scale")
+            out = tf.raw_ops.MaxPool3DGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                           strides=strides, padding=padding)
+        return {"fetches": [out]}
+    return build
+
+
+for _name, _pad, _ks, _st, _shape in (("same", "SAME", [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], (2, 5, 6, 4, 3)),
+                                      ("valid", "VALID", [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], (1, 4, 5, 6, 2))):
+    custom("MaxPool3DGrad", _name, _maxpool3d_grad(False, _pad, _ks, _st, _shape))
+    custom("MaxPool3DGradGrad", _name, _maxpool3d_grad(True, _pad, _ks, _st, _shape))
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -39,6 +39,7 @@ extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, 
 extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPyFunc */
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_op_table tfc_ops_image_detect; /* NonMaxSuppression*, CropAndResize*, DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox, ResizeArea */
+extern const tfc_op_table tfc_ops_conv3d;     /* Conv3D and its gradients, MaxPool3D, AvgPool3D and theirs */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \
@@ -73,6 +74,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_array_extra, \
   &tfc_ops_lrn, \
   &tfc_ops_image_hsv, \
-  &tfc_ops_image_detect
+  &tfc_ops_image_detect, \
+  &tfc_ops_conv3d
 
 #endif

@@ -45,6 +45,8 @@ extern const tfc_kernel_table tfc_kernels_nms;          /* NonMaxSuppression V1.
 extern const tfc_kernel_table tfc_kernels_crop_and_resize; /* CropAndResize and its gradients */
 extern const tfc_kernel_table tfc_kernels_image_boxes;  /* DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox */
 extern const tfc_kernel_table tfc_kernels_resize_area;  /* ResizeArea */
+extern const tfc_kernel_table tfc_kernels_conv3d;       /* Conv3D, Conv3DBackpropInput/Filter(V2) */
+extern const tfc_kernel_table tfc_kernels_pool3d;       /* MaxPool3D, AvgPool3D and their gradients */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
@@ -88,6 +90,8 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_nms, \
   &tfc_kernels_crop_and_resize, \
   &tfc_kernels_image_boxes, \
-  &tfc_kernels_resize_area
+  &tfc_kernels_resize_area, \
+  &tfc_kernels_conv3d, \
+  &tfc_kernels_pool3d
 
 #endif
