@@ -174,6 +174,8 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
     "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals",
     "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
 # String ops.
+_LAZY.update((_name, ("tfc.ops.nn_window_ops", _name)) for _name in (
+    "extract_image_patches", "extract_volume_patches"))
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),

@@ -674,8 +674,13 @@ def __getattr__(name):
     value = getattr(image_detect_ops, name)
     globals()[name] = value
     return value
+  if name in ("extract_patches", "extract_image_patches"):
+    from tfc.ops import nn_window_ops  # pylint: disable=g-import-not-at-top
+    value = getattr(nn_window_ops, name)
+    globals()[name] = value
+    return value
   raise AttributeError("module 'tfc.image' has no attribute %r" % name)
 
 
 def __dir__():
-  return sorted(set(globals()) | set(_DETECT_NAMES))
+  return sorted(set(globals()) | set(_DETECT_NAMES) | {"extract_patches", "extract_image_patches"})

@@ -25,6 +25,8 @@ from tfc.ops.array_ops import (space_to_depth, depth_to_space, space_to_batch,  
 
 _NN3D = ("conv3d", "conv3d_transpose", "conv3d_backprop_filter", "conv3d_backprop_filter_v2",
          "max_pool3d", "avg_pool3d", "conv_transpose")
+_NN_WINDOW = ("max_pool_with_argmax", "dilation2d", "erosion2d", "atrous_conv2d_transpose",
+              "with_space_to_batch")
 
 
 def __getattr__(name):
@@ -37,6 +39,9 @@ def __getattr__(name):
               "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name in _NN_WINDOW:
+    from tfc.ops import nn_window_ops  # pylint: disable=g-import-not-at-top
+    return getattr(nn_window_ops, name)
   if name in _NN3D:
     from tfc.ops import nn3d_ops  # pylint: disable=g-import-not-at-top
     return getattr(nn3d_ops, name)

@@ -2849,6 +2849,42 @@ for _name, _pad, _ks, _st, _shape in (("same", "SAME", [1, 2, 3, 2, 1], [1, 2, 2
     custom("MaxPool3DGradGrad", _name, _maxpool3d_grad(True, _pad, _ks, _st, _shape))
 
 
+# ---- nnimg: argmax pooling, morphological dilation, patch extraction
+case("MaxPoolWithArgmax", input=F(2, 5, 6, 3, step=0.5), ksize=[1, 3, 2, 1],
+     strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolWithArgmax", "batch_index_i32", input=F(2, 6, 5, 2), ksize=[1, 2, 2, 1],
+     strides=[1, 2, 1, 1], padding="VALID", include_batch_in_index=True, Targmax="int32")
+case("MaxPoolWithArgmax", "u8", input=I(1, 4, 4, 2, lo=0, hi=3, dt="uint8"), ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", input=F(2, 5, 6, 3), grad=F(2, 3, 3, 3),
+     argmax=V(np.random.RandomState(7).randint(0, 90, (2, 3, 3, 3)), "int64"),
+     ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", "batch_index", input=F(2, 4, 4, 1), grad=F(2, 2, 2, 1),
+     argmax=V([[[[0], [5]], [[10], [15]]], [[[16], [17]], [[30], [31]]]], "int64"),
+     ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID", include_batch_in_index=True)
+case("Dilation2D", input=F(2, 6, 7, 3), filter=F(3, 2, 3), strides=[1, 1, 2, 1],
+     rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2D", "valid_i32", input=I(1, 5, 5, 2, lo=-9, hi=9), filter=I(2, 2, 2, lo=-3, hi=3),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("Dilation2DBackpropInput", input=F(2, 6, 7, 3), filter=F(3, 2, 3), out_backprop=F(2, 6, 4, 3),
+     strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", input=F(2, 6, 7, 3), filter=F(3, 2, 3),
+     out_backprop=F(2, 6, 4, 3), strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", "valid_f64", input=F(1, 5, 5, 2, dt="float64"),
+     filter=F(2, 2, 2, dt="float64"), out_backprop=F(1, 2, 3, 2, dt="float64"),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("ExtractImagePatches", images=F(2, 5, 6, 3), ksizes=[1, 3, 2, 1], strides=[1, 2, 1, 1],
+     rates=[1, 1, 2, 1], padding="SAME")
+case("ExtractImagePatches", "valid_i64", images=I(1, 6, 5, 2, dt="int64"), ksizes=[1, 2, 2, 1],
+     strides=[1, 3, 2, 1], rates=[1, 2, 1, 1], padding="VALID")
+case("ExtractImagePatches", "depth_window", error=True, images=F(1, 4, 4, 2),
+     ksizes=[1, 2, 2, 2], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="VALID")
+case("ExtractVolumePatches", input=F(2, 4, 5, 4, 2), ksizes=[1, 2, 3, 2, 1],
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("ExtractVolumePatches", "valid_f64", input=F(1, 4, 4, 5, 1, dt="float64"),
+     ksizes=[1, 2, 2, 3, 1], strides=[1, 1, 2, 1, 1], padding="VALID")
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -40,6 +40,7 @@ extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPy
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_op_table tfc_ops_image_detect; /* NonMaxSuppression*, CropAndResize*, DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox, ResizeArea */
 extern const tfc_op_table tfc_ops_conv3d;     /* Conv3D and its gradients, MaxPool3D, AvgPool3D and theirs */
+extern const tfc_op_table tfc_ops_nn_window;  /* MaxPoolWithArgmax(+Grad), Dilation2D(+grads), Extract{Image,Volume}Patches */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \
@@ -75,6 +76,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_lrn, \
   &tfc_ops_image_hsv, \
   &tfc_ops_image_detect, \
-  &tfc_ops_conv3d
+  &tfc_ops_conv3d, \
+  &tfc_ops_nn_window
 
 #endif

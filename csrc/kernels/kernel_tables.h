@@ -47,6 +47,9 @@ extern const tfc_kernel_table tfc_kernels_image_boxes;  /* DrawBoundingBoxes, Ex
 extern const tfc_kernel_table tfc_kernels_resize_area;  /* ResizeArea */
 extern const tfc_kernel_table tfc_kernels_conv3d;       /* Conv3D, Conv3DBackpropInput/Filter(V2) */
 extern const tfc_kernel_table tfc_kernels_pool3d;       /* MaxPool3D, AvgPool3D and their gradients */
+extern const tfc_kernel_table tfc_kernels_pool_argmax;  /* MaxPoolWithArgmax, MaxPoolGradWithArgmax */
+extern const tfc_kernel_table tfc_kernels_dilation;     /* Dilation2D and its gradients */
+extern const tfc_kernel_table tfc_kernels_patches;      /* ExtractImagePatches, ExtractVolumePatches */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
@@ -92,6 +95,9 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_image_boxes, \
   &tfc_kernels_resize_area, \
   &tfc_kernels_conv3d, \
-  &tfc_kernels_pool3d
+  &tfc_kernels_pool3d, \
+  &tfc_kernels_pool_argmax, \
+  &tfc_kernels_dilation, \
+  &tfc_kernels_patches
 
 #endif
