@@ -27,6 +27,7 @@ _NN3D = ("conv3d", "conv3d_transpose", "conv3d_backprop_filter", "conv3d_backpro
          "max_pool3d", "avg_pool3d", "conv_transpose")
 _NN_WINDOW = ("max_pool_with_argmax", "dilation2d", "erosion2d", "atrous_conv2d_transpose",
               "with_space_to_batch")
+_CTC = ("ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "collapse_repeated", "ctc_unique_labels")
 
 
 def __getattr__(name):
@@ -39,6 +40,9 @@ def __getattr__(name):
               "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name in _CTC:
+    from tfc.ops import ctc_ops  # pylint: disable=g-import-not-at-top
+    return getattr(ctc_ops, name)
   if name in _NN_WINDOW:
     from tfc.ops import nn_window_ops  # pylint: disable=g-import-not-at-top
     return getattr(nn_window_ops, name)

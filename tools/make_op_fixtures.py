@@ -2885,6 +2885,27 @@ case("ExtractVolumePatches", "valid_f64", input=F(1, 4, 4, 5, 1, dt="float64"),
      ksizes=[1, 2, 2, 3, 1], strides=[1, 1, 2, 1, 1], padding="VALID")
 
 
+# ---- nnimg: connectionist temporal classification
+_CTC_IDX = V([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2], [2, 3]], "int64")
+_CTC_VAL = V([1, 3, 3, 0, 2, 2, 2, 1, 1], "int32")
+case("CTCLoss", inputs=F(7, 3, 5), labels_indices=_CTC_IDX, labels_values=_CTC_VAL,
+     sequence_length=V([7, 5, 6], "int32"))
+case("CTCLoss", "f64_no_merge", inputs=F(7, 3, 5, dt="float64"), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([7, 6, 7], "int32"), ctc_merge_repeated=False)
+case("CTCLoss", "collapse_ignore_long", inputs=F(6, 3, 5, lo=-4, hi=4), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([6, 0, 3], "int32"),
+     preprocess_collapse_repeated=True, ignore_longer_outputs_than_inputs=True)
+case("CTCLoss", "too_long", error=True, inputs=F(4, 3, 5), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([4, 4, 3], "int32"))
+case("CTCLoss", "bad_label", error=True, inputs=F(4, 1, 5), labels_indices=V([[0, 0], [0, 1]], "int64"),
+     labels_values=V([4, 1], "int32"), sequence_length=V([4], "int32"))
+case("CTCGreedyDecoder", inputs=F(8, 3, 4, step=0.25), sequence_length=V([8, 5, 0], "int32"))
+case("CTCGreedyDecoder", "merge_f64_blank0", inputs=F(8, 2, 4, dt="float64"),
+     sequence_length=V([8, 7], "int32"), merge_repeated=True, blank_index=0)
+case("CTCGreedyDecoder", "seq_too_long", error=True, inputs=F(3, 2, 4),
+     sequence_length=V([3, 4], "int32"))
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():
