@@ -27,7 +27,8 @@ _NN3D = ("conv3d", "conv3d_transpose", "conv3d_backprop_filter", "conv3d_backpro
          "max_pool3d", "avg_pool3d", "conv_transpose")
 _NN_WINDOW = ("max_pool_with_argmax", "dilation2d", "erosion2d", "atrous_conv2d_transpose",
               "with_space_to_batch")
-_CTC = ("ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "collapse_repeated", "ctc_unique_labels")
+_CTC = ("ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "collapse_repeated", "ctc_unique_labels",
+        "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2")
 
 
 def __getattr__(name):

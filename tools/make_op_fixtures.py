@@ -2904,6 +2904,14 @@ case("CTCGreedyDecoder", "merge_f64_blank0", inputs=F(8, 2, 4, dt="float64"),
      sequence_length=V([8, 7], "int32"), merge_repeated=True, blank_index=0)
 case("CTCGreedyDecoder", "seq_too_long", error=True, inputs=F(3, 2, 4),
      sequence_length=V([3, 4], "int32"))
+case("CTCBeamSearchDecoder", inputs=F(9, 3, 5, lo=-3, hi=3), sequence_length=V([9, 6, 4], "int32"),
+     beam_width=4, top_paths=3)
+case("CTCBeamSearchDecoder", "no_merge_f64", inputs=F(7, 2, 4, lo=-2, hi=2, dt="float64"),
+     sequence_length=V([7, 5], "int32"), beam_width=6, top_paths=2, merge_repeated=False)
+case("CTCBeamSearchDecoder", "narrow_beam", inputs=F(12, 2, 6, lo=-3, hi=3),
+     sequence_length=V([12, 10], "int32"), beam_width=2, top_paths=1)
+case("CTCBeamSearchDecoder", "too_many_paths", error=True, inputs=F(3, 1, 4),
+     sequence_length=V([0], "int32"), beam_width=3, top_paths=2)
 
 
 # ---------------------------------------------------------------- building and running

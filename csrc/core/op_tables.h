@@ -41,7 +41,7 @@ extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Tim
 extern const tfc_op_table tfc_ops_image_detect; /* NonMaxSuppression*, CropAndResize*, DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox, ResizeArea */
 extern const tfc_op_table tfc_ops_conv3d;     /* Conv3D and its gradients, MaxPool3D, AvgPool3D and theirs */
 extern const tfc_op_table tfc_ops_nn_window;  /* MaxPoolWithArgmax(+Grad), Dilation2D(+grads), Extract{Image,Volume}Patches */
-extern const tfc_op_table tfc_ops_ctc;        /* CTCLoss, CTCGreedyDecoder */
+extern const tfc_op_table tfc_ops_ctc;        /* CTCLoss, CTCGreedyDecoder, CTCBeamSearchDecoder */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \

@@ -1,7 +1,8 @@
 /*
  * ops_ctc.c — op definitions of connectionist temporal classification:
- * CTCLoss and CTCGreedyDecoder (TF's names, args, attrs, defaults and shape
- * functions, ctc_ops.cc). Kernels in kernels/ctc.c.
+ * CTCLoss, CTCGreedyDecoder and CTCBeamSearchDecoder (TF's names, args,
+ * attrs, defaults and shape functions, ctc_ops.cc). Kernels in kernels/ctc.c
+ * and kernels/ctc_beam.c.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -54,6 +55,12 @@ static const tfc_op_spec specs[] = {
      "decoded_indices: int64; decoded_values: int64; decoded_shape: int64; log_probability: T",
      "merge_repeated: bool = false; blank_index: int = -1; T: {float, double} = float", 0,
      ctc_decoder_shape},
+    {"CTCBeamSearchDecoder", "inputs: T; sequence_length: int32",
+     "decoded_indices: top_paths * int64; decoded_values: top_paths * int64; "
+     "decoded_shape: top_paths * int64; log_probability: T",
+     "beam_width: int >= 1; top_paths: int >= 1; merge_repeated: bool = true; "
+     "T: {float, double} = float",
+     0, ctc_decoder_shape},
 };
 
 const tfc_op_table tfc_ops_ctc = {specs, (int)(sizeof specs / sizeof specs[0])};

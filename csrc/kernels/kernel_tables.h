@@ -51,6 +51,7 @@ extern const tfc_kernel_table tfc_kernels_pool_argmax;  /* MaxPoolWithArgmax, Ma
 extern const tfc_kernel_table tfc_kernels_dilation;     /* Dilation2D and its gradients */
 extern const tfc_kernel_table tfc_kernels_patches;      /* ExtractImagePatches, ExtractVolumePatches */
 extern const tfc_kernel_table tfc_kernels_ctc;          /* CTCLoss, CTCGreedyDecoder */
+extern const tfc_kernel_table tfc_kernels_ctc_beam;     /* CTCBeamSearchDecoder */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 
@@ -100,6 +101,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_pool_argmax, \
   &tfc_kernels_dilation, \
   &tfc_kernels_patches, \
-  &tfc_kernels_ctc
+  &tfc_kernels_ctc, \
+  &tfc_kernels_ctc_beam
 
 #endif

@@ -109,3 +109,35 @@ def test_collapse_repeated_and_unique_labels():
   assert r[0].tolist() == [[1, 2, 3], [4, 0, 0]] and r[1].tolist() == [3, 1]
   assert r[2].tolist() == [[3, 4, 0, 0], [1, 0, 0, 0]]
   assert r[3].tolist() == [[0, 1, 1, 0], [0, 0, 0, 0]]
+
+
+def _prefix_log_probs(logits, blank):
+  """Exact log probability of every collapsed label sequence (all alignments)."""
+  p = np.exp(logits - logits.max(axis=1, keepdims=True))
+  p /= p.sum(axis=1, keepdims=True)
+  out = {}
+  for path in itertools.product(range(logits.shape[1]), repeat=logits.shape[0]):
+    seq, prev = [], None
+    for c in path:
+      if c != prev and c != blank:
+        seq.append(c)
+      prev = c
+    out[tuple(seq)] = out.get(tuple(seq), 0.0) + np.prod([p[t, c] for t, c in enumerate(path)])
+  return {k: np.log(v) for k, v in out.items()}
+
+
+def test_beam_search_with_a_wide_beam_is_exact():
+  rng = np.random.RandomState(3)
+  x = rng.randn(4, 1, 3) * 2
+  with tf.Graph().as_default():
+    decoded, lp = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=30, top_paths=3)
+    (dec_v2,), _ = tf.nn.ctc_beam_search_decoder_v2(x, [4], beam_width=30)
+    r = _run([decoded, lp, dec_v2])
+  exact = sorted(_prefix_log_probs(x[:, 0], 2).items(), key=lambda kv: -kv[1])[:3]
+  for i, (seq, logp) in enumerate(exact):
+    assert tuple(r[0][i].values.tolist()) == seq
+    np.testing.assert_allclose(r[1][0, i], logp, rtol=1e-5)
+  assert r[2].dense_shape[0] == 1
+  with tf.Graph().as_default():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+      _run(tf.nn.ctc_beam_search_decoder(x, [4], beam_width=2, top_paths=3)[1])

@@ -4,6 +4,7 @@ from tfc.framework.op_def_library import _apply_op
 from tfc.ops.gradient_registry import NoGradient, RegisterGradient
 
 NoGradient("CTCGreedyDecoder")
+NoGradient("CTCBeamSearchDecoder")
 
 
 @RegisterGradient("CTCLoss")

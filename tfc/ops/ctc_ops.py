@@ -1,6 +1,7 @@
 """Connectionist temporal classification (TF 1.15 names and signatures):
 tf.nn.ctc_loss, ctc_loss_v2, ctc_greedy_decoder, collapse_repeated and
-ctc_unique_labels. Kernels: csrc/kernels/ctc.c."""
+ctc_unique_labels, ctc_beam_search_decoder(_v2). Kernels: csrc/kernels/ctc.c,
+ctc_beam.c."""
 from tfc import dtypes as _dtypes
 from tfc.framework import ops as _ops
 from tfc.framework.op_def_library import _apply_op
@@ -139,3 +140,22 @@ def ctc_unique_labels(labels, name=None):
       return [math_ops.cast(y, _dtypes.int64), idx]
 
     return functional_ops.map_fn(_unique, labels, dtype=[_dtypes.int64, _dtypes.int32])
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1,
+                            merge_repeated=True):
+  """Beam search CTC decoding (no language model): the top_paths most likely
+  label sequences of each batch entry. Returns (a list of top_paths
+  SparseTensors, log_probabilities [batch, top_paths])."""
+  outs = _apply_op("CTCBeamSearchDecoder", None, [inputs, sequence_length],
+                   {"beam_width": int(beam_width), "top_paths": int(top_paths),
+                    "merge_repeated": bool(merge_repeated)}).outputs
+  n = int(top_paths)
+  decoded = [_sparse(outs[i], outs[n + i], outs[2 * n + i]) for i in range(n)]
+  return decoded, outs[3 * n]
+
+
+def ctc_beam_search_decoder_v2(inputs, sequence_length, beam_width=100, top_paths=1):
+  """TF 2's ctc_beam_search_decoder (merge_repeated=False)."""
+  return ctc_beam_search_decoder(inputs, sequence_length, beam_width=beam_width,
+                                 top_paths=top_paths, merge_repeated=False)
