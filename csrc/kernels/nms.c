@@ -12,7 +12,9 @@
  * corners (boxes may be given flipped); a box with no area has IoU 0.
  * Half inputs are computed in float rounded to half after every step, like
  * TF's Eigen::half arithmetic. The heap is libstdc++'s binary heap, so the
- * order of equal-score candidates in CombinedNonMaxSuppression is TF's.
+ * per-class order of equal-score candidates in CombinedNonMaxSuppression is
+ * TF's; its final merge over classes is a stable sort (TF's std::sort may
+ * order exactly equal scores otherwise).
  */
 #include <math.h>
 #include <string.h>
