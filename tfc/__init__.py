@@ -180,6 +180,8 @@ _LAZY["signal"] = ("tfc.signal", None)
 _LAZY["spectral"] = ("tfc.spectral", None)
 _LAZY.update((_name, ("tfc.ops.spectral_ops", _name)) for _name in (
     "fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d"))
+_LAZY.update((_name, ("tfc.ops.nn_window_ops", _name)) for _name in (
+    "extract_image_patches", "extract_volume_patches"))
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),

@@ -2939,6 +2939,245 @@ _SPARSE_MAP = ("SparseTensorsMap op: handles into a session resource that one st
 SKIPPED.update({"AddSparseToTensorsMap": _SPARSE_MAP, "AddManySparseToTensorsMap": _SPARSE_MAP,
                 "TakeManySparseFromTensorsMap": _SPARSE_MAP})
 
+# ---- nnimg: detection-style image ops (non-max suppression, crop and resize,
+# bounding boxes, glimpses, area resize)
+_NMS_BOXES = V([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                [0, 10.1, 1, 11.1], [0, 100, 1, 101], [1, 1, 0, 0], [0.5, 0.5, 0.5, 0.9]],
+               "float32")
+_NMS_SCORES = V([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.85, 0.4], "float32")
+case("NonMaxSuppression", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(3, "int32"),
+     iou_threshold=0.5)
+case("NonMaxSuppression", "random", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(20, "int32"), iou_threshold=0.3)
+case("NonMaxSuppression", "bad_iou", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=1.5)
+case("NonMaxSuppressionV2", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"))
+case("NonMaxSuppressionV2", "f16", boxes=V([[0, 0, 1, 1], [0, 0.5, 1, 1.5], [0, 2, 1, 3]],
+                                           "float16"),
+     scores=V([0.5, 0.75, 0.25], "float16"), max_output_size=K(3, "int32"),
+     iou_threshold=K(0.3, "float16"))
+case("NonMaxSuppressionV3", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV3", "negative_size", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(-1, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV4", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(6, "int32"),
+     iou_threshold=K(0.5, "float32"), score_threshold=K(0.35, "float32"))
+case("NonMaxSuppressionV4", "padded", boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.35, "float32"), pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "hard", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.0, "float32"))
+case("NonMaxSuppressionV5", "soft", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.5, "float32"),
+     pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "bad_sigma", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"), soft_nms_sigma=K(-1.0, "float32"))
+case("NonMaxSuppressionWithOverlaps", overlaps=F(10, 10, lo=0, hi=1), scores=F(10, lo=0, hi=1),
+     max_output_size=K(6, "int32"), overlap_threshold=K(0.5, "float32"),
+     score_threshold=K(0.1, "float32"))
+case("CombinedNonMaxSuppression", boxes=F(2, 12, 1, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 12, 3, lo=0, hi=1), max_output_size_per_class=K(4, "int32"),
+     max_total_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.2, "float32"))
+case("CombinedNonMaxSuppression", "per_class_boxes_no_clip", boxes=F(2, 10, 3, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 10, 3, lo=0, hi=1), max_output_size_per_class=K(3, "int32"),
+     max_total_size=K(20, "int32"), iou_threshold=K(0.3, "float32"),
+     score_threshold=K(0.1, "float32"), clip_boxes=False, pad_per_class=True)
+_CR_BOXES = V([[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.3, 0.1, 1.2, 0.7],
+               [0.9, 0.8, 0.2, 0.1]], "float32")
+case("CropAndResize", image=F(2, 6, 7, 3), boxes=_CR_BOXES, box_ind=V([0, 1, 1, 0], "int32"),
+     crop_size=K([4, 5], "int32"), extrapolation_value=-1.0)
+case("CropAndResize", "nearest_u8", image=I(2, 5, 6, 2, lo=0, hi=255, dt="uint8"),
+     boxes=_CR_BOXES, box_ind=V([1, 0, 1, 0], "int32"), crop_size=K([3, 3], "int32"),
+     method="nearest")
+case("CropAndResize", "one_pixel", image=F(1, 6, 5, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 0, 0, 0], "int32"), crop_size=K([1, 1], "int32"))
+case("CropAndResize", "bad_box_ind", error=True, image=F(1, 4, 4, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 0, 0], "int32"), crop_size=K([2, 2], "int32"))
+case("CropAndResizeGradImage", grads=F(4, 4, 5, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"), image_size=K([2, 6, 7, 3], "int32"), T="float32")
+case("CropAndResizeGradImage", "nearest_f64", grads=F(4, 3, 3, 2), boxes=_CR_BOXES,
+     box_ind=V([1, 0, 1, 0], "int32"), image_size=K([2, 5, 6, 2], "int32"), T="float64",
+     method="nearest")
+case("CropAndResizeGradBoxes", grads=F(4, 4, 5, 3), image=F(2, 6, 7, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"))
+case("CropAndResizeGradBoxes", "one_pixel_i32", grads=F(4, 1, 1, 1),
+     image=I(1, 6, 5, 1, lo=0, hi=50), boxes=_CR_BOXES, box_ind=V([0, 0, 0, 0], "int32"))
+_DRAW_BOXES = V([[[0.1, 0.2, 0.6, 0.7], [0.3, -0.2, 1.3, 0.5], [0.8, 0.8, 0.2, 0.9]],
+                 [[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5], [1.2, 0.1, 1.5, 0.3]]], "float32")
+case("DrawBoundingBoxes", images=F(2, 8, 9, 3, lo=0, hi=0.1), boxes=_DRAW_BOXES)
+case("DrawBoundingBoxes", "gray_f16", images=F(2, 6, 6, 1, lo=0, hi=0.1, dt="float16"),
+     boxes=_DRAW_BOXES)
+case("DrawBoundingBoxesV2", images=F(2, 8, 9, 4, lo=0, hi=0.1), boxes=_DRAW_BOXES,
+     colors=V([[0.2, 0.4, 0.6, 0.8, 1.0], [0.9, 0.7, 0.5, 0.3, 0.1]], "float32"))
+case("DrawBoundingBoxesV2", "bad_depth", error=True, images=F(1, 4, 4, 2), boxes=F(1, 1, 4),
+     colors=V([[1.0, 1.0]], "float32"))
+_GL_OFFS = V([[0.3, -0.2], [-0.9, 0.8]], "float32")
+for _op in ("ExtractGlimpse", "ExtractGlimpseV2"):
+    case(_op, input=F(2, 6, 7, 2), size=K([3, 4], "int32"), offsets=_GL_OFFS,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels", input=F(2, 6, 7, 1), size=K([2, 3], "int32"),
+         offsets=V([[1.3, 2.6], [-1.7, 6.5]], "float32"), normalized=False, centered=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels_centered", input=F(2, 6, 7, 1), size=K([3, 2], "int32"),
+         offsets=V([[1.3, -2.6], [-2.5, 0.5]], "float32"), normalized=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "inside_uniform", input=F(1, 6, 7, 2), size=K([2, 2], "int32"),
+         offsets=V([[0.0, 0.0]], "float32"))
+for _op, _extra in (("SampleDistortedBoundingBox", {"min_object_covered": 0.3}),
+                    ("SampleDistortedBoundingBoxV2", {"min_object_covered": K(0.3, "float32")})):
+    case(_op, image_size=V([480, 640, 3], "int32"),
+         bounding_boxes=V([[[0.1, 0.2, 0.5, 0.6], [0.3, 0.3, 0.9, 0.8]]], "float32"),
+         seed=7, seed2=11, **_extra)
+    case(_op, "no_boxes_i64", image_size=V([37, 53, 1], "int64"),
+         bounding_boxes=V(np.zeros((1, 0, 4)), "float32"), seed=3, seed2=5,
+         use_image_if_no_bounding_boxes=True, area_range=[0.1, 0.6],
+         aspect_ratio_range=[0.5, 2.0], **_extra)
+    case(_op, "u8_small", image_size=V([9, 12, 3], "uint8"),
+         bounding_boxes=V([[[0.0, 0.0, 1.0, 1.0]]], "float32"), seed=1, seed2=2,
+         max_attempts=5, **_extra)
+    case(_op, "bad_box", error=True, image_size=V([9, 12, 3], "int32"),
+         bounding_boxes=V([[[0.0, 0.0, 1.5, 1.0]]], "float32"), seed=1, seed2=2, **_extra)
+case("ResizeArea", images=F(2, 7, 9, 3), size=K([3, 4], "int32"))
+case("ResizeArea", "up_align_i32", images=I(1, 4, 5, 2, lo=0, hi=99), size=K([7, 11], "int32"),
+     align_corners=True)
+case("ResizeArea", "one_channel", images=F(1, 10, 6, 1), size=K([4, 5], "int32"))
+case("ResizeArea", "bad_size", error=True, images=F(1, 4, 4, 1), size=K([0, 2], "int32"))
+
+
+# ---- nnimg: 3-D convolution and pooling
+case("Conv3D", "same_s2", input=F(2, 5, 6, 7, 3), filter=F(3, 2, 3, 3, 4),
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3D", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3D", "big", input=FB(2, 10, 12, 12, 8), filter=FB(3, 3, 3, 8, 16),
+     strides=[1, 1, 1, 1, 1], padding="SAME", rtol=1e-4,
+     why="float sums of 216 products in another order (BLAS) than Eigen's")
+case("Conv3D", "dilated_error", error=True, input=F(1, 4, 4, 4, 1), filter=F(2, 2, 2, 1, 1),
+     strides=[1, 1, 1, 1, 1], padding="SAME", dilations=[1, 2, 2, 2, 1])
+case("Conv3DBackpropInputV2", input_sizes=K([2, 5, 6, 7, 3], "int32"), filter=F(3, 2, 3, 3, 4),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropInputV2", "valid_i64_f64", input_sizes=K([1, 4, 5, 4, 2], "int64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3DBackpropFilterV2", input=F(2, 5, 6, 7, 3), filter_sizes=K([3, 2, 3, 3, 4], "int32"),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropFilterV2", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter_sizes=K([2, 3, 2, 2, 3], "int32"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+_P3 = dict(ksize=[1, 2, 3, 2, 1], strides=[1, 2, 2, 1, 1])
+case("MaxPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("MaxPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("MaxPool3D", "batch_window", error=True, input=F(1, 4, 4, 4, 1), padding="VALID",
+     ksize=[2, 2, 2, 2, 1], strides=[1, 1, 1, 1, 1])
+case("AvgPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("AvgPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID",
+     ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", orig_input_shape=K([2, 5, 6, 4, 3], "int32"), grad=F(2, 3, 3, 4, 3),
+     padding="SAME", **_P3)
+case("AvgPool3DGrad", "valid", orig_input_shape=K([1, 4, 5, 6, 2], "int32"),
+     grad=F(1, 2, 2, 3, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", "big_window", orig_input_shape=K([1, 2, 3, 3, 1], "int32"),
+     grad=F(1, 1, 2, 2, 1), padding="SAME", ksize=[1, 4, 4, 4, 1], strides=[1, 2, 2, 2, 1])
+
+
+def _maxpool3d_grad(gradgrad, padding, ksize, strides, shape):
+    """MaxPool3DGrad / MaxPool3DGradGrad of a MaxPool3D computed in the same graph
+    (inputs rounded to a few values, so that windows hold ties)."""
+    def build(tf, inp):
+        x = inp(F(*shape, step=0.5), "x")
+        y = tf.raw_ops.MaxPool3D(input=x, ksize=ksize, strides=strides, padding=padding)
+        if gradgrad:
+            g = inp(F(*shape), "g")
+            out = tf.raw_ops.MaxPool3DGradGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                               strides=strides, padding=padding)
+        else:
+            g = tf.ones_like(y) * inp(F(1), "scale")
+            out = tf.raw_ops.MaxPool3DGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                           strides=strides, padding=padding)
+        return {"fetches": [out]}
+    return build
+
+
+for _name, _pad, _ks, _st, _shape in (("same", "SAME", [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], (2, 5, 6, 4, 3)),
+                                      ("valid", "VALID", [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], (1, 4, 5, 6, 2))):
+    custom("MaxPool3DGrad", _name, _maxpool3d_grad(False, _pad, _ks, _st, _shape))
+    custom("MaxPool3DGradGrad", _name, _maxpool3d_grad(True, _pad, _ks, _st, _shape))
+
+
+# ---- nnimg: argmax pooling, morphological dilation, patch extraction
+case("MaxPoolWithArgmax", input=F(2, 5, 6, 3, step=0.5), ksize=[1, 3, 2, 1],
+     strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolWithArgmax", "batch_index_i32", input=F(2, 6, 5, 2), ksize=[1, 2, 2, 1],
+     strides=[1, 2, 1, 1], padding="VALID", include_batch_in_index=True, Targmax="int32")
+case("MaxPoolWithArgmax", "u8", input=I(1, 4, 4, 2, lo=0, hi=3, dt="uint8"), ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", input=F(2, 5, 6, 3), grad=F(2, 3, 3, 3),
+     argmax=V(np.random.RandomState(7).randint(0, 90, (2, 3, 3, 3)), "int64"),
+     ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", "batch_index", input=F(2, 4, 4, 1), grad=F(2, 2, 2, 1),
+     argmax=V([[[[0], [5]], [[10], [15]]], [[[16], [17]], [[30], [31]]]], "int64"),
+     ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID", include_batch_in_index=True)
+case("Dilation2D", input=F(2, 6, 7, 3), filter=F(3, 2, 3), strides=[1, 1, 2, 1],
+     rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2D", "valid_i32", input=I(1, 5, 5, 2, lo=-9, hi=9), filter=I(2, 2, 2, lo=-3, hi=3),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("Dilation2DBackpropInput", input=F(2, 6, 7, 3), filter=F(3, 2, 3), out_backprop=F(2, 6, 4, 3),
+     strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", input=F(2, 6, 7, 3), filter=F(3, 2, 3),
+     out_backprop=F(2, 6, 4, 3), strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", "valid_f64", input=F(1, 5, 5, 2, dt="float64"),
+     filter=F(2, 2, 2, dt="float64"), out_backprop=F(1, 2, 3, 2, dt="float64"),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("ExtractImagePatches", images=F(2, 5, 6, 3), ksizes=[1, 3, 2, 1], strides=[1, 2, 1, 1],
+     rates=[1, 1, 2, 1], padding="SAME")
+case("ExtractImagePatches", "valid_i64", images=I(1, 6, 5, 2, dt="int64"), ksizes=[1, 2, 2, 1],
+     strides=[1, 3, 2, 1], rates=[1, 2, 1, 1], padding="VALID")
+case("ExtractImagePatches", "depth_window", error=True, images=F(1, 4, 4, 2),
+     ksizes=[1, 2, 2, 2], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="VALID")
+case("ExtractVolumePatches", input=F(2, 4, 5, 4, 2), ksizes=[1, 2, 3, 2, 1],
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("ExtractVolumePatches", "valid_f64", input=F(1, 4, 4, 5, 1, dt="float64"),
+     ksizes=[1, 2, 2, 3, 1], strides=[1, 1, 2, 1, 1], padding="VALID")
+
+
+# ---- nnimg: connectionist temporal classification
+_CTC_IDX = V([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2], [2, 3]], "int64")
+_CTC_VAL = V([1, 3, 3, 0, 2, 2, 2, 1, 1], "int32")
+case("CTCLoss", inputs=F(7, 3, 5), labels_indices=_CTC_IDX, labels_values=_CTC_VAL,
+     sequence_length=V([7, 5, 6], "int32"))
+case("CTCLoss", "f64_no_merge", inputs=F(7, 3, 5, dt="float64"), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([7, 6, 7], "int32"), ctc_merge_repeated=False)
+case("CTCLoss", "collapse_ignore_long", inputs=F(6, 3, 5, lo=-4, hi=4), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([6, 0, 3], "int32"),
+     preprocess_collapse_repeated=True, ignore_longer_outputs_than_inputs=True)
+case("CTCLoss", "too_long", error=True, inputs=F(4, 3, 5), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([4, 4, 3], "int32"))
+case("CTCLoss", "bad_label", error=True, inputs=F(4, 1, 5), labels_indices=V([[0, 0], [0, 1]], "int64"),
+     labels_values=V([4, 1], "int32"), sequence_length=V([4], "int32"))
+case("CTCGreedyDecoder", inputs=F(8, 3, 4, step=0.25), sequence_length=V([8, 5, 0], "int32"))
+case("CTCGreedyDecoder", "merge_f64_blank0", inputs=F(8, 2, 4, dt="float64"),
+     sequence_length=V([8, 7], "int32"), merge_repeated=True, blank_index=0)
+case("CTCGreedyDecoder", "seq_too_long", error=True, inputs=F(3, 2, 4),
+     sequence_length=V([3, 4], "int32"))
+case("CTCBeamSearchDecoder", inputs=F(9, 3, 5, lo=-3, hi=3), sequence_length=V([9, 6, 4], "int32"),
+     beam_width=4, top_paths=3)
+case("CTCBeamSearchDecoder", "no_merge_f64", inputs=F(7, 2, 4, lo=-2, hi=2, dt="float64"),
+     sequence_length=V([7, 5], "int32"), beam_width=6, top_paths=2, merge_repeated=False)
+case("CTCBeamSearchDecoder", "narrow_beam", inputs=F(12, 2, 6, lo=-3, hi=3),
+     sequence_length=V([12, 10], "int32"), beam_width=2, top_paths=1)
+case("CTCBeamSearchDecoder", "too_many_paths", error=True, inputs=F(3, 1, 4),
+     sequence_length=V([0], "int32"), beam_width=3, top_paths=2)
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -40,6 +40,10 @@ extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPy
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_op_table tfc_ops_complex;   /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
 extern const tfc_op_table tfc_ops_spectral;  /* FFT ... IRFFT3D */
+extern const tfc_op_table tfc_ops_image_detect; /* NonMaxSuppression*, CropAndResize*, DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox, ResizeArea */
+extern const tfc_op_table tfc_ops_conv3d;     /* Conv3D and its gradients, MaxPool3D, AvgPool3D and theirs */
+extern const tfc_op_table tfc_ops_nn_window;  /* MaxPoolWithArgmax(+Grad), Dilation2D(+grads), Extract{Image,Volume}Patches */
+extern const tfc_op_table tfc_ops_ctc;        /* CTCLoss, CTCGreedyDecoder, CTCBeamSearchDecoder */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \
@@ -75,6 +79,10 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_lrn, \
   &tfc_ops_image_hsv, \
   &tfc_ops_complex, \
-  &tfc_ops_spectral
+  &tfc_ops_spectral, \
+  &tfc_ops_image_detect, \
+  &tfc_ops_conv3d, \
+  &tfc_ops_nn_window, \
+  &tfc_ops_ctc
 
 #endif

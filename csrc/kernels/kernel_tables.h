@@ -41,6 +41,17 @@ extern const tfc_kernel_table tfc_kernels_base64;       /* EncodeBase64, DecodeB
 extern const tfc_kernel_table tfc_kernels_decode_compressed; /* DecodeCompressed */
 extern const tfc_kernel_table tfc_kernels_tensor_serialize;  /* SerializeTensor, ParseTensor */
 extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
+extern const tfc_kernel_table tfc_kernels_nms;          /* NonMaxSuppression V1..V5, WithOverlaps, Combined */
+extern const tfc_kernel_table tfc_kernels_crop_and_resize; /* CropAndResize and its gradients */
+extern const tfc_kernel_table tfc_kernels_image_boxes;  /* DrawBoundingBoxes, ExtractGlimpse, SampleDistortedBoundingBox */
+extern const tfc_kernel_table tfc_kernels_resize_area;  /* ResizeArea */
+extern const tfc_kernel_table tfc_kernels_conv3d;       /* Conv3D, Conv3DBackpropInput/Filter(V2) */
+extern const tfc_kernel_table tfc_kernels_pool3d;       /* MaxPool3D, AvgPool3D and their gradients */
+extern const tfc_kernel_table tfc_kernels_pool_argmax;  /* MaxPoolWithArgmax, MaxPoolGradWithArgmax */
+extern const tfc_kernel_table tfc_kernels_dilation;     /* Dilation2D and its gradients */
+extern const tfc_kernel_table tfc_kernels_patches;      /* ExtractImagePatches, ExtractVolumePatches */
+extern const tfc_kernel_table tfc_kernels_ctc;          /* CTCLoss, CTCGreedyDecoder */
+extern const tfc_kernel_table tfc_kernels_ctc_beam;     /* CTCBeamSearchDecoder */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_complex;      /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
 extern const tfc_kernel_table tfc_kernels_fft;          /* FFT ... IRFFT3D */
@@ -86,6 +97,17 @@ extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTenso
   &tfc_kernels_lrn, \
   &tfc_kernels_image_hsv, \
   &tfc_kernels_complex, \
-  &tfc_kernels_fft
+  &tfc_kernels_fft, \
+  &tfc_kernels_nms, \
+  &tfc_kernels_crop_and_resize, \
+  &tfc_kernels_image_boxes, \
+  &tfc_kernels_resize_area, \
+  &tfc_kernels_conv3d, \
+  &tfc_kernels_pool3d, \
+  &tfc_kernels_pool_argmax, \
+  &tfc_kernels_dilation, \
+  &tfc_kernels_patches, \
+  &tfc_kernels_ctc, \
+  &tfc_kernels_ctc_beam
 
 #endif
