@@ -26,6 +26,7 @@ extern const tfc_op_table tfc_ops_parsing;   /* ParseExample*, DecodeRaw/CSV, St
 extern const tfc_op_table tfc_ops_data_flow; /* stacks, tensor arrays, queues, readers */
 extern const tfc_op_table tfc_ops_functional; /* PartitionedCall, If, While, Case (function calls) */
 extern const tfc_op_table tfc_ops_dataset;   /* tf.data datasets and iterators */
+extern const tfc_op_table tfc_ops_dataset_experimental; /* tf.data.experimental datasets */
 extern const tfc_op_table tfc_ops_resource;  /* VarHandleOp, ReadVariableOp, ResourceApply*, ... */
 extern const tfc_op_table tfc_ops_sparse;    /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_op_table tfc_ops_strings;   /* StringLength, Substr, AsString, RegexReplace, ... */
@@ -59,6 +60,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_data_flow, \
   &tfc_ops_functional, \
   &tfc_ops_dataset, \
+  &tfc_ops_dataset_experimental, \
   &tfc_ops_resource, \
   &tfc_ops_sparse, \
   &tfc_ops_strings, \

@@ -92,6 +92,28 @@ cases.update({
     "map_dict_shuffle": lambda: tf.data.Dataset.from_tensor_slices(
         {"a": np.arange(8), "b": np.arange(8) * 10}).map(lambda d: d["a"] + d["b"]).shuffle(4, seed=1),
 })
+# dataexp: tf.data.experimental datasets (TF's experimental dataset ops)
+cases.update({
+    "random_seeded": lambda: tf.data.experimental.RandomDataset(seed=42).take(6),
+    "random_graph_seed": lambda: (tf.set_random_seed(7), tf.data.experimental.RandomDataset(seed=3))[1]
+    .take(4).repeat(2),
+    "unique_ints": lambda: tf.data.Dataset.from_tensor_slices(np.array([3, 1, 3, 2, 1, 5], np.int32)).apply(
+        tf.data.experimental.unique()),
+    "unique_strings": lambda: tf.data.Dataset.from_tensor_slices(np.array([b"b", b"a", b"b", b"", b""])).apply(
+        tf.data.experimental.unique()),
+    "ignore_errors": lambda: tf.data.Dataset.from_tensor_slices(np.array([1., 2., 0., 4.], np.float32)).map(
+        lambda x: tf.check_numerics(1. / x, "inf")).apply(tf.data.experimental.ignore_errors()),
+    "take_while": lambda: tf.data.Dataset.range(10).apply(tf.data.experimental.take_while(lambda x: x < 4)),
+    "scan_sum": lambda: tf.data.Dataset.range(6).apply(tf.data.experimental.scan(
+        tf.constant(0, tf.int64), lambda s, x: (s + x, (s, x * 2)))),
+    "scan_growing_state": lambda: tf.data.Dataset.range(4).apply(tf.data.experimental.scan(
+        tf.zeros([0], tf.int64), lambda s, x: (tf.concat([s, [x]], 0), tf.reduce_sum(s)))),
+    "choose_from": lambda: tf.data.experimental.choose_from_datasets(
+        [tf.data.Dataset.range(3), tf.data.Dataset.range(100, 105)],
+        tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 0, 0, 1, 0], np.int64))),
+    "assert_cardinality_ok": lambda: tf.data.Dataset.range(3).apply(
+        tf.data.experimental.assert_cardinality(3)),
+})
 for name, make in sorted(cases.items()):
   with tf.Graph().as_default():
     out[name] = lst(drain(make()))
@@ -141,6 +163,16 @@ restore_cases = {
                                                         os.path.join(DIR, "b.tfrecord")]).batch(2), 1),
     "textline": (cases["textline"], 2),
 }
+# dataexp: positions of the experimental datasets
+restore_cases.update({
+    "scan": (lambda: tf.data.Dataset.range(8).apply(tf.data.experimental.scan(
+        tf.constant(0, tf.int64), lambda s, x: (s + x, s))), 3),
+    "unique": (lambda: tf.data.Dataset.from_tensor_slices(np.array([3, 1, 3, 2, 1, 5, 2, 7])).apply(
+        tf.data.experimental.unique()), 2),
+    "take_while_random": (lambda: tf.data.experimental.RandomDataset(seed=5).apply(
+        tf.data.experimental.take_while(lambda x: x > 100)).take(5), 2),
+    "choose_from": (cases["choose_from"], 3),
+})
 for name, (make, before) in sorted(restore_cases.items()):
   out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))
 

@@ -64,6 +64,8 @@ class Dataset(object):
     self._variant = variant
     self._types = output_types
     self._shapes = output_shapes
+    self._inputs = ()         # the datasets this one transforms (their options apply to it)
+    self._own_options = None  # what with_options set on this dataset
 
   def _as_variant_tensor(self):
     return self._variant
@@ -92,7 +94,7 @@ class Dataset(object):
     if extra:
       attrs.update(extra)
     v = _apply_op(op_type, op_type, [self._variant] + list(inputs), attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes), self)
 
   # ---- sources ----
 
@@ -150,7 +152,7 @@ class Dataset(object):
     shapes = _nest.pack_sequence_as(datasets, [d.output_shapes for d in flat])
     attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ZipDataset", "ZipDataset", [[d._variant for d in flat]], attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes), *flat)
 
   @staticmethod
   def from_generator(generator, output_types, output_shapes=None, args=None):
@@ -198,7 +200,7 @@ class Dataset(object):
     attrs = {"output_types": _flat(self._types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ConcatenateDataset", "ConcatenateDataset", [self._variant, dataset._variant],
                   attrs).outputs[0]
-    return Dataset(v, self._types, shapes)
+    return _derived(Dataset(v, self._types, shapes), self, dataset)
 
   def batch(self, batch_size, drop_remainder=False):
     """Stacks batch_size consecutive elements (the last batch may be smaller
@@ -231,7 +233,7 @@ class Dataset(object):
     attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
     v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
                   [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
-    return Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes))
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
 
   def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
     """Randomly shuffles through a buffer of buffer_size elements; with fixed
@@ -322,7 +324,7 @@ class Dataset(object):
       attrs.update(extra_attrs)
     v = _apply_op(op_type, op_type, [self._variant, list(traced.captured_inputs)] + list(extra_inputs),
                   attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes), self)
 
   def map(self, map_func, num_parallel_calls=None):
     """Applies map_func (traced into a graph function) to each element; with
@@ -366,6 +368,40 @@ class Dataset(object):
     """Keeps the elements for which predicate returns True."""
     return self._function_dataset("FilterDataset", predicate, "filter", attr_name="predicate")
 
+  # ---- options and structure ----
+
+  def with_options(self, options):
+    """This dataset with options set (merged over the options it already has;
+    the later value of an option wins). The dataset op is the same: the
+    options are recorded on the Python object, as in TF 1.15."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    if not isinstance(options, _options.Options):
+      raise TypeError("Argument `options` must be of type tf.data.Options, got %r" % (options,))
+    ds = Dataset(self._variant, self._types, self._shapes)
+    ds._inputs = (self,)
+    ds._own_options = options
+    return ds
+
+  def options(self):
+    """The options of this dataset and of the datasets it was made from, merged."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    found = []
+
+    def walk(ds):
+      for d in ds._inputs:
+        walk(d)
+      if ds._own_options is not None:
+        found.append(ds._own_options)
+    walk(self)
+    return _options.merge_options(*found)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
+
   # ---- iterators ----
 
   def make_one_shot_iterator(self):
@@ -384,6 +420,12 @@ class Dataset(object):
 
   def __iter__(self):
     raise RuntimeError("dataset.__iter__() is only supported when eager execution is enabled.")
+
+
+def _derived(ds, *inputs):
+  """Records the datasets ds was made from (their options apply to it)."""
+  ds._inputs = tuple(inputs)
+  return ds
 
 
 def _flatten_up_to(structure, value):
@@ -566,6 +608,13 @@ class Iterator(object):
   def output_classes(self):
     from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
     return _nest.map_structure(lambda _: Tensor, self._types)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
 
 
 def make_one_shot_iterator(dataset):

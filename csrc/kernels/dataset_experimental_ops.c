@@ -1,0 +1,134 @@
+/*
+ * dataset_experimental_ops.c — kernels of tf.data.experimental's dataset
+ * ops (IgnoreErrors, AssertCardinality, Unique, DirectedInterleave, Random,
+ * Scan, TakeWhile, Rewrite and their "Experimental" spellings): each reads its
+ * inputs and attrs and outputs the dataset as a scalar variant.
+ */
+#include <string.h>
+
+#include "core/function.h"
+#include "kernels/dataset_internal.h"
+#include "kernels/kernel_tables.h"
+
+#define MAXC 64
+
+/* The dataset of input i (NULL + ctx->st). */
+static tfc_dataset *in_ds(tfc_kernel_ctx *ctx, int i) { return tfc_dataset_from_tensor(ctx->inputs[i], ctx->st); }
+
+/* Scalar int64 input i. */
+static int64_t in_i64(tfc_kernel_ctx *ctx, int i) { return tfc_tensor_get_int64(ctx->inputs[i], 0); }
+
+/* Bool attr `name`, or dflt when absent. */
+static bool attr_bool(tfc_kernel_ctx *ctx, const char *name, bool dflt) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
+  return v && v->kind == TFC_ATTR_B ? v->v.b : dflt;
+}
+
+/* Length of list attr `name` (0 when absent). */
+static int attr_list_len(tfc_kernel_ctx *ctx, const char *name) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
+  return v && v->kind == TFC_ATTR_LIST ? v->v.list.n : 0;
+}
+
+static void ignore_errors_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (in) tfc_ds_output(ctx, tfc_ds_ignore_errors(in, ctx->st));
+}
+
+static void assert_cardinality_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (in) tfc_ds_output(ctx, tfc_ds_assert_cardinality(in, in_i64(ctx, 1), ctx->st));
+}
+
+static void unique_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (in) tfc_ds_output(ctx, tfc_ds_unique(in, ctx->st));
+}
+
+static void directed_interleave_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *sel = in_ds(ctx, 0);
+  if (!sel) return;
+  int k = ctx->n_inputs - 1;
+  if (k < 1 || k >= MAXC) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "DirectedInterleave needs 1 to %d data inputs", MAXC - 1);
+    return;
+  }
+  tfc_dataset *ins[MAXC];
+  for (int i = 0; i < k; i++)
+    if (!(ins[i] = in_ds(ctx, 1 + i))) return;
+  tfc_shape shapes[MAXC];
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", shapes);
+  tfc_ds_output(ctx, tfc_ds_directed_interleave(sel, ins, k, attr_bool(ctx, "stop_on_empty_dataset", false),
+                                                ns == ins[0]->n ? shapes : NULL, ctx->st));
+}
+
+static void random_compute(tfc_kernel_ctx *ctx) {
+  tfc_ds_output(ctx, tfc_ds_random(in_i64(ctx, 0), in_i64(ctx, 1), ctx->st));
+}
+
+/* Instantiates function attr `name` (NULL + ctx->st). */
+static const tfc_fhandle *func_attr(tfc_kernel_ctx *ctx, const char *name) {
+  const tfc_attr_value *fv = tfc_attrs_find(ctx->attrs, name);
+  if (!fv || fv->kind != TFC_ATTR_FUNC || fv->v.s.len >= 512) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs a function attr %s", ctx->op_type, name);
+    return NULL;
+  }
+  char fname[512];
+  memcpy(fname, fv->v.s.data, fv->v.s.len);
+  fname[fv->v.s.len] = '\0';
+  return tfc_func_instantiate(ctx->step->flib, fname, NULL, ctx->st);
+}
+
+static void scan_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const tfc_fhandle *f = func_attr(ctx, "f");
+  if (!f) return;
+  int n_state = attr_list_len(ctx, "Tstate");
+  int n_captured = ctx->n_inputs - 1 - n_state;
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
+  if (nt <= 0 || ns != nt || n_captured < 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs output_types, output_shapes and Tstate", ctx->op_type);
+    return;
+  }
+  tfc_dataset *ds = tfc_ds_scan(in, ctx->step->flib, f, ctx->inputs + 1, n_state, ctx->inputs + 1 + n_state,
+                                n_captured, nt, t, sh, ctx->st);
+  if (ds && !attr_bool(ctx, "preserve_cardinality", false)) ds->cardinality = TFC_DS_UNKNOWN;
+  tfc_ds_output(ctx, ds);
+}
+
+static void take_while_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const tfc_fhandle *f = func_attr(ctx, "predicate");
+  if (f) tfc_ds_output(ctx, tfc_ds_take_while(in, ctx->step->flib, f, ctx->inputs + 1, ctx->n_inputs - 1, ctx->st));
+}
+
+/* RewriteDataset: the input dataset itself (TF's rewrites, optimizations
+ * and split-replication, keep its elements and their order). */
+static void rewrite_compute(tfc_kernel_ctx *ctx) {
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (in) tfc_ds_output(ctx, (tfc_dataset *)tfc_object_ref(&in->base));
+}
+
+static const tfc_kernel_def defs[] = {
+    {"IgnoreErrorsDataset", "CPU", NULL, NULL, NULL, ignore_errors_compute, NULL, 0},
+    {"ExperimentalIgnoreErrorsDataset", "CPU", NULL, NULL, NULL, ignore_errors_compute, NULL, 0},
+    {"AssertCardinalityDataset", "CPU", NULL, NULL, NULL, assert_cardinality_compute, NULL, 0},
+    {"UniqueDataset", "CPU", NULL, NULL, NULL, unique_compute, NULL, 0},
+    {"ExperimentalUniqueDataset", "CPU", NULL, NULL, NULL, unique_compute, NULL, 0},
+    {"DirectedInterleaveDataset", "CPU", NULL, NULL, NULL, directed_interleave_compute, NULL, 0},
+    {"ExperimentalDirectedInterleaveDataset", "CPU", NULL, NULL, NULL, directed_interleave_compute, NULL, 0},
+    {"RandomDataset", "CPU", NULL, NULL, NULL, random_compute, NULL, 0},
+    {"ExperimentalRandomDataset", "CPU", NULL, NULL, NULL, random_compute, NULL, 0},
+    {"ScanDataset", "CPU", NULL, NULL, NULL, scan_compute, NULL, 0},
+    {"ExperimentalScanDataset", "CPU", NULL, NULL, NULL, scan_compute, NULL, 0},
+    {"TakeWhileDataset", "CPU", NULL, NULL, NULL, take_while_compute, NULL, 0},
+    {"ExperimentalTakeWhileDataset", "CPU", NULL, NULL, NULL, take_while_compute, NULL, 0},
+    {"RewriteDataset", "CPU", NULL, NULL, NULL, rewrite_compute, NULL, 0},
+};
+
+const tfc_kernel_table tfc_kernels_dataset_experimental = {defs, (int)(sizeof defs / sizeof defs[0])};
