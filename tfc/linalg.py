@@ -12,6 +12,10 @@ from tfc.ops.linalg_ops import (tensordot, trace, adjoint, cross, normalize,  # 
 transpose = matrix_transpose
 
 
+_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm",
+             "tridiagonal_solve", "tridiagonal_matmul")
+
+
 def __getattr__(name):
   """The LAPACK-backed functions load on first use."""
   from tfc.ops import linalg_impl  # pylint: disable=g-import-not-at-top
@@ -23,6 +27,11 @@ def __getattr__(name):
                "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig",
                "self_adjoint_eigvals", "svd", "qr", "cholesky_solve", "logdet", "lstsq"):
     value = getattr(linalg_impl, alias)
+    globals()[name] = value
+    return value
+  if name in _LU_NAMES:
+    from tfc.ops import linalg_lu  # pylint: disable=g-import-not-at-top
+    value = getattr(linalg_lu, name)
     globals()[name] = value
     return value
   raise AttributeError("module 'tfc.linalg' has no attribute %r" % name)

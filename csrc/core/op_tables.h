@@ -31,6 +31,7 @@ extern const tfc_op_table tfc_ops_resource;  /* VarHandleOp, ReadVariableOp, Res
 extern const tfc_op_table tfc_ops_sparse;    /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_op_table tfc_ops_strings;   /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_op_table tfc_ops_linalg;    /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
+extern const tfc_op_table tfc_ops_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
 extern const tfc_op_table tfc_ops_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_op_table tfc_ops_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_op_table tfc_ops_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
@@ -65,6 +66,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_sparse, \
   &tfc_ops_strings, \
   &tfc_ops_linalg, \
+  &tfc_ops_linalg_lu, \
   &tfc_ops_math_special, \
   &tfc_ops_scatter_nd, \
   &tfc_ops_script, \

@@ -31,6 +31,7 @@ extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: V
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
+extern const tfc_kernel_table tfc_kernels_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_kernel_table tfc_kernels_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
@@ -70,6 +71,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \
   &tfc_kernels_linalg, \
+  &tfc_kernels_linalg_lu, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \
   &tfc_kernels_script, \
