@@ -34,5 +34,11 @@ def __getattr__(name):
     value = getattr(linalg_lu, name)
     globals()[name] = value
     return value
+  if name.startswith("LinearOperator"):
+    from tfc.ops import linear_operator  # pylint: disable=g-import-not-at-top
+    value = getattr(linear_operator, name, None)
+    if value is not None:
+      globals()[name] = value
+      return value
   raise AttributeError("module 'tfc.linalg' has no attribute %r" % name)
 from tfc.ops.einsum_ops import einsum  # noqa: F401,E402
