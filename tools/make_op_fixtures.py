@@ -198,7 +198,8 @@ SKIPPED.update((_op, _INPUT_PIPELINE_DATA) for _op in (
     "UniqueDataset", "ExperimentalUniqueDataset", "DirectedInterleaveDataset",
     "ExperimentalDirectedInterleaveDataset", "RandomDataset", "ExperimentalRandomDataset",
     "ScanDataset", "ExperimentalScanDataset", "TakeWhileDataset", "ExperimentalTakeWhileDataset",
-    "RewriteDataset"))
+    "RewriteDataset", "GroupByWindowDataset", "ExperimentalGroupByWindowDataset",
+    "GroupByReducerDataset", "ExperimentalGroupByReducerDataset", "ListDataset"))
 
 # Cases where tfc does not reproduce TF 2.21 on purpose, with the reason:
 #   "skip_outputs": [i]    those outputs are compared for dtype and shape only

@@ -2,7 +2,7 @@
  * ops_dataset_experimental.c — op definitions of tf.data.experimental's
  * datasets (TF's experimental_dataset_ops.cc): IgnoreErrors,
  * AssertCardinality, Unique, DirectedInterleave, Random, Scan and
- * TakeWhile, RewriteDataset, with their TF 1.x "Experimental" spellings where TF has them.
+ * TakeWhile, GroupByWindow, GroupByReducer, ListDataset, RewriteDataset, with their TF 1.x "Experimental" spellings where TF has them.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -41,6 +41,43 @@ static const tfc_op_spec specs[] = {
      "predicate: func; Targuments: list(type) >= 0; " DS_ATTRS "; " META, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"ExperimentalTakeWhileDataset", "input_dataset: variant; other_arguments: Targuments", DS_OUT,
      "predicate: func; Targuments: list(type) >= 0; " DS_ATTRS, TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"GroupByWindowDataset",
+     "input_dataset: variant; key_func_other_arguments: Tkey_func_other_arguments; "
+     "reduce_func_other_arguments: Treduce_func_other_arguments; "
+     "window_size_func_other_arguments: Twindow_size_func_other_arguments",
+     DS_OUT,
+     "key_func: func; reduce_func: func; window_size_func: func; Tkey_func_other_arguments: list(type) >= 0; "
+     "Treduce_func_other_arguments: list(type) >= 0; Twindow_size_func_other_arguments: list(type) >= 0; " DS_ATTRS
+     "; " META,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ExperimentalGroupByWindowDataset",
+     "input_dataset: variant; key_func_other_arguments: Tkey_func_other_arguments; "
+     "reduce_func_other_arguments: Treduce_func_other_arguments; "
+     "window_size_func_other_arguments: Twindow_size_func_other_arguments",
+     DS_OUT,
+     "key_func: func; reduce_func: func; window_size_func: func; Tkey_func_other_arguments: list(type) >= 0; "
+     "Treduce_func_other_arguments: list(type) >= 0; Twindow_size_func_other_arguments: list(type) >= 0; " DS_ATTRS,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"GroupByReducerDataset",
+     "input_dataset: variant; key_func_other_arguments: Tkey_func_other_arguments; "
+     "init_func_other_arguments: Tinit_func_other_arguments; reduce_func_other_arguments: Treduce_func_other_arguments; "
+     "finalize_func_other_arguments: Tfinalize_func_other_arguments",
+     DS_OUT,
+     "key_func: func; init_func: func; reduce_func: func; finalize_func: func; "
+     "Tkey_func_other_arguments: list(type) >= 0; Tinit_func_other_arguments: list(type) >= 0; "
+     "Treduce_func_other_arguments: list(type) >= 0; Tfinalize_func_other_arguments: list(type) >= 0; " DS_ATTRS,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ExperimentalGroupByReducerDataset",
+     "input_dataset: variant; key_func_other_arguments: Tkey_func_other_arguments; "
+     "init_func_other_arguments: Tinit_func_other_arguments; reduce_func_other_arguments: Treduce_func_other_arguments; "
+     "finalize_func_other_arguments: Tfinalize_func_other_arguments",
+     DS_OUT,
+     "key_func: func; init_func: func; reduce_func: func; finalize_func: func; "
+     "Tkey_func_other_arguments: list(type) >= 0; Tinit_func_other_arguments: list(type) >= 0; "
+     "Treduce_func_other_arguments: list(type) >= 0; Tfinalize_func_other_arguments: list(type) >= 0; " DS_ATTRS,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ListDataset", "tensors: Tinput_types", DS_OUT, "Tinput_types: list(type) >= 1; " DS_ATTRS "; " META,
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     /* a graph rewrite of the input (replicate_on_split, map_fusion, ...):
      * TF's rewrites keep the elements, so tfc runs the input as it is */
     {"RewriteDataset", "input_dataset: variant; rewrite_name: string", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,

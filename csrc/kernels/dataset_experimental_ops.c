@@ -1,7 +1,7 @@
 /*
  * dataset_experimental_ops.c — kernels of tf.data.experimental's dataset
  * ops (IgnoreErrors, AssertCardinality, Unique, DirectedInterleave, Random,
- * Scan, TakeWhile, Rewrite and their "Experimental" spellings): each reads its
+ * Scan, TakeWhile, GroupByWindow, GroupByReducer, List, Rewrite and their "Experimental" spellings): each reads its
  * inputs and attrs and outputs the dataset as a scalar variant.
  */
 #include <string.h>
@@ -107,6 +107,57 @@ static void take_while_compute(tfc_kernel_ctx *ctx) {
   if (f) tfc_ds_output(ctx, tfc_ds_take_while(in, ctx->step->flib, f, ctx->inputs + 1, ctx->n_inputs - 1, ctx->st));
 }
 
+/* GroupByWindowDataset / GroupByReducerDataset: the functions and their
+ * captured inputs, in the order of the op's function attrs. */
+static void group_compute(tfc_kernel_ctx *ctx) {
+  bool reducer = strstr(ctx->op_type, "Reducer") != NULL;
+  static const char *const fattrs[2][4] = {{"key_func", "reduce_func", "window_size_func", NULL},
+                                           {"key_func", "init_func", "reduce_func", "finalize_func"}};
+  static const char *const targs[2][4] = {
+      {"Tkey_func_other_arguments", "Treduce_func_other_arguments", "Twindow_size_func_other_arguments", NULL},
+      {"Tkey_func_other_arguments", "Tinit_func_other_arguments", "Treduce_func_other_arguments",
+       "Tfinalize_func_other_arguments"}};
+  int nf = reducer ? 4 : 3;
+  tfc_dataset *in = in_ds(ctx, 0);
+  if (!in) return;
+  const tfc_fhandle *fns[4];
+  tfc_tensor *const *captured[4];
+  int n_captured[4], next = 1;
+  for (int i = 0; i < nf; i++) {
+    if (!(fns[i] = func_attr(ctx, fattrs[reducer][i]))) return;
+    n_captured[i] = attr_list_len(ctx, targs[reducer][i]);
+    captured[i] = ctx->inputs + next;
+    next += n_captured[i];
+  }
+  if (next != ctx->n_inputs) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: the captured inputs do not match the T*_other_arguments attrs",
+                    ctx->op_type);
+    return;
+  }
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
+  if (nt <= 0 || ns != nt) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs output_types and output_shapes", ctx->op_type);
+    return;
+  }
+  tfc_ds_output(ctx, tfc_ds_group(reducer, in, ctx->step->flib, fns, captured, n_captured, nt, t, sh, ctx->st));
+}
+
+/* ListDataset: the input tensors, output_types' count per element. */
+static void list_compute(tfc_kernel_ctx *ctx) {
+  tfc_dtype t[MAXC];
+  tfc_shape sh[MAXC];
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
+  if (nt <= 0 || ns != nt || ctx->n_inputs % nt != 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "ListDataset needs a whole number of elements of output_types");
+    return;
+  }
+  tfc_ds_output(ctx, tfc_ds_list(ctx->inputs, ctx->n_inputs / nt, nt, t, sh, ctx->st));
+}
+
 /* RewriteDataset: the input dataset itself (TF's rewrites, optimizations
  * and split-replication, keep its elements and their order). */
 static void rewrite_compute(tfc_kernel_ctx *ctx) {
@@ -129,6 +180,11 @@ static const tfc_kernel_def defs[] = {
     {"TakeWhileDataset", "CPU", NULL, NULL, NULL, take_while_compute, NULL, 0},
     {"ExperimentalTakeWhileDataset", "CPU", NULL, NULL, NULL, take_while_compute, NULL, 0},
     {"RewriteDataset", "CPU", NULL, NULL, NULL, rewrite_compute, NULL, 0},
+    {"GroupByWindowDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
+    {"ExperimentalGroupByWindowDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
+    {"GroupByReducerDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
+    {"ExperimentalGroupByReducerDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
+    {"ListDataset", "CPU", NULL, NULL, NULL, list_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_dataset_experimental = {defs, (int)(sizeof defs / sizeof defs[0])};

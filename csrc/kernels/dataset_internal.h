@@ -111,4 +111,15 @@ tfc_dataset *tfc_ds_scan(tfc_dataset *in, struct tfc_flib *flib, const struct tf
 tfc_dataset *tfc_ds_take_while(tfc_dataset *in, struct tfc_flib *flib, const struct tfc_fhandle *f,
                                tfc_tensor *const *captured, int n_captured, tfc_status *st);
 
+/* Grouping datasets (dataset_group.c). tfc_ds_list: a dataset of count
+ * elements (count * n tensors, referenced). tfc_ds_group: GroupByWindow
+ * (fns: key_func, reduce_func, window_size_func) or, with reducer,
+ * GroupByReducer (fns: key_func, init_func, reduce_func, finalize_func),
+ * each function with its captured tensors. */
+tfc_dataset *tfc_ds_list(tfc_tensor *const *els, int64_t count, int n, const tfc_dtype *types,
+                         const tfc_shape *shapes, tfc_status *st);
+tfc_dataset *tfc_ds_group(bool reducer, tfc_dataset *in, struct tfc_flib *flib, const struct tfc_fhandle *const *fns,
+                          tfc_tensor *const *const *captured, const int *n_captured, int n, const tfc_dtype *types,
+                          const tfc_shape *shapes, tfc_status *st);
+
 #endif

@@ -43,6 +43,15 @@ def lst(v):
   return v.tolist()
 
 
+def _seqs():
+  lengths = [3, 1, 5, 2, 7, 4, 6, 2, 3]
+  flat = np.concatenate([np.arange(n) + 10 * i for i, n in enumerate(lengths)]).astype(np.int64)
+  ends = np.cumsum(lengths)
+  starts = ends - np.array(lengths)
+  return tf.data.Dataset.from_tensor_slices((starts, ends)).map(
+      lambda a, b: tf.reshape(tf.constant(flat)[a:b], [-1]))
+
+
 cases = {
     "shuffle_42": lambda: tf.data.Dataset.range(20).shuffle(5, seed=42),
     "shuffle_repeat": lambda: tf.data.Dataset.range(8).shuffle(8, seed=3).repeat(3),
@@ -113,6 +122,23 @@ cases.update({
         tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 0, 0, 1, 0], np.int64))),
     "assert_cardinality_ok": lambda: tf.data.Dataset.range(3).apply(
         tf.data.experimental.assert_cardinality(3)),
+    "group_by_window": lambda: tf.data.Dataset.range(11).apply(tf.data.experimental.group_by_window(
+        lambda x: x % 3, lambda k, w: w.batch(2).map(lambda b: (k, b)), window_size=2)),
+    "group_by_window_size_func": lambda: tf.data.Dataset.range(12).apply(
+        tf.data.experimental.group_by_window(lambda x: x % 4, lambda k, w: w.batch(5),
+                                             window_size_func=lambda k: k + 1)),
+    "group_by_reducer": lambda: tf.data.Dataset.range(10).apply(tf.data.experimental.group_by_reducer(
+        lambda x: x % 3, tf.data.experimental.Reducer(
+            lambda k: (tf.constant(0, tf.int64), k), lambda s, x: (s[0] + x, s[1]),
+            lambda total, k: (k, total * 10)))),
+    "bucket_by_sequence_length": lambda: _seqs().apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda x: tf.shape(x)[0], [3, 5], [2, 2, 3])),
+    "bucket_pad_to_boundary": lambda: _seqs().apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda x: tf.shape(x)[0], [3, 8], [2, 2, 2], pad_to_bucket_boundary=True,
+        padding_values=np.int64(-1))),
+    "bucket_no_padding": lambda: _seqs().map(lambda x: tf.shape(x)[0]).apply(
+        tf.data.experimental.bucket_by_sequence_length(lambda n: n, [3], [2, 3], no_padding=True)),
+    "from_list": lambda: tf.data.experimental.from_list([(1, b"a"), (2, b"bb"), (3, b"")]),
 })
 for name, make in sorted(cases.items()):
   with tf.Graph().as_default():
@@ -172,6 +198,9 @@ restore_cases.update({
     "take_while_random": (lambda: tf.data.experimental.RandomDataset(seed=5).apply(
         tf.data.experimental.take_while(lambda x: x > 100)).take(5), 2),
     "choose_from": (cases["choose_from"], 3),
+    "group_by_window": (cases["group_by_window"], 2),
+    "group_by_reducer": (cases["group_by_reducer"], 1),
+    "bucket": (cases["bucket_by_sequence_length"], 1),
 })
 for name, (make, before) in sorted(restore_cases.items()):
   out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))

@@ -240,3 +240,51 @@ def test_tensorflow_written_experimental_pipeline_runs(tmp_path):
       except tf.errors.OutOfRangeError:
         pass
   assert got == want["vals"]
+
+
+# ---- grouping (dataset_group.c) ----
+
+def test_group_by_window_values_cardinality_and_errors():
+  ds = tf.data.Dataset.range(10).apply(E.group_by_window(lambda x: x % 3, lambda k, w: w.batch(2),
+                                                         window_size=2))
+  assert [list(x) for x in drain(ds)] == [[0, 3], [1, 4], [2, 5], [6, 9], [7], [8]]
+  assert card(ds) == -2
+  assert card(tf.data.Dataset.range(3).repeat().apply(
+      E.group_by_window(lambda x: x % 2, lambda k, w: w, window_size=2))) == -1
+  bad = tf.data.Dataset.range(4).apply(E.group_by_window(lambda x: x % 2, lambda k, w: w,
+                                                         window_size_func=lambda k: k - 1))
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Window size must be greater than zero"):
+    drain(bad)
+  with pytest.raises(ValueError, match="key_func"):
+    tf.data.Dataset.range(3).apply(E.group_by_window(lambda x: tf.cast(x, tf.int32), lambda k, w: w,
+                                                     window_size=2))
+  with pytest.raises(TypeError, match="reduce_func"):
+    tf.data.Dataset.range(3).apply(E.group_by_window(lambda x: x, lambda k, w: k, window_size=2))
+  with pytest.raises(ValueError):
+    E.group_by_window(lambda x: x, lambda k, w: w)
+
+
+def test_group_by_reducer_and_bucketing():
+  red = E.Reducer(lambda k: tf.constant(0, tf.int64), lambda s, x: s + x, lambda s: s * 2)
+  ds = tf.data.Dataset.range(10).apply(E.group_by_reducer(lambda x: x % 2, red))
+  assert drain(ds) == [40, 50] and card(ds) == -2
+  lengths = [3, 1, 4, 2]
+  flat = np.arange(sum(lengths), dtype=np.int64)
+  ends = np.cumsum(lengths)
+  seqs = tf.data.Dataset.from_tensor_slices((ends - np.array(lengths), ends)).map(
+      lambda a, b: tf.reshape(tf.constant(flat)[a:b], [-1]))
+  out = drain(seqs.apply(E.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3], [2, 2])))
+  assert [b.tolist() for b in out] == [[[0, 1, 2, 0], [4, 5, 6, 7]], [[3, 0], [8, 9]]]
+  with pytest.raises(ValueError):
+    E.bucket_by_sequence_length(lambda x: 1, [3], [2])
+
+
+def test_from_list():
+  ds = E.from_list([{"a": 1, "b": [1., 2.]}, {"a": 2, "b": [3., 4.]}])
+  got = drain(ds)
+  assert [int(d["a"]) for d in got] == [1, 2] and got[1]["b"].tolist() == [3., 4.]
+  assert card(ds) == 2
+  with pytest.raises(TypeError):
+    E.from_list([1, 2.5])
+  with pytest.raises(ValueError):
+    E.from_list([])

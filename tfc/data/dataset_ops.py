@@ -235,6 +235,30 @@ class Dataset(object):
                   [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
     return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
 
+  def _padded_batch_with_filler(self, batch_size, padded_shapes, padding_values, drop_remainder, filler):
+    """padded_batch whose unknown padded dimensions are the scalar int64
+    tensor filler (None: the longest in the batch); batch_size may be a tensor."""
+    if filler is None:
+      return self.padded_batch(batch_size, padded_shapes, padding_values, drop_remainder)
+    flat_types = _flat(self._types)
+    flat_pad = [_tensor_shape.as_shape(s) for s in _flatten_up_to(self._types, padded_shapes)]
+    if padding_values is None:
+      flat_vals = [_np.zeros([], t.as_numpy_dtype) if t != _dtypes.string else b"" for t in flat_types]
+    else:
+      flat_vals = _flat(padding_values)
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    pad_tensors = [array_ops.stack([filler if d is None else _ops.convert_to_tensor(d, dtype=_dtypes.int64)
+                                    for d in s.as_list()]) if s.ndims else
+                   _ops.convert_to_tensor(_np.zeros([0], _np.int64)) for s in flat_pad]
+    val_tensors = [_ops.convert_to_tensor(v, dtype=t) for v, t in zip(flat_vals, flat_types)]
+    bs = _ops.convert_to_tensor(batch_size, dtype=_dtypes.int64, name="batch_size")
+    dr = _ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+    out_shapes = [_tensor_shape.TensorShape([None]).concatenate([None] * s.ndims) for s in flat_pad]
+    attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
+    v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
+                  [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
+
   def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
     """Randomly shuffles through a buffer of buffer_size elements; with fixed
     seeds the order is TensorFlow's."""
@@ -295,7 +319,7 @@ class Dataset(object):
       box["result"] = result
       if isinstance(result, Dataset):
         return result._variant
-      flat = [_ops.convert_to_tensor(x) for x in _flat(result)]
+      flat = _own_tensors(_flat(result))
       return tuple(flat) if len(flat) != 1 else flat[0]
     g = _ops.get_default_graph()
     body.__name__ = "%s_%s" % (what, getattr(func, "__name__", "fn"))
@@ -420,6 +444,30 @@ class Dataset(object):
 
   def __iter__(self):
     raise RuntimeError("dataset.__iter__() is only supported when eager execution is enabled.")
+
+
+def _own_tensors(values):
+  """values as tensors of the graph being traced: a tensor of an enclosing
+  graph (a function returning a captured value as it is) goes through an
+  identity, which captures it."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  g = _ops.get_default_graph()
+  out = []
+  for x in values:
+    t = _ops.convert_to_tensor(x)
+    out.append(array_ops.identity(t) if t.graph is not g else t)
+  return out
+
+
+def _flat_up_to_value(structure, value):
+  """value's components, flattened as deep as structure (an element of from_list) goes."""
+  if isinstance(structure, dict):
+    return [x for k in sorted(structure) for x in _flat_up_to_value(structure[k], value[k])]
+  if isinstance(structure, tuple):
+    if not isinstance(value, tuple) or len(structure) != len(value):
+      raise ValueError("All elements must have the same structure: %r and %r" % (structure, value))
+    return [x for s, v in zip(structure, value) for x in _flat_up_to_value(s, v)]
+  return [value]
 
 
 def _derived(ds, *inputs):

@@ -4,6 +4,8 @@ import enum as _enum
 from tfc.data.dataset_ops import Dataset as _Dataset
 from tfc.data.options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions,  # noqa: F401
                               DistributeOptions, OptimizationOptions, ThreadingOptions)
+from tfc.data.grouping import (group_by_window, group_by_reducer, Reducer,  # noqa: F401
+                               bucket_by_sequence_length, from_list)
 from tfc.data.structure import (Structure, TensorStructure, SparseTensorStructure,  # noqa: F401
                                 TensorArrayStructure, OptionalStructure, DatasetStructure,
                                 get_structure)
@@ -292,14 +294,14 @@ def _scan(dataset, initial_state, scan_func):
         raise TypeError("The scan function must return a pair comprising the new state and the "
                         "output value.")
       new_state, output = result
-      flat_new = [_ops.convert_to_tensor(x) for x in _dops._flat(new_state)]  # pylint: disable=protected-access
+      flat_new = _dops._own_tensors(_dops._flat(new_state))  # pylint: disable=protected-access
       if len(flat_new) != ns:
         raise TypeError("The element structure for the new state must match the initial state.")
       for a, b in zip(flat_new, state_types):
         if a.dtype != b:
           raise TypeError("Invalid `scan_func`. The element types for the new state must match "
                           "the initial state. Expected %r, got %r." % (b, a.dtype))
-      flat_out = [_ops.convert_to_tensor(x) for x in _dops._flat(output)]  # pylint: disable=protected-access
+      flat_out = _dops._own_tensors(_dops._flat(output))  # pylint: disable=protected-access
       box["state_shapes"] = [x.shape for x in flat_new]
       box["output"] = output
       return tuple(flat_new + flat_out)
