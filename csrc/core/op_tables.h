@@ -27,6 +27,7 @@ extern const tfc_op_table tfc_ops_data_flow; /* stacks, tensor arrays, queues, r
 extern const tfc_op_table tfc_ops_functional; /* PartitionedCall, If, While, Case (function calls) */
 extern const tfc_op_table tfc_ops_dataset;   /* tf.data datasets and iterators */
 extern const tfc_op_table tfc_ops_dataset_experimental; /* tf.data.experimental datasets */
+extern const tfc_op_table tfc_ops_optional; /* Optional values */
 extern const tfc_op_table tfc_ops_resource;  /* VarHandleOp, ReadVariableOp, ResourceApply*, ... */
 extern const tfc_op_table tfc_ops_sparse;    /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_op_table tfc_ops_strings;   /* StringLength, Substr, AsString, RegexReplace, ... */
@@ -62,6 +63,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_functional, \
   &tfc_ops_dataset, \
   &tfc_ops_dataset_experimental, \
+  &tfc_ops_optional, \
   &tfc_ops_resource, \
   &tfc_ops_sparse, \
   &tfc_ops_strings, \

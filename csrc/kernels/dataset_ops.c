@@ -14,6 +14,7 @@
 #include "io/record.h"
 #include "kernels/dataset_internal.h"
 #include "kernels/kernel_tables.h"
+#include "kernels/optional.h"
 
 #define MAXC 64
 
@@ -752,6 +753,30 @@ static void from_string_handle_compute(tfc_kernel_ctx *ctx) {
   output_iter(ctx, r);
 }
 
+/* IteratorGetNextAsOptional: the next element as an Optional, or an empty
+ * Optional at the end of the sequence. */
+static void get_next_as_optional_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  tfc_tensor *out[MAXC];
+  pthread_mutex_lock(&r->mu);
+  int rc = r->it ? r->it->vt->next(r->it, out, ctx->st) : -2;
+  pthread_mutex_unlock(&r->mu);
+  if (rc == -2) {
+    tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION,
+                    "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
+                    "initializer operation for this iterator before getting the next element.");
+    return;
+  }
+  if (rc < 0) return;
+  tfc_object *o = tfc_optional_new(rc == 1, out, rc == 1 ? r->n : 0, ctx->st);
+  if (rc == 1) tfc_element_clear(out, r->n);
+  if (!o) return;
+  tfc_tensor *t = tfc_tensor_object_scalar(TFC_DTYPE_VARIANT, o, ctx->st);
+  tfc_object_unref(o);
+  if (t) tfc_kernel_set_output(ctx, 0, t);
+}
+
 static const tfc_kernel_def defs[] = {
     {"TensorDataset", "CPU", NULL, NULL, NULL, tensor_ds_compute, NULL, 0},
     {"TensorSliceDataset", "CPU", NULL, NULL, NULL, tensor_ds_compute, NULL, 0},
@@ -777,6 +802,7 @@ static const tfc_kernel_def defs[] = {
     {"SerializeIterator", "CPU", NULL, NULL, NULL, serialize_iterator_compute, NULL, 0},
     {"DeserializeIterator", "CPU", NULL, NULL, NULL, deserialize_iterator_compute, NULL, 0},
     {"IteratorGetNext", "CPU", NULL, NULL, NULL, get_next_compute, NULL, 0},
+    {"IteratorGetNextAsOptional", "CPU", NULL, NULL, NULL, get_next_as_optional_compute, NULL, 0},
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
     {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},

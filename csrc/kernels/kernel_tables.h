@@ -27,6 +27,7 @@ extern const tfc_kernel_table tfc_kernels_tensor_array; /* TensorArrayV3 and its
 extern const tfc_kernel_table tfc_kernels_data_flow;    /* queues and readers */
 extern const tfc_kernel_table tfc_kernels_dataset;      /* tf.data datasets and iterators */
 extern const tfc_kernel_table tfc_kernels_dataset_experimental; /* tf.data.experimental datasets */
+extern const tfc_kernel_table tfc_kernels_optional; /* Optional values */
 extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: VarHandleOp, ResourceApply*, ... */
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
@@ -67,6 +68,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_data_flow, \
   &tfc_kernels_dataset, \
   &tfc_kernels_dataset_experimental, \
+  &tfc_kernels_optional, \
   &tfc_kernels_resource, \
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \

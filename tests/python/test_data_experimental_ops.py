@@ -288,3 +288,83 @@ def test_from_list():
     E.from_list([1, 2.5])
   with pytest.raises(ValueError):
     E.from_list([])
+
+
+# ---- Optional (csrc/kernels/optional.c) ----
+
+def test_optional_values_and_get_next_as_optional():
+  o = E.Optional.from_value((tf.constant([1, 2]), {"a": tf.constant(b"x")}))
+  assert o.element_spec == (tf.TensorSpec([2], tf.int32), {"a": tf.TensorSpec([], tf.string)})
+  none = E.Optional.none_from_structure(tf.TensorSpec([], tf.int32))
+  it = tf.data.Dataset.range(2).make_initializable_iterator()
+  opt = E.get_next_as_optional(it)
+  assert opt.element_spec == tf.TensorSpec([], tf.int64)
+  with tf.Session() as s:
+    has, (vec, d), none_has = s.run([o.has_value(), o.get_value(), none.has_value()])
+    assert has and not none_has and vec.tolist() == [1, 2] and d["a"] == b"x"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="The optional does not have a value."):
+      s.run(none.get_value())
+    with pytest.raises(tf.errors.FailedPreconditionError):
+      s.run(opt.has_value())
+    s.run(it.initializer)
+    assert s.run([opt.has_value(), opt.get_value()]) == [True, 0]
+    assert s.run([opt.has_value(), opt.get_value()]) == [True, 1]
+    assert not s.run(opt.has_value())
+    assert not s.run(it.get_next_as_optional().has_value())
+
+
+TF_OPTIONAL = r'''
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+it = tf.data.make_initializable_iterator(tf.data.Dataset.range(3).map(lambda x: (x, x * 2)))
+opt = tf.data.experimental.get_next_as_optional(it)
+has = opt.has_value()
+val = tf.cond(has, lambda: opt.get_value()[1], lambda: tf.constant(-1, tf.int64))
+const = tf.data.experimental.Optional.from_value(tf.constant([1.5, 2.5]))
+c_has, c_val = const.has_value(), const.get_value()
+vals = []
+with tf.Session() as s:
+  s.run(it.initializer)
+  for _ in range(4):
+    vals.append([bool(x) if isinstance(x, bool) or str(type(x)).endswith("bool_'>") else int(x)
+                 for x in s.run([has, val])])
+  cv = s.run(c_val).tolist()
+open(sys.argv[1], "wb").write(tf.get_default_graph().as_graph_def().SerializeToString())
+print(json.dumps({"init": it.initializer.name, "has": has.name, "val": val.name, "vals": vals,
+                  "c_has": c_has.name, "c_val": c_val.name, "cv": cv}))
+'''
+
+
+def test_tensorflow_written_optional_graph_runs(tmp_path):
+  """A GraphDef TensorFlow wrote with IteratorGetNextAsOptional,
+  OptionalHasValue, OptionalGetValue (under a cond) and OptionalFromValue."""
+  import json
+  import os
+  import pathlib
+  import subprocess
+  tf_python = pathlib.Path(__file__).resolve().parents[2] / ".venv-tf" / "bin" / "python"
+  if not tf_python.exists():
+    if os.environ.get("TFC_COMPAT_REQUIRED", "") not in ("", "0"):
+      pytest.fail("TensorFlow venv missing")
+    pytest.skip("no .venv-tf")
+  env = dict(os.environ)
+  env.pop("LD_PRELOAD", None)
+  env.pop("PYTHONPATH", None)
+  gpath = str(tmp_path / "opt.pb")
+  ref = subprocess.run([str(tf_python), "-c", TF_OPTIONAL, gpath], capture_output=True, text=True, env=env,
+                       timeout=400)
+  assert ref.returncode == 0, ref.stderr[-3000:]
+  want = json.loads(ref.stdout.strip().splitlines()[-1])
+  gd = tf.GraphDef()
+  gd.ParseFromString(open(gpath, "rb").read())
+  with tf.Graph().as_default() as g:
+    tf.import_graph_def(gd, name="")
+    has, val = g.get_tensor_by_name(want["has"]), g.get_tensor_by_name(want["val"])
+    with tf.Session() as s:
+      s.run(g.get_operation_by_name(want["init"]))
+      got = [[bool(h), int(v)] for h, v in (s.run([has, val]) for _ in range(4))]
+      cv = s.run(g.get_tensor_by_name(want["c_val"])).tolist()
+  assert [[bool(h), v] for h, v in want["vals"]] == got
+  assert cv == want["cv"]

@@ -639,6 +639,11 @@ class Iterator(object):
       t.set_shape(s)
     return _nest.pack_sequence_as(self._types, outs)
 
+  def get_next_as_optional(self):
+    """The next element as a tf.data.experimental.Optional (empty at the end)."""
+    from tfc.data import optional_ops  # pylint: disable=g-import-not-at-top
+    return optional_ops.get_next_as_optional(self)
+
   def string_handle(self, name=None):
     """A string tensor naming this iterator, to feed a from_string_handle iterator."""
     return _apply_op("IteratorToStringHandle", name or "IteratorToStringHandle",

@@ -6,6 +6,7 @@ from tfc.data.options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOption
                               DistributeOptions, OptimizationOptions, ThreadingOptions)
 from tfc.data.grouping import (group_by_window, group_by_reducer, Reducer,  # noqa: F401
                                bucket_by_sequence_length, from_list)
+from tfc.data.optional_ops import Optional, get_next_as_optional  # noqa: F401
 from tfc.data.structure import (Structure, TensorStructure, SparseTensorStructure,  # noqa: F401
                                 TensorArrayStructure, OptionalStructure, DatasetStructure,
                                 get_structure)
