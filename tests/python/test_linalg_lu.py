@@ -131,3 +131,42 @@ def test_tridiagonal_matmul():
   f32 = run(tf.linalg.tridiagonal_matmul(d.astype(np.float32), rhs.astype(np.float32)))
   assert f32.dtype == np.float32
   np.testing.assert_allclose(f32, want, rtol=1e-4, atol=1e-5)
+
+
+def test_gradients_by_finite_differences():
+  rng = np.random.RandomState(11)
+  with tf.Graph().as_default(), tf.Session():
+    # Lu: through a scalar-weighted sum of both factors' entries
+    a0 = rng.randn(2, 4, 4) + 4 * np.eye(4)
+    a = tf.placeholder(tf.float64, [2, 4, 4])
+    lu, _ = tf.linalg.lu(a)
+    err = tf.test.compute_gradient_error(a, [2, 4, 4], lu, [2, 4, 4], x_init_value=a0, delta=1e-6)
+    assert err < 1e-6, err
+    # lu_solve end to end (Lu, gathers and triangular solves)
+    b0 = rng.randn(2, 4, 2)
+    x = tf.linalg.lu_solve(lu, tf.linalg.lu(a).p, tf.constant(b0))
+    err = tf.test.compute_gradient_error(a, [2, 4, 4], x, [2, 4, 2], x_init_value=a0, delta=1e-6)
+    assert err < 1e-6, err
+    # TridiagonalMatMul: every input
+    d0 = [rng.randn(2, 1, 5) for _ in range(3)]
+    r0 = rng.randn(2, 5, 3)
+    vals = d0 + [r0]
+    for k in range(4):
+      ins = [tf.constant(v) for v in vals]
+      ins[k] = tf.placeholder(tf.float64, vals[k].shape)
+      y = tf.linalg.tridiagonal_matmul(tf.concat(ins[:3], -2), ins[3])
+      err = tf.test.compute_gradient_error(ins[k], list(vals[k].shape), y, [2, 5, 3], x_init_value=vals[k],
+                                           delta=1e-6)
+      assert err < 1e-6, (k, err)
+    # TridiagonalSolve: diagonals and rhs, with and without pivoting
+    dg0 = rng.randn(2, 3, 5)
+    dg0[:, 1] += 6.0
+    for piv in (True, False):
+      dg = tf.placeholder(tf.float64, [2, 3, 5])
+      sol = tf.linalg.tridiagonal_solve(dg, tf.constant(r0), partial_pivoting=piv)
+      err = tf.test.compute_gradient_error(dg, [2, 3, 5], sol, [2, 5, 3], x_init_value=dg0, delta=1e-6)
+      assert err < 1e-6, err
+      rhs = tf.placeholder(tf.float64, [2, 5, 3])
+      sol = tf.linalg.tridiagonal_solve(tf.constant(dg0), rhs, partial_pivoting=piv)
+      err = tf.test.compute_gradient_error(rhs, [2, 5, 3], sol, [2, 5, 3], x_init_value=r0, delta=1e-6)
+      assert err < 1e-6, err
