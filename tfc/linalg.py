@@ -12,7 +12,7 @@ from tfc.ops.linalg_ops import (tensordot, trace, adjoint, cross, normalize,  # 
 transpose = matrix_transpose
 
 
-_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm",
+_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm", "eigh_tridiagonal",
              "tridiagonal_solve", "tridiagonal_matmul")
 
 
@@ -34,6 +34,10 @@ def __getattr__(name):
     value = getattr(linalg_lu, name)
     globals()[name] = value
     return value
+  if name == "experimental":
+    from tfc import linalg_experimental  # pylint: disable=g-import-not-at-top
+    globals()[name] = linalg_experimental
+    return linalg_experimental
   if name.startswith("LinearOperator"):
     from tfc.ops import linear_operator  # pylint: disable=g-import-not-at-top
     value = getattr(linear_operator, name, None)

@@ -170,3 +170,55 @@ def test_gradients_by_finite_differences():
       sol = tf.linalg.tridiagonal_solve(tf.constant(dg0), rhs, partial_pivoting=piv)
       err = tf.test.compute_gradient_error(rhs, [2, 5, 3], sol, [2, 5, 3], x_init_value=r0, delta=1e-6)
       assert err < 1e-6, err
+
+
+# TensorFlow 2.21's conjugate_gradient on this system, stopped after 3 steps:
+# (x, gamma, p) recorded from tf.linalg.experimental.conjugate_gradient.
+_CG_TF = [5, 5, 3, [[-0.04127851537996505, 0.09027313967022343, -0.021006936703221298, -0.15955220147101712, -0.034385264715747835], [0.05521596273668767, 0.018623478574005484, 0.01648148139899259, -0.0535087333141852, -0.038434621833724]], [0.011807828786973312, 1.5590671624007397e-05], [[-0.039211973332462825, 0.031974346733286724, 0.02375961197088258, 0.022370401247422872, -0.10189438401074738], [-0.00027542081034075903, -0.0015301367744275604, -0.0031178377301975223, -0.0018646659774624657, 1.212407510632003e-05]]]
+
+
+def test_conjugate_gradient():
+  rng = np.random.RandomState(0)
+  a = rng.randn(2, 5, 5)
+  spd = a @ np.swapaxes(a, -1, -2) + 5 * np.eye(5)
+  b = rng.randn(2, 5)
+  op = tf.linalg.LinearOperatorFullMatrix(spd, is_self_adjoint=True, is_positive_definite=True)
+  pre = tf.linalg.LinearOperatorDiag(1. / np.diagonal(spd, axis1=-2, axis2=-1), is_self_adjoint=True,
+                                     is_positive_definite=True)
+  cg = tf.linalg.experimental.conjugate_gradient
+  full, precond, three = (cg(op, b, tol=1e-10, max_iter=50),
+                          cg(op, b, preconditioner=pre, tol=1e-10, max_iter=50), cg(op, b, max_iter=3))
+  want = np.linalg.solve(spd, b[..., None])[..., 0]
+  r, r2, r3 = run([full, precond, three])
+  assert [int(r.i), int(r2.i), int(r3.i)] == _CG_TF[:3]
+  np.testing.assert_allclose(r.x, want, atol=1e-12)
+  np.testing.assert_allclose(r2.x, want, atol=1e-12)
+  np.testing.assert_allclose(r3.x, _CG_TF[3], rtol=1e-10)
+  np.testing.assert_allclose(r3.gamma, _CG_TF[4], rtol=1e-8)
+  np.testing.assert_allclose(r3.p, _CG_TF[5], rtol=1e-8)
+  r0 = run(cg(op, b, x=want, max_iter=5))
+  assert int(r0.i) == 0
+  with pytest.raises(ValueError):
+    cg(tf.linalg.LinearOperatorFullMatrix(spd), b)
+
+
+# TensorFlow 2.21's eigh_tridiagonal of this matrix: all eigenvalues, those in
+# (-0.5, 1.0], indices 1..3, and |eigenvectors| (their signs are free).
+_EIGH_TRIDIAGONAL_TF = [[-2.87806292099467, -1.9240723970207623, -1.1503601930699956, -0.15396135099798602, 1.4589604265637295, 2.6228139435576208], [-0.15396135099798602], [-1.9240723970207623, -1.1503601930699956, -0.15396135099798602], [[0.001552565417427171, 0.3828318050259041, 0.15405536624003666, 0.2955023131580309, 0.005959025744539496, 0.8615957379562121], [0.004006325233046845, 0.7785637420427721, 0.24498819271931996, 0.30117503702345094, 0.0005648363440382908, 0.4930481846599089], [0.008369112962138285, 0.4647254316982916, 0.17977510277888384, 0.8584687770516702, 0.015195598382390707, 0.12017319218160182], [0.05208409386366655, 0.17572277882537832, 0.935122677805609, 0.28833904719417236, 0.0932979862565101, 0.010507580387135184], [0.366309055293171, 0.005184010898377606, 0.060212953201139, 0.03568756584058073, 0.9278403305725591, 0.001980130148782948], [0.9289867706397137, 0.0200801594289779, 0.07647626888176454, 0.024296714327600274, 0.3607507054537328, 0.0005879278391118914]]]
+
+
+def test_eigh_tridiagonal():
+  rng = np.random.RandomState(1)
+  a, b = rng.randn(6), rng.randn(5)
+  full = np.diag(a) + np.diag(b, 1) + np.diag(b, -1)
+  t = _EIGH_TRIDIAGONAL_TF
+  np.testing.assert_allclose(run(tf.linalg.eigh_tridiagonal(a, b)), t[0], rtol=1e-10)
+  np.testing.assert_allclose(run(tf.linalg.eigh_tridiagonal(a, b, select="v", select_range=(-0.5, 1.0))),
+                             t[1], rtol=1e-10)
+  np.testing.assert_allclose(run(tf.linalg.eigh_tridiagonal(a, b, select="i", select_range=(1, 3))), t[2],
+                             rtol=1e-10)
+  e, v = run(tf.linalg.eigh_tridiagonal(a, b, eigvals_only=False))
+  np.testing.assert_allclose(np.abs(v), t[3], atol=1e-8)
+  np.testing.assert_allclose(full @ v, v * e, atol=1e-12)
+  with pytest.raises(ValueError):
+    tf.linalg.eigh_tridiagonal(a, b, select="x")

@@ -282,3 +282,49 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     rhs = _t(rhs, "rhs", d.dtype)
     sup, main, sub = d[..., 0:1, :], d[..., 1:2, :], d[..., 2:3, :]
     return _apply_op("TridiagonalMatMul", "TridiagonalMatMul", [sup, main, sub, rhs]).outputs[0]
+
+
+def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None, name=None):
+  """Eigenvalues (ascending; and, without eigvals_only, eigenvectors as
+  columns) of the real symmetric tridiagonal matrix with diagonal alpha [n]
+  and off-diagonal beta [n-1]. select: 'a' all, 'v' those in the interval
+  (lo, hi] of select_range, 'i' those with indices lo..hi. Computed by the
+  dense symmetric eigensolver (SelfAdjointEigV2) of the tridiagonal matrix;
+  eigenvectors are unique up to sign, which may differ from TF's."""
+  from tfc.ops import array_ops, linalg_impl, linalg_ops  # pylint: disable=g-import-not-at-top
+  with _scope(name, "eigh_tridiagonal", [alpha, beta]):
+    alpha = _t(alpha, "alpha")
+    beta = _t(beta, "beta", alpha.dtype)
+    if alpha.dtype.is_complex:
+      raise NotImplementedError("eigh_tridiagonal of complex matrices is not supported")
+    if alpha.shape.ndims is not None and alpha.shape.ndims != 1:
+      raise ValueError("alpha must be a vector, got shape %s" % alpha.shape)
+    if select not in ("a", "v", "i"):
+      raise ValueError("select must be 'a', 'v' or 'i', got %r" % (select,))
+    if select != "a" and select_range is None:
+      raise ValueError("select_range must be given for select=%r" % (select,))
+    n = array_ops.shape(alpha)[0]
+    zero = array_ops.zeros([1], dtype=alpha.dtype)
+    diags = array_ops.stack([array_ops.concat([beta, zero], 0), alpha, array_ops.concat([zero, beta], 0)], 0)
+    dense = tridiagonal_matmul(diags, array_ops.eye(n, dtype=alpha.dtype))
+    if eigvals_only:
+      e = linalg_impl.self_adjoint_eigvals(dense)
+      v = None
+    else:
+      e, v = linalg_impl.self_adjoint_eig(dense)
+    if select == "v":
+      lo, hi = select_range
+      keep = (e > _t(lo, "lo", alpha.dtype)) & (e <= _t(hi, "hi", alpha.dtype))
+      idx = array_ops.reshape(array_ops.where(keep), [-1])
+    elif select == "i":
+      lo, hi = select_range
+      from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
+      idx = math_ops.range(_t(lo, "lo", _dtypes.int64), _t(hi, "hi", _dtypes.int64) + 1)
+    else:
+      idx = None
+    if idx is not None:
+      e = array_ops.gather(e, idx)
+      if v is not None:
+        v = array_ops.gather(v, idx, axis=1)
+    _ = linalg_ops
+    return e if eigvals_only else (e, v)
