@@ -12,7 +12,7 @@ from tfc.ops.linalg_ops import (tensordot, trace, adjoint, cross, normalize,  # 
 transpose = matrix_transpose
 
 
-_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm", "eigh_tridiagonal",
+_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm", "eigh_tridiagonal", "sqrtm",
              "tridiagonal_solve", "tridiagonal_matmul")
 
 

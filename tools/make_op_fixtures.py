@@ -2709,6 +2709,12 @@ case("TridiagonalSolve", "pivoting_needed", diagonals=V(
 case("TridiagonalSolve", "singular", diagonals=V(
     [[1.0, 2.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64"), rhs=F(3, 1, dt="float64"))
 case("TridiagonalMatMul", superdiag=F(1, 4), maindiag=F(1, 4), subdiag=F(1, 4), rhs=F(4, 3))
+case("MatrixSquareRoot", input=V(_SPD, "float32"))
+case("MatrixSquareRoot", "f64_batch_complex_pairs", input=V(
+    [[[1.0, -2.0, 0.5], [3.0, 1.0, 0.0], [0.2, 0.1, 2.0]], _SPD], "float64"))
+case("MatrixSquareRoot", "f64_general", input=V(
+    [[4.0, 1.0, -2.0, 0.5], [0.5, 3.0, 1.0, 0.0], [1.0, -1.0, 5.0, 2.0], [0.0, 2.0, -1.0, 6.0]], "float64"))
+case("MatrixSquareRoot", "negative_eigenvalue", input=V([[-1.0, 0.0], [0.0, 4.0]], "float64"))
 case("TridiagonalMatMul", "f64_batch", superdiag=F(2, 1, 3, dt="float64"),
      maindiag=F(2, 1, 3, dt="float64"), subdiag=F(2, 1, 3, dt="float64"), rhs=F(2, 3, 2, dt="float64"))
 

@@ -1,6 +1,7 @@
 /*
- * ops_linalg_lu.c — op definitions of Lu, TridiagonalSolve and
- * TridiagonalMatMul (TF's linalg_ops.cc), with TF's attrs and shape rules.
+ * ops_linalg_lu.c — op definitions of Lu, TridiagonalSolve,
+ * TridiagonalMatMul and MatrixSquareRoot (TF's linalg_ops.cc), with TF's
+ * attrs and shape rules.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -18,6 +19,18 @@ static bool shape_lu(tfc_shape_ctx *ctx) {
   ctx->out_shapes[1] = *s;
   ctx->out_shapes[1].rank = s->rank - 1;
   ctx->out_shapes[1].dims[s->rank - 2] = c >= 0 ? c : r;
+  return true;
+}
+
+/* MatrixSquareRoot: a square batch in, the same shape out. */
+static bool shape_square(tfc_shape_ctx *ctx) {
+  const tfc_shape *s = &ctx->in_shapes[0];
+  ctx->out_shapes[0] = *s;
+  if (s->rank < 0) return true;
+  if (s->rank < 2) return tfc_shape_fail(ctx, "Shape must be at least rank 2 but is rank %d", s->rank);
+  int64_t r = s->dims[s->rank - 2], c = s->dims[s->rank - 1];
+  if (r >= 0 && c >= 0 && r != c)
+    return tfc_shape_fail(ctx, "Dimensions must be equal, but are %lld and %lld", (long long)r, (long long)c);
   return true;
 }
 
@@ -39,6 +52,7 @@ static const tfc_op_spec specs[] = {
     {"TridiagonalSolve", "diagonals: T; rhs: T", "output: T",
      "partial_pivoting: bool = true; perturb_singular: bool = false; " T_TRI, 0, shape_rhs},
     {"TridiagonalMatMul", "superdiag: T; maindiag: T; subdiag: T; rhs: T", "output: T", T_TRI, 0, shape_rhs},
+    {"MatrixSquareRoot", "input: T", "output: T", T_REAL, 0, shape_square},
 };
 
 const tfc_op_table tfc_ops_linalg_lu = {specs, (int)(sizeof specs / sizeof specs[0])};

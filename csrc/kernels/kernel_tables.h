@@ -33,6 +33,7 @@ extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stit
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
+extern const tfc_kernel_table tfc_kernels_linalg_sqrtm; /* MatrixSquareRoot (LAPACK dgees) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_kernel_table tfc_kernels_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
@@ -74,6 +75,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_strings, \
   &tfc_kernels_linalg, \
   &tfc_kernels_linalg_lu, \
+  &tfc_kernels_linalg_sqrtm, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \
   &tfc_kernels_script, \

@@ -222,3 +222,28 @@ def test_eigh_tridiagonal():
   np.testing.assert_allclose(full @ v, v * e, atol=1e-12)
   with pytest.raises(ValueError):
     tf.linalg.eigh_tridiagonal(a, b, select="x")
+
+
+def test_sqrtm_values_and_gradient():
+  scipy_linalg = pytest.importorskip("scipy.linalg")
+  rng = np.random.RandomState(5)
+  a = rng.randn(3, 5, 5)
+  cases = [a @ np.swapaxes(a, -1, -2) + np.eye(5),          # symmetric positive definite
+           rng.randn(4, 4) + 4 * np.eye(4),                  # complex eigenvalue pairs
+           np.array([[1., -2.], [3., 1.]])]                  # one 2x2 Schur block
+  for m in cases:
+    got = run(tf.linalg.sqrtm(m))
+    want = np.stack([scipy_linalg.sqrtm(x) for x in m.reshape((-1,) + m.shape[-2:])]).reshape(m.shape)
+    np.testing.assert_allclose(got, want.real, atol=1e-10)
+    np.testing.assert_allclose(np.matmul(got, got), m, atol=1e-10)
+  f32 = run(tf.matrix_square_root(cases[0].astype(np.float32)))
+  assert f32.dtype == np.float32
+  np.testing.assert_allclose(np.matmul(f32, f32), cases[0], rtol=1e-4, atol=1e-4)
+  assert np.isnan(run(tf.linalg.sqrtm(np.diag([-1., 4.])))).all()  # as TF: no real root
+  with pytest.raises(ValueError):
+    tf.linalg.sqrtm(np.ones((2, 3)))
+  with tf.Graph().as_default(), tf.Session():
+    x = tf.placeholder(tf.float64, [4, 4])
+    err = tf.test.compute_gradient_error(x, [4, 4], tf.linalg.sqrtm(x), [4, 4], x_init_value=cases[1],
+                                         delta=1e-6)
+    assert err < 1e-6, err

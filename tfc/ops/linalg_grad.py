@@ -185,3 +185,26 @@ def _lu_grad(op, lu_grad, _):
   rank = perm.shape.ndims
   inv = sort_ops.argsort(perm, axis=-1)
   return array_ops.gather(x, inv, axis=rank - 1, batch_dims=rank - 1)
+
+
+def _kron(a, b):
+  """The Kronecker products of batches of n x n matrices ([..., n*n, n*n])."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  k = array_ops.expand_dims(array_ops.expand_dims(a, -1), -3) * \
+      array_ops.expand_dims(array_ops.expand_dims(b, -3), -2)
+  shape = array_ops.shape(a)
+  n2 = shape[-1] * shape[-1]
+  return array_ops.reshape(k, array_ops.concat([shape[:-2], array_ops.stack([n2, n2])], 0))
+
+
+@RegisterGradient("MatrixSquareRoot")
+def _matrix_square_root_grad(op, grad):
+  """S S = A gives S dS + dS S = dA; the gradient solves S^T X + X S^T = grad
+  (vectorized row-major: (S^T (x) I + I (x) S) vec(X) = vec(grad))."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  s = op.outputs[0]
+  shape = array_ops.shape(s)
+  eye = array_ops.eye(shape[-1], batch_shape=shape[:-2], dtype=s.dtype)
+  system = _kron(_adj(s), eye) + _kron(eye, s)
+  flat = array_ops.reshape(grad, array_ops.concat([shape[:-2], [-1, 1]], 0))
+  return array_ops.reshape(_impl().matrix_solve(system, flat), shape)

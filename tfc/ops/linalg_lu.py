@@ -328,3 +328,12 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
         v = array_ops.gather(v, idx, axis=1)
     _ = linalg_ops
     return e if eigvals_only else (e, v)
+
+
+def sqrtm(input, name=None):  # pylint: disable=redefined-builtin
+  """The principal square root of square real matrices (MatrixSquareRoot:
+  the real Schur method; NaNs where a real square root does not exist)."""
+  return _apply_op("MatrixSquareRoot", name or "MatrixSquareRoot", [_t(input, "input")]).outputs[0]
+
+
+matrix_square_root = sqrtm
