@@ -139,6 +139,9 @@ cases.update({
     "bucket_no_padding": lambda: _seqs().map(lambda x: tf.shape(x)[0]).apply(
         tf.data.experimental.bucket_by_sequence_length(lambda n: n, [3], [2, 3], no_padding=True)),
     "from_list": lambda: tf.data.experimental.from_list([(1, b"a"), (2, b"bb"), (3, b"")]),
+    "pad_to_cardinality": lambda: tf.data.Dataset.from_tensor_slices(
+        {"a": np.arange(3), "b": np.ones([3, 2], np.float32)}).apply(
+            tf.data.experimental.pad_to_cardinality(5)),
 })
 for name, make in sorted(cases.items()):
   with tf.Graph().as_default():
@@ -201,6 +204,11 @@ restore_cases.update({
     "group_by_window": (cases["group_by_window"], 2),
     "group_by_reducer": (cases["group_by_reducer"], 1),
     "bucket": (cases["bucket_by_sequence_length"], 1),
+    "ignore_errors": (lambda: tf.data.Dataset.from_tensor_slices(np.array([b"1", b"x", b"3", b"", b"5"])).map(
+        tf.strings.to_number).apply(tf.data.experimental.ignore_errors()), 1),
+    "assert_cardinality": (cases["assert_cardinality_ok"], 1),
+    "take_while": (cases["take_while"], 2),
+    "from_list": (cases["from_list"], 1),
 })
 for name, (make, before) in sorted(restore_cases.items()):
   out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))

@@ -368,3 +368,14 @@ def test_tensorflow_written_optional_graph_runs(tmp_path):
       cv = s.run(g.get_tensor_by_name(want["c_val"])).tolist()
   assert [[bool(h), v] for h, v in want["vals"]] == got
   assert cv == want["cv"]
+
+
+def test_pad_to_cardinality():
+  ds = tf.data.Dataset.from_tensor_slices({"a": np.arange(2)}).apply(E.pad_to_cardinality(4))
+  got = drain(ds)
+  assert [int(d["a"]) for d in got] == [0, 1, 0, 0]
+  assert [bool(d["valid"]) for d in got] == [True, True, False, False]
+  with pytest.raises(ValueError, match="dictionary"):
+    tf.data.Dataset.range(2).apply(E.pad_to_cardinality(4))
+  with pytest.raises(ValueError, match="already exists"):
+    tf.data.Dataset.from_tensor_slices({"valid": np.arange(2)}).apply(E.pad_to_cardinality(4))

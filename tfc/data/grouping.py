@@ -247,3 +247,29 @@ def from_list(elements, name=None):
   attrs = {"output_types": types, "output_shapes": [_dops._shape_attr(s) for s in shapes]}  # pylint: disable=protected-access
   v = _apply_op("ListDataset", name or "ListDataset", [[t for comps in flat for t in comps]], attrs).outputs[0]
   return _dops.Dataset(v, out_types, out_shapes)
+
+
+def pad_to_cardinality(cardinality, mask_key="valid"):
+  """A transformation for Dataset.apply: pads a dataset of dicts to
+  `cardinality` elements with zero-filled elements, adding a boolean
+  `mask_key` entry (True for the input's elements, False for the padding)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.data import experimental as _experimental  # pylint: disable=g-import-not-at-top
+
+  def _apply_fn(dataset):
+    if not isinstance(dataset.output_types, dict):
+      raise ValueError("`pad_to_cardinality` requires its input dataset to be a dictionary.")
+    if mask_key in dataset.output_types:
+      raise ValueError("mask_key '%s' already exists in the dataset's elements" % mask_key)
+
+    def add_mask(x):
+      x = dict(x)
+      x[mask_key] = _ops.convert_to_tensor(True)
+      return x
+    masked = dataset.map(add_mask)
+    padding = _ops.convert_to_tensor(cardinality, dtype=_dtypes.int64) - _experimental.cardinality(dataset)
+    filler = {k: array_ops.zeros([d if d is not None else 0 for d in s.as_list()], dtype=dataset.output_types[k])
+              for k, s in dataset.output_shapes.items()}
+    filler[mask_key] = _ops.convert_to_tensor(False)
+    return masked.concatenate(_dops.Dataset.from_tensors(filler).repeat(padding))
+  return _apply_fn
