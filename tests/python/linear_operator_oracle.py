@@ -45,6 +45,9 @@ def ops():
       "toeplitz": L.LinearOperatorToeplitz(np.array([1., 2., 3.]), np.array([1., 5., 6.])),
       "tridiag": L.LinearOperatorTridiag(rng.randn(2, 3, 3)),
       "zeros": L.LinearOperatorZeros(3, batch_shape=[2], dtype=tf.float64),
+      "block_lower_triangular": L.LinearOperatorBlockLowerTriangular(
+          [[L.LinearOperatorFullMatrix(a[0] + 3 * np.eye(3))],
+           [L.LinearOperatorFullMatrix(rng.randn(2, 3)), L.LinearOperatorDiag(np.array([2., -1.5]))]]),
   }
 
 

@@ -1524,3 +1524,140 @@ class LinearOperatorTridiag(LinearOperator):
     tf = _tf()
     s = tf.shape(self._compact)
     return tf.linalg.tridiagonal_matmul(self._compact, tf.eye(s[-1], batch_shape=s[:-2], dtype=self.dtype))
+
+
+class LinearOperatorBlockLowerTriangular(LinearOperator):
+  """The block lower triangular matrix of operators[i][j] (j <= i; row i
+  holds i + 1 operators, the diagonal ones square): matmul by block rows,
+  solve by block forward substitution, determinant from the diagonal blocks."""
+
+  def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
+               is_square=None, name="LinearOperatorBlockLowerTriangular"):
+    rows = [list(r) for r in operators]
+    if not rows:
+      raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+    for i, row in enumerate(rows):
+      if len(row) != i + 1:
+        raise ValueError("Argument `operators[%d]` must contain `%d` blocks. Found: %d" % (i, i + 1, len(row)))
+    dtype = rows[0][0].dtype
+    for row in rows:
+      for op in row:
+        if op.dtype != dtype:
+          raise TypeError("Expected all operators to have the same dtype.  Found %s" % op.dtype)
+    diag = [row[-1] for row in rows]
+    for op in diag:
+      if op.is_square is False:
+        raise ValueError("Diagonal operators must be square.")
+    if all(op.is_non_singular for op in diag):
+      is_non_singular = True if is_non_singular is None else is_non_singular
+    self._rows = rows
+    super(LinearOperatorBlockLowerTriangular, self).__init__(
+        dtype, [p for row in rows for op in row for p in op.graph_parents], is_non_singular,
+        is_self_adjoint, is_positive_definite, True, name, {"operators": operators})
+
+  @property
+  def operators(self):
+    return [list(r) for r in self._rows]
+
+  def _diag(self):
+    return [row[-1] for row in self._rows]
+
+  def _shape(self):
+    tf = _tf()
+    shapes = [op.shape for op in self._diag()]
+    if any(s.ndims is None for s in shapes):
+      return tf.TensorShape(None)
+    batch = shapes[0][:-2]
+    for row in self._rows:
+      for op in row:
+        if op.shape.ndims is None:
+          return tf.TensorShape(None)
+        batch = tf.broadcast_static_shape(batch, op.shape[:-2])
+    dims = [s[-1].value for s in shapes]
+    n = None if any(d is None for d in dims) else sum(dims)
+    return batch.concatenate([n, n])
+
+  def _shape_tensor(self):
+    tf = _tf()
+    batch = self._diag()[0].batch_shape_tensor()
+    n = None
+    for row in self._rows:
+      for op in row:
+        batch = tf.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
+    for op in self._diag():
+      d = op.domain_dimension_tensor()
+      n = d if n is None else n + d
+    return tf.concat([batch, tf.stack([n, n])], 0)
+
+  def _split(self, x):
+    tf = _tf()
+    return tf.split(x, tf.stack([op.domain_dimension_tensor() for op in self._diag()]), axis=-2)
+
+  def _matmul(self, x, adjoint=False, adjoint_arg=False):
+    tf = _tf()
+    if adjoint_arg:
+      x = _adjoint(x)
+    parts = self._split(x)
+    k = len(self._rows)
+    out = []
+    for i in range(k):
+      acc = None
+      # A[i][j] for j <= i; the adjoint's block (i, j) is A[j][i]^H for j >= i
+      pairs = ([(self._rows[i][j], parts[j]) for j in range(i + 1)] if not adjoint else
+               [(self._rows[j][i], parts[j]) for j in range(i, k)])
+      for op, p in pairs:
+        y = op.matmul(p, adjoint=adjoint)
+        acc = y if acc is None else acc + y
+      out.append(acc)
+    return tf.concat(out, -2)
+
+  def _solve(self, rhs, adjoint=False, adjoint_arg=False):
+    tf = _tf()
+    if adjoint_arg:
+      rhs = _adjoint(rhs)
+    parts = self._split(rhs)
+    k = len(self._rows)
+    sol = [None] * k
+    order = range(k) if not adjoint else range(k - 1, -1, -1)
+    for i in order:
+      r = parts[i]
+      others = (range(i) if not adjoint else range(i + 1, k))
+      for j in others:
+        op = self._rows[i][j] if not adjoint else self._rows[j][i]
+        r = r - op.matmul(sol[j], adjoint=adjoint)
+      sol[i] = self._rows[i][i].solve(r, adjoint=adjoint)
+    return tf.concat(sol, -2)
+
+  def _determinant(self):
+    result = None
+    for op in self._diag():
+      d = op.determinant()
+      result = d if result is None else result * d
+    return result
+
+  def _log_abs_determinant(self):
+    result = None
+    for op in self._diag():
+      d = op.log_abs_determinant()
+      result = d if result is None else result + d
+    return result
+
+  def _diag_part(self):
+    return _tf().concat([op.diag_part() for op in self._diag()], -1)
+
+  def _to_dense(self):
+    tf = _tf()
+    k = len(self._rows)
+    dims = [op.domain_dimension_tensor() for op in self._diag()]
+    rows = []
+    for i in range(k):
+      blocks = [self._rows[i][j].to_dense() for j in range(i + 1)]
+      if i + 1 < k:
+        rest = dims[i + 1]
+        for d in dims[i + 2:]:
+          rest = rest + d
+        b = blocks[0]
+        shape = tf.concat([tf.shape(b)[:-2], tf.stack([tf.shape(blocks[-1])[-2], rest])], 0)
+        blocks.append(tf.zeros(shape, dtype=self.dtype))
+      rows.append(tf.concat(blocks, -1))
+    return tf.concat(rows, -2)
