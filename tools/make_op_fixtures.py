@@ -200,7 +200,7 @@ SKIPPED.update((_op, _INPUT_PIPELINE_DATA) for _op in (
     "ScanDataset", "ExperimentalScanDataset", "TakeWhileDataset", "ExperimentalTakeWhileDataset",
     "RewriteDataset", "GroupByWindowDataset", "ExperimentalGroupByWindowDataset",
     "GroupByReducerDataset", "ExperimentalGroupByReducerDataset", "ListDataset",
-    "IteratorGetNextAsOptional"))
+    "IteratorGetNextAsOptional", "CSVDataset", "CSVDatasetV2", "ExperimentalCSVDataset"))
 _OPTIONAL = ("Optional values are DT_VARIANT tensors (no fetchable output of their own to compare "
              "for OptionalFromValue/OptionalNone): tests/python/test_data_experimental_ops.py runs a "
              "GraphDef TensorFlow wrote with these ops and checks the values and errors")

@@ -78,6 +78,15 @@ static const tfc_op_spec specs[] = {
      TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     {"ListDataset", "tensors: Tinput_types", DS_OUT, "Tinput_types: list(type) >= 1; " DS_ATTRS "; " META,
      TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+#define CSV_IN                                                                                               \
+  "filenames: string; compression_type: string; buffer_size: int64; header: bool; field_delim: string; "    \
+  "use_quote_delim: bool; na_value: string; select_cols: int64; record_defaults: output_types"
+    {"CSVDataset", CSV_IN, DS_OUT, "output_types: list(type) >= 1; output_shapes: list(shape) >= 1",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"CSVDatasetV2", CSV_IN "; exclude_cols: int64", DS_OUT,
+     "output_types: list(type) >= 1; output_shapes: list(shape) >= 1", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"ExperimentalCSVDataset", CSV_IN, DS_OUT, "output_types: list(type) >= 1; output_shapes: list(shape) >= 1",
+     TFC_OP_STATEFUL, tfc_shape_fn_scalar},
     /* a graph rewrite of the input (replicate_on_split, map_fusion, ...):
      * TF's rewrites keep the elements, so tfc runs the input as it is */
     {"RewriteDataset", "input_dataset: variant; rewrite_name: string", DS_OUT, DS_ATTRS, TFC_OP_STATEFUL,

@@ -158,6 +158,47 @@ static void list_compute(tfc_kernel_ctx *ctx) {
   tfc_ds_output(ctx, tfc_ds_list(ctx->inputs, ctx->n_inputs / nt, nt, t, sh, ctx->st));
 }
 
+/* CSVDataset / CSVDatasetV2 / ExperimentalCSVDataset: inputs filenames,
+ * compression_type, buffer_size, header, field_delim, use_quote_delim,
+ * na_value, select_cols, record_defaults... (V2: then exclude_cols). */
+static void csv_compute(tfc_kernel_ctx *ctx) {
+  bool v2 = strcmp(ctx->op_type, "CSVDatasetV2") == 0;
+  int nd = ctx->n_inputs - 8 - (v2 ? 1 : 0);
+  const tfc_tensor *files = ctx->inputs[0], *comp = ctx->inputs[1], *delim = ctx->inputs[4], *na = ctx->inputs[6];
+  const tfc_tensor *sel = ctx->inputs[7], *exc = v2 ? ctx->inputs[ctx->n_inputs - 1] : NULL;
+  if (files->dtype != TFC_DTYPE_STRING || files->rank > 1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "`filenames` must be a scalar or a vector.");
+    return;
+  }
+  const tfc_string *cs = comp->data, *ds = delim->data, *ns = na->data;
+  int kind = 0;
+  if (cs->len == 4 && memcmp(cs->data, "ZLIB", 4) == 0) kind = 1;
+  else if (cs->len == 4 && memcmp(cs->data, "GZIP", 4) == 0) kind = 2;
+  else if (cs->len != 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Unsupported compression_type: %.*s.", (int)cs->len, cs->data);
+    return;
+  }
+  if (ds->len != 1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "field_delim should be only 1 char");
+    return;
+  }
+  if (in_i64(ctx, 2) <= 0 && in_i64(ctx, 2) != -1) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "buffer_size should be positive");
+    return;
+  }
+  if (sel->nelems > 0 && exc && exc->nelems > 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Either select_cols or exclude_cols should be empty");
+    return;
+  }
+  tfc_shape sh[MAXC];
+  int ns_ = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
+  bool header = *(const bool *)ctx->inputs[3]->data, quote = *(const bool *)ctx->inputs[5]->data;
+  tfc_ds_output(ctx, tfc_ds_csv(files, kind, header, ds->data[0], quote, ns->data, ns->len,
+                                sel->nelems ? (const int64_t *)sel->data : NULL, (int)sel->nelems,
+                                exc && exc->nelems ? (const int64_t *)exc->data : NULL, exc ? (int)exc->nelems : 0,
+                                ctx->inputs + 8, nd, ns_ == nd ? sh : NULL, ctx->st));
+}
+
 /* RewriteDataset: the input dataset itself (TF's rewrites, optimizations
  * and split-replication, keep its elements and their order). */
 static void rewrite_compute(tfc_kernel_ctx *ctx) {
@@ -185,6 +226,9 @@ static const tfc_kernel_def defs[] = {
     {"GroupByReducerDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
     {"ExperimentalGroupByReducerDataset", "CPU", NULL, NULL, NULL, group_compute, NULL, 0},
     {"ListDataset", "CPU", NULL, NULL, NULL, list_compute, NULL, 0},
+    {"CSVDataset", "CPU", NULL, NULL, NULL, csv_compute, NULL, 0},
+    {"CSVDatasetV2", "CPU", NULL, NULL, NULL, csv_compute, NULL, 0},
+    {"ExperimentalCSVDataset", "CPU", NULL, NULL, NULL, csv_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_dataset_experimental = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -122,4 +122,12 @@ tfc_dataset *tfc_ds_group(bool reducer, tfc_dataset *in, struct tfc_flib *flib, 
                           tfc_tensor *const *const *captured, const int *n_captured, int n, const tfc_dtype *types,
                           const tfc_shape *shapes, tfc_status *st);
 
+/* CSVDataset (dataset_csv.c): the records of CSV files (filenames: a string
+ * tensor), one scalar per column of record_defaults (their dtypes; an empty
+ * default makes the column required). select (n_select columns, strictly
+ * increasing) or NULL for all; exclude: columns left out. */
+tfc_dataset *tfc_ds_csv(const tfc_tensor *filenames, int comp, bool header, char delim, bool quote, const char *na,
+                        size_t na_len, const int64_t *select, int n_select, const int64_t *exclude, int n_exclude,
+                        tfc_tensor *const *defaults, int n, const tfc_shape *shapes, tfc_status *st);
+
 #endif

@@ -43,6 +43,17 @@ def lst(v):
   return v.tolist()
 
 
+def _csv(name, content):
+  path = os.path.join(DIR, name)
+  with open(path, "wb") as f:
+    f.write(content)
+  return path
+
+
+_CSV = (b'id,name,score\n1,"a,b",2.5\n2,"x""y",\r\n3,"multi\nline",4\n,,\n5,z,6\n'
+        b'NA, w ,-1e3\n')
+
+
 def _seqs():
   lengths = [3, 1, 5, 2, 7, 4, 6, 2, 3]
   flat = np.concatenate([np.arange(n) + 10 * i for i, n in enumerate(lengths)]).astype(np.int64)
@@ -139,6 +150,13 @@ cases.update({
     "bucket_no_padding": lambda: _seqs().map(lambda x: tf.shape(x)[0]).apply(
         tf.data.experimental.bucket_by_sequence_length(lambda n: n, [3], [2, 3], no_padding=True)),
     "from_list": lambda: tf.data.experimental.from_list([(1, b"a"), (2, b"bb"), (3, b"")]),
+    "csv": lambda: tf.data.experimental.CsvDataset(
+        [_csv("a.csv", _CSV), _csv("b.csv", b"7,q,1\n8,r,2")],
+        [tf.constant(-1, tf.int64), tf.constant("d"), tf.constant(9.5, tf.float64)], header=True,
+        na_value="NA").map(lambda i, s, f: (i, s, f)),
+    "csv_select": lambda: tf.data.experimental.CsvDataset(
+        _csv("c.csv", b"1;a;2;3\n4;b;5;6\n"), [tf.int32, tf.constant(0.5)], field_delim=";",
+        select_cols=[0, 3]),
     "pad_to_cardinality": lambda: tf.data.Dataset.from_tensor_slices(
         {"a": np.arange(3), "b": np.ones([3, 2], np.float32)}).apply(
             tf.data.experimental.pad_to_cardinality(5)),

@@ -379,3 +379,42 @@ def test_pad_to_cardinality():
     tf.data.Dataset.range(2).apply(E.pad_to_cardinality(4))
   with pytest.raises(ValueError, match="already exists"):
     tf.data.Dataset.from_tensor_slices({"valid": np.arange(2)}).apply(E.pad_to_cardinality(4))
+
+
+# ---- CsvDataset (dataset_csv.c); values against TF in data_oracle.py ----
+
+def test_csv_dataset_errors_and_restored_position(tmp_path):
+  path = str(tmp_path / "a.csv")
+  with open(path, "wb") as f:
+    f.write(b'h1,h2\n1,"a\nb"\n2,x\n3,y\n4,z\n')
+  ds = E.CsvDataset(path, [tf.int64, tf.constant("d")], header=True)
+  assert [(int(i), s) for i, s in drain(ds)] == [(1, b"a\nb"), (2, b"x"), (3, b"y"), (4, b"z")]
+  assert ds.output_types == (tf.int64, tf.string)
+  bad = str(tmp_path / "bad.csv")
+  for content, msg in ((b"1,a,b\n", "Expect 2 fields but have more in record"),
+                       (b"1\n", "Expect 2 fields but have 1 in record"),
+                       (b",a\n", "Field 0 is required but missing in record!"),
+                       (b"q,a\n", "Field 0 in record is not a valid int64: q"),
+                       (b'1,a"b\n', "Unquoted fields cannot have quotes inside"),
+                       (b'1,"ab\n', "Reached end of file without closing quoted field in record")):
+    with open(bad, "wb") as f:
+      f.write(content)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=msg):
+      drain(E.CsvDataset(bad, [tf.int64, tf.string]))
+  with pytest.raises(tf.errors.NotFoundError):
+    drain(E.CsvDataset(str(tmp_path / "missing.csv"), [tf.int64]))
+  with pytest.raises(TypeError):
+    E.CsvDataset(path, [tf.bool])
+  # the saved position is the next record: a restore continues there
+  it = ds.make_initializable_iterator()
+  nxt = it.get_next()
+  saver = tf.train.Saver([E.make_saveable_from_iterator(it)])
+  with tf.Session() as s:
+    s.run(it.initializer)
+    s.run(nxt)
+    s.run(nxt)
+    ckpt = saver.save(s, str(tmp_path / "ckpt"))
+  with tf.Session() as s:
+    s.run(it.initializer)
+    saver.restore(s, ckpt)
+    assert [int(s.run(nxt)[0]) for _ in range(2)] == [3, 4]

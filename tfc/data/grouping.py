@@ -273,3 +273,41 @@ def pad_to_cardinality(cardinality, mask_key="valid"):
     filler[mask_key] = _ops.convert_to_tensor(False)
     return masked.concatenate(_dops.Dataset.from_tensors(filler).repeat(padding))
   return _apply_fn
+
+
+class CsvDataset(_dops.Dataset):
+  """The records of CSV files as tuples of scalars, one per column of
+  record_defaults (a tensor: the column's dtype and default; a dtype: a
+  required column). TF's CSVDatasetV2 op (csrc/kernels/dataset_csv.c)."""
+
+  def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None, header=False,
+               field_delim=",", use_quote_delim=True, na_value="", select_cols=None, exclude_cols=None):
+    allowed = (_dtypes.float32, _dtypes.float64, _dtypes.int32, _dtypes.int64, _dtypes.string)
+    defaults = []
+    for i, d in enumerate(record_defaults):
+      if isinstance(d, _dtypes.DType) or (isinstance(d, type) and d in (int, float, str)):
+        d = _ops.convert_to_tensor(_np.zeros([0], _dtypes.as_dtype(d).as_numpy_dtype)
+                                   if _dtypes.as_dtype(d) != _dtypes.string else _np.array([], object),
+                                   dtype=_dtypes.as_dtype(d), name="record_default_%d" % i)
+      else:
+        d = _ops.convert_to_tensor(d, name="record_default_%d" % i)
+      if d.dtype not in allowed:
+        raise TypeError("`record_defaults` must be a list of tensors of dtype float32, float64, int32, "
+                        "int64 or string, got %s" % d.dtype)
+      defaults.append(d)
+    ins = [_ops.convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames"),
+           _ops.convert_to_tensor(compression_type or "", dtype=_dtypes.string, name="compression_type"),
+           _ops.convert_to_tensor(-1 if buffer_size is None else buffer_size, dtype=_dtypes.int64,
+                                  name="buffer_size"),
+           _ops.convert_to_tensor(bool(header), dtype=_dtypes.bool, name="header"),
+           _ops.convert_to_tensor(field_delim, dtype=_dtypes.string, name="field_delim"),
+           _ops.convert_to_tensor(bool(use_quote_delim), dtype=_dtypes.bool, name="use_quote_delim"),
+           _ops.convert_to_tensor(na_value, dtype=_dtypes.string, name="na_value"),
+           _ops.convert_to_tensor(_np.array(select_cols or [], _np.int64), name="select_cols"),
+           defaults,
+           _ops.convert_to_tensor(_np.array(exclude_cols or [], _np.int64), name="exclude_cols")]
+    types = tuple(d.dtype for d in defaults)
+    shapes = tuple(_SCALAR for _ in defaults)
+    v = _apply_op("CSVDatasetV2", "CSVDatasetV2", ins,
+                  {"output_types": list(types), "output_shapes": [[]] * len(types)}).outputs[0]
+    super(CsvDataset, self).__init__(v, types, shapes)
