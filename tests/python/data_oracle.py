@@ -54,6 +54,9 @@ _CSV = (b'id,name,score\n1,"a,b",2.5\n2,"x""y",\r\n3,"multi\nline",4\n,,\n5,z,6\
         b'NA, w ,-1e3\n')
 
 
+_MCSV = b"x,name,y,w\n%d,a,1.5,7\n%d,b,,8\n%d,c,2,9000000000\n"
+
+
 def _seqs():
   lengths = [3, 1, 5, 2, 7, 4, 6, 2, 3]
   flat = np.concatenate([np.arange(n) + 10 * i for i, n in enumerate(lengths)]).astype(np.int64)
@@ -157,6 +160,12 @@ cases.update({
     "csv_select": lambda: tf.data.experimental.CsvDataset(
         _csv("c.csv", b"1;a;2;3\n4;b;5;6\n"), [tf.int32, tf.constant(0.5)], field_delim=";",
         select_cols=[0, 3]),
+    "make_csv_dataset": lambda: tf.data.experimental.make_csv_dataset(
+        [_csv("m1.csv", _MCSV % (0, 1, 2)), _csv("m2.csv", _MCSV % (3, 4, 5))], 2, label_name="y",
+        num_epochs=1, shuffle=False),
+    "make_csv_dataset_shuffled": lambda: tf.data.experimental.make_csv_dataset(
+        [_csv("m1.csv", _MCSV % (0, 1, 2)), _csv("m2.csv", _MCSV % (3, 4, 5))], 3, num_epochs=2,
+        shuffle=True, shuffle_seed=7, shuffle_buffer_size=4, select_columns=["x", "y"]),
     "pad_to_cardinality": lambda: tf.data.Dataset.from_tensor_slices(
         {"a": np.arange(3), "b": np.ones([3, 2], np.float32)}).apply(
             tf.data.experimental.pad_to_cardinality(5)),

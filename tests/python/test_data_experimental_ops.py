@@ -418,3 +418,20 @@ def test_csv_dataset_errors_and_restored_position(tmp_path):
     s.run(it.initializer)
     saver.restore(s, ckpt)
     assert [int(s.run(nxt)[0]) for _ in range(2)] == [3, 4]
+
+
+def test_make_csv_dataset_inference_and_errors(tmp_path):
+  path = str(tmp_path / "m.csv")
+  with open(path, "w") as f:
+    f.write("a,b,c\n1,x,0.5\n2,y,\n")
+  ds = E.make_csv_dataset(path, 2, num_epochs=1, shuffle=False, label_name="a")
+  features, label = ds.output_types
+  assert features == {"b": tf.string, "c": tf.float32} and label == tf.int32
+  (f, lab), = drain(ds)
+  assert lab.tolist() == [1, 2] and f["b"].tolist() == [b"x", b"y"] and f["c"].tolist() == [0.5, 0.0]
+  with pytest.raises(ValueError, match="label_name"):
+    E.make_csv_dataset(path, 2, label_name="zz")
+  with pytest.raises(ValueError, match="No files match"):
+    E.make_csv_dataset(str(tmp_path / "none*.csv"), 2)
+  with pytest.raises(ValueError, match="select_columns"):
+    E.make_csv_dataset(path, 2, select_columns=["q"])

@@ -5,7 +5,8 @@ from tfc.data.dataset_ops import Dataset as _Dataset
 from tfc.data.options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions,  # noqa: F401
                               DistributeOptions, OptimizationOptions, ThreadingOptions)
 from tfc.data.grouping import (group_by_window, group_by_reducer, Reducer,  # noqa: F401
-                               bucket_by_sequence_length, from_list, pad_to_cardinality, CsvDataset)
+                               bucket_by_sequence_length, from_list, pad_to_cardinality)
+from tfc.data.readers import CsvDataset, make_csv_dataset  # noqa: F401
 from tfc.data.optional_ops import Optional, get_next_as_optional  # noqa: F401
 from tfc.data.structure import (Structure, TensorStructure, SparseTensorStructure,  # noqa: F401
                                 TensorArrayStructure, OptionalStructure, DatasetStructure,
