@@ -157,6 +157,7 @@ _LAZY["make_template"] = ("tfc.ops.template", "make_template")
 _LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
     "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
     "matrix_band_part"))
+_LAZY["matrix_square_root"] = ("tfc.ops.linalg_lu", "matrix_square_root")
 _LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
               "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.

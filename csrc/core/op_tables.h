@@ -26,10 +26,13 @@ extern const tfc_op_table tfc_ops_parsing;   /* ParseExample*, DecodeRaw/CSV, St
 extern const tfc_op_table tfc_ops_data_flow; /* stacks, tensor arrays, queues, readers */
 extern const tfc_op_table tfc_ops_functional; /* PartitionedCall, If, While, Case (function calls) */
 extern const tfc_op_table tfc_ops_dataset;   /* tf.data datasets and iterators */
+extern const tfc_op_table tfc_ops_dataset_experimental; /* tf.data.experimental datasets */
+extern const tfc_op_table tfc_ops_optional; /* Optional values */
 extern const tfc_op_table tfc_ops_resource;  /* VarHandleOp, ReadVariableOp, ResourceApply*, ... */
 extern const tfc_op_table tfc_ops_sparse;    /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_op_table tfc_ops_strings;   /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_op_table tfc_ops_linalg;    /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
+extern const tfc_op_table tfc_ops_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
 extern const tfc_op_table tfc_ops_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_op_table tfc_ops_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_op_table tfc_ops_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
@@ -65,10 +68,13 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_data_flow, \
   &tfc_ops_functional, \
   &tfc_ops_dataset, \
+  &tfc_ops_dataset_experimental, \
+  &tfc_ops_optional, \
   &tfc_ops_resource, \
   &tfc_ops_sparse, \
   &tfc_ops_strings, \
   &tfc_ops_linalg, \
+  &tfc_ops_linalg_lu, \
   &tfc_ops_math_special, \
   &tfc_ops_scatter_nd, \
   &tfc_ops_script, \

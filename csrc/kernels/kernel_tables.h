@@ -26,10 +26,14 @@ extern const tfc_kernel_table tfc_kernels_stack;        /* StackV2, StackPushV2,
 extern const tfc_kernel_table tfc_kernels_tensor_array; /* TensorArrayV3 and its ops */
 extern const tfc_kernel_table tfc_kernels_data_flow;    /* queues and readers */
 extern const tfc_kernel_table tfc_kernels_dataset;      /* tf.data datasets and iterators */
+extern const tfc_kernel_table tfc_kernels_dataset_experimental; /* tf.data.experimental datasets */
+extern const tfc_kernel_table tfc_kernels_optional; /* Optional values */
 extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: VarHandleOp, ResourceApply*, ... */
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
+extern const tfc_kernel_table tfc_kernels_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
+extern const tfc_kernel_table tfc_kernels_linalg_sqrtm; /* MatrixSquareRoot (LAPACK dgees) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
 extern const tfc_kernel_table tfc_kernels_array_extra; /* EnsureShape, BroadcastArgs, Bitcast, UnravelIndex, HistogramFixedWidth */
@@ -78,10 +82,14 @@ extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTenso
   &tfc_kernels_tensor_array, \
   &tfc_kernels_data_flow, \
   &tfc_kernels_dataset, \
+  &tfc_kernels_dataset_experimental, \
+  &tfc_kernels_optional, \
   &tfc_kernels_resource, \
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \
   &tfc_kernels_linalg, \
+  &tfc_kernels_linalg_lu, \
+  &tfc_kernels_linalg_sqrtm, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \
   &tfc_kernels_script, \

@@ -65,6 +65,8 @@ class Dataset(object):
     self._types = output_types      # as the C ops see them (a sparse component: string [3])
     self._shapes = output_shapes
     self._sparse = sparse           # None, or per component None / (dtype, shape) of a SparseTensor
+    self._inputs = ()         # the datasets this one transforms (their options apply to it)
+    self._own_options = None  # what with_options set on this dataset
 
   def _as_variant_tensor(self):
     return self._variant
@@ -102,7 +104,7 @@ class Dataset(object):
     if extra:
       attrs.update(extra)
     v = _apply_op(op_type, op_type, [self._variant] + list(inputs), attrs).outputs[0]
-    return Dataset(v, types, shapes, sparse)
+    return _derived(Dataset(v, types, shapes, sparse), self)
 
   # ---- sources ----
 
@@ -166,7 +168,7 @@ class Dataset(object):
           d._sparse if d._sparse is not None else _map(lambda _: None, d._types) for d in flat])
     attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ZipDataset", "ZipDataset", [[d._variant for d in flat]], attrs).outputs[0]
-    return Dataset(v, types, shapes, sparse)
+    return _derived(Dataset(v, types, shapes, sparse), *flat)
 
   @staticmethod
   def from_generator(generator, output_types, output_shapes=None, args=None):
@@ -218,7 +220,7 @@ class Dataset(object):
     attrs = {"output_types": _flat(self._types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ConcatenateDataset", "ConcatenateDataset", [self._variant, dataset._variant],
                   attrs).outputs[0]
-    return Dataset(v, self._types, shapes, self._sparse)
+    return _derived(Dataset(v, self._types, shapes, self._sparse), self, dataset)
 
   def batch(self, batch_size, drop_remainder=False):
     """Stacks batch_size consecutive elements (the last batch may be smaller
@@ -256,7 +258,31 @@ class Dataset(object):
     attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
     v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
                   [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
-    return Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes))
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
+
+  def _padded_batch_with_filler(self, batch_size, padded_shapes, padding_values, drop_remainder, filler):
+    """padded_batch whose unknown padded dimensions are the scalar int64
+    tensor filler (None: the longest in the batch); batch_size may be a tensor."""
+    if filler is None:
+      return self.padded_batch(batch_size, padded_shapes, padding_values, drop_remainder)
+    flat_types = _flat(self._types)
+    flat_pad = [_tensor_shape.as_shape(s) for s in _flatten_up_to(self._types, padded_shapes)]
+    if padding_values is None:
+      flat_vals = [_np.zeros([], t.as_numpy_dtype) if t != _dtypes.string else b"" for t in flat_types]
+    else:
+      flat_vals = _flat(padding_values)
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    pad_tensors = [array_ops.stack([filler if d is None else _ops.convert_to_tensor(d, dtype=_dtypes.int64)
+                                    for d in s.as_list()]) if s.ndims else
+                   _ops.convert_to_tensor(_np.zeros([0], _np.int64)) for s in flat_pad]
+    val_tensors = [_ops.convert_to_tensor(v, dtype=t) for v, t in zip(flat_vals, flat_types)]
+    bs = _ops.convert_to_tensor(batch_size, dtype=_dtypes.int64, name="batch_size")
+    dr = _ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+    out_shapes = [_tensor_shape.TensorShape([None]).concatenate([None] * s.ndims) for s in flat_pad]
+    attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
+    v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
+                  [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
 
   def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
     """Randomly shuffles through a buffer of buffer_size elements; with fixed
@@ -325,6 +351,7 @@ class Dataset(object):
         return result._variant
       flat, infos = _encode_flat(_flat(result))
       box["sparse"] = infos
+      flat = _own_tensors(flat)
       return tuple(flat) if len(flat) != 1 else flat[0]
     g = _ops.get_default_graph()
     body.__name__ = "%s_%s" % (what, getattr(func, "__name__", "fn"))
@@ -358,7 +385,7 @@ class Dataset(object):
       attrs.update(extra_attrs)
     v = _apply_op(op_type, op_type, [self._variant, list(traced.captured_inputs)] + list(extra_inputs),
                   attrs).outputs[0]
-    return Dataset(v, types, shapes, sparse)
+    return _derived(Dataset(v, types, shapes, sparse), self)
 
   def map(self, map_func, num_parallel_calls=None):
     """Applies map_func (traced into a graph function) to each element; with
@@ -401,6 +428,40 @@ class Dataset(object):
   def filter(self, predicate):
     """Keeps the elements for which predicate returns True."""
     return self._function_dataset("FilterDataset", predicate, "filter", attr_name="predicate")
+
+  # ---- options and structure ----
+
+  def with_options(self, options):
+    """This dataset with options set (merged over the options it already has;
+    the later value of an option wins). The dataset op is the same: the
+    options are recorded on the Python object, as in TF 1.15."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    if not isinstance(options, _options.Options):
+      raise TypeError("Argument `options` must be of type tf.data.Options, got %r" % (options,))
+    ds = Dataset(self._variant, self._types, self._shapes, self._sparse)
+    ds._inputs = (self,)
+    ds._own_options = options
+    return ds
+
+  def options(self):
+    """The options of this dataset and of the datasets it was made from, merged."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    found = []
+
+    def walk(ds):
+      for d in ds._inputs:
+        walk(d)
+      if ds._own_options is not None:
+        found.append(ds._own_options)
+    walk(self)
+    return _options.merge_options(*found)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
 
   # ---- iterators ----
 
@@ -521,6 +582,36 @@ def _restack_sparse(batched, unbatched, static_bs):
   mapped = wrapped.map(restack)
   return Dataset(mapped._variant, batched._types, _pack(batched._types, _flat(mapped._shapes)),  # pylint: disable=protected-access
                  _pack(batched._types, sparse_elements.batched(infos, static_bs)))  # pylint: disable=protected-access
+
+
+def _own_tensors(values):
+  """values as tensors of the graph being traced: a tensor of an enclosing
+  graph (a function returning a captured value as it is) goes through an
+  identity, which captures it."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  g = _ops.get_default_graph()
+  out = []
+  for x in values:
+    t = _ops.convert_to_tensor(x)
+    out.append(array_ops.identity(t) if t.graph is not g else t)
+  return out
+
+
+def _flat_up_to_value(structure, value):
+  """value's components, flattened as deep as structure (an element of from_list) goes."""
+  if isinstance(structure, dict):
+    return [x for k in sorted(structure) for x in _flat_up_to_value(structure[k], value[k])]
+  if isinstance(structure, tuple):
+    if not isinstance(value, tuple) or len(structure) != len(value):
+      raise ValueError("All elements must have the same structure: %r and %r" % (structure, value))
+    return [x for s, v in zip(structure, value) for x in _flat_up_to_value(s, v)]
+  return [value]
+
+
+def _derived(ds, *inputs):
+  """Records the datasets ds was made from (their options apply to it)."""
+  ds._inputs = tuple(inputs)
+  return ds
 
 
 def _flatten_up_to(structure, value):
@@ -701,6 +792,11 @@ class Iterator(object):
               for t, info in zip(outs, _flat_sparse(self))]
     return _nest.pack_sequence_as(self._types, outs)
 
+  def get_next_as_optional(self):
+    """The next element as a tf.data.experimental.Optional (empty at the end)."""
+    from tfc.data import optional_ops  # pylint: disable=g-import-not-at-top
+    return optional_ops.get_next_as_optional(self)
+
   def string_handle(self, name=None):
     """A string tensor naming this iterator, to feed a from_string_handle iterator."""
     return _apply_op("IteratorToStringHandle", name or "IteratorToStringHandle",
@@ -717,6 +813,13 @@ class Iterator(object):
   @property
   def output_classes(self):
     return self._public("classes", self._types)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
 
 
 def make_one_shot_iterator(dataset):
