@@ -2675,6 +2675,296 @@ case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
 
 
+
+# ---- lookup branch: string hashing (FarmHash Fingerprint64, TF's Hash64) and
+# lookup tables (hash, mutable, mutable-of-tensors, dense; key/value and text
+# file initializers)
+_LONG_WORDS = _WORDS + [b"x" * 17, b"y" * 33, b"z" * 64, b"w" * 65, bytes(range(200))]
+case("StringToHashBucketFast", input=V(_LONG_WORDS, "string"), num_buckets=1000)
+case("StringToHashBucketFast", "matrix_one_bucket", input=V([[b"a", b"b"], [b"c", b""]], "string"),
+     num_buckets=1)
+case("StringToHashBucket", string_tensor=V(_LONG_WORDS, "string"), num_buckets=97)
+case("Fingerprint", "strings", data=V(_LONG_WORDS, "string"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "string_rows", data=V([[b"a", b"bc", b""], [b"xyz", b"q", b"r"]], "string"),
+     method=V(b"farmhash64", "string"))
+case("Fingerprint", "i32_rows", data=I(3, 5, lo=-100, hi=100), method=V(b"farmhash64", "string"))
+case("Fingerprint", "f64_rows", data=F(2, 2, 3, dt="float64"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "bad_method", data=I(3), method=V(b"md5", "string"), error=True)
+
+
+def _hash_table(tf, keys, values, kdt, vdt, name="table"):
+    h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt, shared_name=name)
+    init = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant(keys, dtype=kdt),
+                                        values=tf.constant(values, dtype=vdt))
+    return h, init
+
+
+def _lookup_find_str(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"bb", b"ccc"], [1, 2, 3], tf.string, tf.int64)
+    keys = inp(V([[b"a", b"zz", b"ccc"], [b"", b"bb", b"a"]], "string"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out, tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+def _lookup_find_i64_str(tf, inp):
+    h, init = _hash_table(tf, [5, -7, 1 << 40], [b"five", b"minus seven", b"big"], tf.int64, tf.string)
+    keys = inp(V([5, 6, 1 << 40, -7], "int64"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(b"UNK"))
+    k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.string)
+    return {"init": [init], "fetches": [out, tf.raw_ops.Size(input=k), tf.raw_ops.Size(input=v)]}
+
+
+def _lookup_find_full_default(tf, inp):
+    h, init = _hash_table(tf, [1, 2], [0.5, 1.5], tf.int32, tf.float32)
+    keys = inp(V([1, 3, 2, 4], "int32"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys,
+                                       default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float32"), "dflt"))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_find_uninitialized(tf, inp):
+    h = tf.raw_ops.HashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([b"a"], "string"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [out]}
+
+
+def _lookup_find_wrong_key_type(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1], "int64"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_init_conflict(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"a"], [1, 2], tf.string, tf.int64)
+    return {"targets": [init]}
+
+
+def _lookup_init_twice(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"b", b"a"]),
+                                         values=tf.constant([2, 1], tf.int64))
+    with tf.control_dependencies([again]):
+        size = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"init": [init], "fetches": [size]}
+
+
+def _lookup_init_twice_different(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         values=tf.constant([1, 3, 4], tf.int64))
+    return {"init": [init], "targets": [again]}
+
+
+def _lookup_init_twice_same_size(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"c"]),
+                                         values=tf.constant([5, 3], tf.int64))
+    with tf.control_dependencies([again]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f]}
+
+
+def _lookup_insert_static(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"b"]),
+                                         values=tf.constant([2], tf.int64))
+    return {"init": [init], "targets": [ins]}
+
+
+custom("LookupTableFindV2", "string_to_int64", _lookup_find_str)
+custom("LookupTableFindV2", "int64_to_string", _lookup_find_i64_str)
+custom("LookupTableFindV2", "full_size_default", _lookup_find_full_default)
+def _mutable_full_default(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.int64, value_dtype=tf.float64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([0.5, 1.5], tf.float64))
+    with tf.control_dependencies([ins]):
+        out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1, 3, 2, 4], "int64"), "keys"),
+                                           default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float64"), "dflt"))
+    return {"fetches": [out]}
+
+
+custom("LookupTableFindV2", "mutable_full_size_default", _mutable_full_default)
+custom("LookupTableFindV2", "uninitialized", _lookup_find_uninitialized, error=True)
+custom("LookupTableFindV2", "wrong_key_dtype", _lookup_find_wrong_key_type, error=True)
+custom("InitializeTableV2", "duplicate_key_other_value", _lookup_init_conflict, error=True)
+custom("InitializeTableV2", "twice_same_data", _lookup_init_twice)
+custom("InitializeTableV2", "twice_other_size", _lookup_init_twice_different, error=True)
+custom("InitializeTableV2", "twice_same_size_kept", _lookup_init_twice_same_size)
+custom("LookupTableInsertV2", "static_table", _lookup_insert_static, error=True)
+
+
+def _mutable_ops(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.string, value_dtype=tf.float32, shared_name="m")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=inp(V([b"a", b"b", b"c", b"a"], "string"), "keys"),
+                                         values=inp(V([1.0, 2.0, 3.0, 4.0], "float32"), "values"))
+    with tf.control_dependencies([ins]):
+        s1 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f1 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[b"a", b"b"], [b"c", b"d"]]),
+                                          default_value=tf.constant(-1.0))
+    with tf.control_dependencies([s1, f1]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([b"b", b"zz", b"c"]))
+    with tf.control_dependencies([rm]):
+        s2 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v, s2]):
+        imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=tf.constant([b"x", b"y"]),
+                                             values=tf.constant([5.0, 6.0]))
+    with tf.control_dependencies([imp]):
+        s3 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f3 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"x", b"y"]),
+                                          default_value=tf.constant(0.0))
+    return {"fetches": [s1, f1, s2, k, v, s3, f3]}
+
+
+def _mutable_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.int32, value_shape=[3])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([7, 8], tf.int64),
+                                         values=inp(I(2, 3, lo=-9, hi=9), "values"))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[8, 9], [7, 7]], tf.int64),
+                                         default_value=tf.constant([0, -1, -2]))
+    with tf.control_dependencies([f]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([8], tf.int64))
+    with tf.control_dependencies([rm]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int32)
+    return {"fetches": [f, k, v]}
+
+
+def _mutable_value_shape_mismatch(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.float32, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    return {"targets": [ins]}
+
+
+custom("LookupTableInsertV2", "mutable_find_remove_export_import", _mutable_ops)
+custom("MutableHashTableOfTensorsV2", "insert_find_remove", _mutable_of_tensors)
+custom("LookupTableInsertV2", "value_shape_mismatch", _mutable_value_shape_mismatch, error=True)
+
+
+def _dense(tf, kdt, vdt, empty, deleted, value_shape=(), buckets=8, load=0.8):
+    return tf.raw_ops.MutableDenseHashTableV2(empty_key=tf.constant(empty, kdt), deleted_key=tf.constant(deleted, kdt),
+                                              value_dtype=vdt, value_shape=list(value_shape),
+                                              initial_num_buckets=buckets, max_load_factor=load)
+
+
+def _dense_int64(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    keys = inp(V([3, 11, 19, 4, 100, 7, 12, 5, 6, 27], "int64"), "keys")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=keys, values=inp(F(10), "values"))
+    with tf.control_dependencies([ins]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([11, 4, 1000], tf.int64))
+    with tf.control_dependencies([rm]):
+        ins2 = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([43, 11], tf.int64),
+                                              values=tf.constant([0.5, 0.25]))
+    with tf.control_dependencies([ins2]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([3, 4, 11, 43, 8], tf.int64),
+                                         default_value=tf.constant(-9.0))
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"fetches": [k, v, f, s]}
+
+
+def _dense_string_vector_values(tf, inp):
+    h = _dense(tf, tf.string, tf.int32, b"", b"<deleted>", value_shape=[2], buckets=4, load=0.5)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"apple", b"kiwi", b"fig"]),
+                                         values=inp(I(3, 2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.int32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"fig", b"plum"]),
+                                         default_value=tf.constant([-1, -2]))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_vector_keys(tf, inp):
+    h = _dense(tf, tf.int64, tf.int64, [-1, -1], [-2, -2], buckets=4)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([[1, 2], [3, 4], [1, 3]], tf.int64),
+                                         values=tf.constant([10, 20, 30], tf.int64))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int64)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[3, 4], [2, 1]], tf.int64),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_import(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, 0, -1, buckets=4)
+    # what a checkpoint restore feeds: the exported [buckets, 1] arrays, shapes unknown to the graph
+    keys = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0], [5], [-1], [2]], tf.int64), shape=None)
+    values = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0.0], [1.5], [0.0], [2.5]]), shape=None)
+    imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=keys, values=values)
+    with tf.control_dependencies([imp]):
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([5, 2, 3], tf.int64),
+                                         default_value=tf.constant(-1.0))
+    return {"fetches": [s, f]}
+
+
+def _dense_empty_key_insert(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, -1], tf.int64),
+                                         values=tf.constant([1.0, 2.0]))
+    return {"targets": [ins]}
+
+
+def _dense_bad_buckets(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2, buckets=6)
+    return {"fetches": [tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+custom("MutableDenseHashTableV2", "int64_insert_remove_export", _dense_int64)
+custom("MutableDenseHashTableV2", "string_keys_vector_values", _dense_string_vector_values)
+custom("MutableDenseHashTableV2", "vector_keys", _dense_vector_keys)
+custom("MutableDenseHashTableV2", "import_buckets", _dense_import)
+custom("MutableDenseHashTableV2", "empty_key_insert", _dense_empty_key_insert, error=True)
+custom("MutableDenseHashTableV2", "bucket_count_not_power_of_two", _dense_bad_buckets, error=True)
+
+
+def _text_table(kdt, vdt, rel, probe, default, **attrs):
+    def build(tf, inp):
+        h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt)
+        init = tf.raw_ops.InitializeTableFromTextFileV2(table_handle=h, filename=inp(PATH(rel), "filename"), **attrs)
+        with tf.control_dependencies([init]):
+            f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant(probe, kdt),
+                                             default_value=tf.constant(default, vdt))
+            s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        return {"fetches": [f, s]}
+    return build
+
+
+custom("InitializeTableFromTextFileV2", "word_to_line", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"cherry", b"apple", b"date", b"fig"], -1, key_index=-2, value_index=-1))
+custom("InitializeTableFromTextFileV2", "line_to_word", _text_table(
+    "int64", "string", "lookup/vocab.txt", [0, 2, 3, 4], b"?", key_index=-1, value_index=-2))
+custom("InitializeTableFromTextFileV2", "columns_csv", _text_table(
+    "string", "float32", "lookup/pairs.csv", [b"a", b"c", b"d"], 0.0, key_index=0, value_index=2, delimiter=","))
+custom("InitializeTableFromTextFileV2", "int_columns_offset", _text_table(
+    "int64", "int32", "lookup/pairs.csv", [2, 0, 5], -1, key_index=-1, value_index=1, delimiter=",", offset=3))
+custom("InitializeTableFromTextFileV2", "vocab_size_truncates", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"banana", b"cherry"], -1, key_index=-2, value_index=-1, vocab_size=2))
+custom("InitializeTableFromTextFileV2", "vocab_size_too_big", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"a"], -1, key_index=-2, value_index=-1, vocab_size=9), error=True)
+custom("InitializeTableFromTextFileV2", "empty_line", _text_table(
+    "string", "int64", "lookup/empty_line.txt", [b"x"], -1, key_index=-2, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "missing_column", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"x"], -1, key_index=1, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "bad_number", _text_table(
+    "string", "int64", "lookup/pairs.csv", [b"a"], -1, key_index=1, value_index=0, delimiter=","), error=True)
+# the other table ops, each under its own name (same graphs as above)
+custom("HashTableV2", "string_to_int64", _lookup_find_str)
+custom("MutableHashTableV2", "find_remove_export_import", _mutable_ops)
+custom("LookupTableRemoveV2", "mutable", _mutable_ops)
+custom("LookupTableRemoveV2", "dense", _dense_int64)
+custom("LookupTableSizeV2", "mutable", _mutable_ops)
+custom("LookupTableExportV2", "dense_int64", _dense_int64)
+custom("LookupTableExportV2", "dense_vector_keys", _dense_vector_keys)
+custom("LookupTableImportV2", "mutable", _mutable_ops)
+custom("LookupTableImportV2", "dense_buckets", _dense_import)
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():
