@@ -55,6 +55,18 @@ static bool check_special(const tfc_lookup_table *t, const void *data, int64_t r
   return true;
 }
 
+/* Fails with TF's "Expected key shape [n, key...] got [...]". */
+static bool key_shape_fail(const tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, tfc_status *st) {
+  tfc_shape want = tfc_shape_scalar(), got = tfc_tensor_shape(keys);
+  want.rank = 1 + t->key_shape.rank;
+  want.dims[0] = n;
+  for (int i = 0; i < t->key_shape.rank; i++) want.dims[1 + i] = t->key_shape.dims[i];
+  char a[96], b[96];
+  tfc_shape_debug_string(&want, a, sizeof a);
+  tfc_shape_debug_string(&got, b, sizeof b);
+  return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Expected key shape %s got %s", a, b);
+}
+
 /* New bucket arrays of n buckets: every key the empty key, every value zero. */
 static bool allocate_buckets(tfc_lookup_table *t, int64_t n, tfc_status *st) {
   if (n < 4 || (n & (n - 1)) != 0)
@@ -126,16 +138,7 @@ void tfc_lookup_dense_destroy(tfc_lookup_table *t) {
 
 bool tfc_lookup_dense_find(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, const tfc_tensor *dflt,
                            tfc_tensor *out, tfc_status *st) {
-  if (keys->nelems != n * t->key_size) {
-    tfc_shape want = tfc_shape_scalar(), got = tfc_tensor_shape(keys);
-    want.rank = 1 + t->key_shape.rank;
-    want.dims[0] = n;
-    for (int i = 0; i < t->key_shape.rank; i++) want.dims[1 + i] = t->key_shape.dims[i];
-    char a[96], b[96];
-    tfc_shape_debug_string(&want, a, sizeof a);
-    tfc_shape_debug_string(&got, b, sizeof b);
-    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Expected key shape %s got %s", a, b);
-  }
+  if (keys->nelems != n * t->key_size) return key_shape_fail(t, keys, n, st);
   uint64_t mask = (uint64_t)t->num_buckets - 1;
   const void *kb = t->key_buckets->data, *vb = t->value_buckets->data;
   for (int64_t i = 0; i < n; i++) {
@@ -209,13 +212,7 @@ static bool do_insert(tfc_lookup_table *t, const void *kdata, const void *vdata,
 
 bool tfc_lookup_dense_insert(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, const tfc_tensor *values,
                              tfc_status *st) {
-  if (keys->nelems != n * t->key_size) {
-    char b[96];
-    tfc_shape got = tfc_tensor_shape(keys);
-    tfc_shape_debug_string(&got, b, sizeof b);
-    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Expected key shape [%lld] + key shape got %s",
-                          (long long)n, b);
-  }
+  if (keys->nelems != n * t->key_size) return key_shape_fail(t, keys, n, st);
   int64_t pending = t->num_entries + n;
   if ((float)pending > (float)t->num_buckets * t->max_load_factor) {
     int64_t nb = t->num_buckets;
@@ -240,13 +237,7 @@ bool tfc_lookup_dense_insert(tfc_lookup_table *t, const tfc_tensor *keys, int64_
 }
 
 bool tfc_lookup_dense_remove(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, tfc_status *st) {
-  if (keys->nelems != n * t->key_size) {
-    char b[96];
-    tfc_shape got = tfc_tensor_shape(keys);
-    tfc_shape_debug_string(&got, b, sizeof b);
-    return tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT, "Expected key shape [%lld] + key shape got %s",
-                          (long long)n, b);
-  }
+  if (keys->nelems != n * t->key_size) return key_shape_fail(t, keys, n, st);
   uint64_t mask = (uint64_t)t->num_buckets - 1;
   void *kb = t->key_buckets->data;
   for (int64_t i = 0; i < n; i++) {
