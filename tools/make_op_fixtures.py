@@ -2964,6 +2964,34 @@ custom("LookupTableExportV2", "dense_int64", _dense_int64)
 custom("LookupTableExportV2", "dense_vector_keys", _dense_vector_keys)
 custom("LookupTableImportV2", "mutable", _mutable_ops)
 custom("LookupTableImportV2", "dense_buckets", _dense_import)
+# what feature columns build: bucket indices and feature crosses
+case("Bucketize", input=V([[-5.0, 0.0, 0.5], [1.0, 10.0, 11.0]], "float32"), boundaries=[0.0, 1.0, 10.0])
+case("Bucketize", "f64", input=V([0.1, 0.30000001, 0.3, -1e300], "float64"), boundaries=[0.1, 0.3])
+case("Bucketize", "i64", input=V([-3, 0, 2, 3, 100], "int64"), boundaries=[0.0, 2.5, 3.0])
+case("Bucketize", "i32_no_boundaries", input=V([-3, 7], "int32"), boundaries=[])
+case("Bucketize", "unsorted", input=V([1.0], "float32"), boundaries=[2.0, 1.0], error=True)
+
+
+def _cross(hashed, num_buckets=0, dense=True, out="int64", internal="int64", key=956888297470, ints=True):
+    def build(tf, inp):
+        ind_a = tf.constant([[0, 0], [0, 1], [1, 0], [3, 0]], tf.int64)
+        val_a = inp(V([b"a", b"bb", b"c", b"d"], "string"), "va")
+        ind_b = tf.constant([[0, 0], [1, 0], [1, 1], [3, 2]], tf.int64)
+        val_b = inp(V([7, -3, 12, 5], "int64") if ints else V([b"p", b"q", b"r", b"s"], "string"), "vb")
+        shape = tf.constant([4, 3], tf.int64)
+        dense_in = [inp(V([[b"x", b"y"], [b"z", b"w"], [b"u", b"v"], [b"s", b"t"]], "string"), "d")] if dense else []
+        o = tf.raw_ops.SparseCross(indices=[ind_a, ind_b], values=[val_a, val_b], shapes=[shape, shape],
+                                   dense_inputs=dense_in, hashed_output=hashed, num_buckets=num_buckets,
+                                   hash_key=key, out_type=out, internal_type=internal)
+        return {"fetches": list(o)}
+    return build
+
+
+custom("SparseCross", "hashed_buckets", _cross(True, 1000))
+custom("SparseCross", "hashed_no_buckets", _cross(True, 0, dense=False))
+custom("SparseCross", "strings", _cross(False, out="string", internal="string", ints=False))
+custom("SparseCross", "strings_int_internal", _cross(False, out="string", internal="int64"))
+custom("SparseCross", "hashed_strings_only", _cross(True, 50, internal="string", ints=False, key=1))
 
 # ---------------------------------------------------------------- building and running
 

@@ -161,3 +161,12 @@ uint64_t tfc_hash64(const void *data, size_t n, uint64_t seed) {
   h ^= h >> 47;
   return h;
 }
+
+uint64_t tfc_fingerprint_cat64(uint64_t fp1, uint64_t fp2) {
+  const uint64_t mul = 0xc6a4a7935bd1e995ull;
+  uint64_t r = fp1 ^ mul;
+  r ^= shift_mix(fp2 * mul) * mul;
+  r *= mul;
+  r = shift_mix(r) * mul;
+  return shift_mix(r);
+}

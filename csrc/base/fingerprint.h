@@ -17,6 +17,10 @@ uint64_t tfc_fingerprint64(const void *data, size_t n);
 /* TF's Hash64(data, n, seed); TF's one-argument form uses seed 0xDECAFCAFFE. */
 uint64_t tfc_hash64(const void *data, size_t n, uint64_t seed);
 
+/* TF's FingerprintCat64: combines two fingerprints into one (order
+ * matters); what SparseCross chains its feature hashes with. */
+uint64_t tfc_fingerprint_cat64(uint64_t fp1, uint64_t fp2);
+
 #define TFC_HASH64_DEFAULT_SEED 0xDECAFCAFFEull
 
 #endif
