@@ -177,6 +177,7 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY["lookup"] = ("tfc.lookup", None)
 _LAZY["feature_column"] = ("tfc.feature_column", None)
+_LAZY["sets"] = ("tfc.sets", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),
               "string_strip": ("tfc.ops.string_ops", "strip"),

@@ -2993,6 +2993,43 @@ custom("SparseCross", "strings", _cross(False, out="string", internal="string", 
 custom("SparseCross", "strings_int_internal", _cross(False, out="string", internal="int64"))
 custom("SparseCross", "hashed_strings_only", _cross(True, 50, internal="string", ints=False, key=1))
 
+# sets: the last dimension of each input is a set
+_SET_A = [[[3, 1, 1, 0], [2, 2, 2, 2]], [[5, 4, 3, 2], [9, 9, 8, 7]]]
+_SET_B = [[[1, 5, 3, 3], [7, 8, 9, 2]], [[5, 5, 5, 5], [0, 1, 2, 3]]]
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToDenseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int32"),
+         set2=V(_SET_B, "int32"), set_operation=_op_name)
+case("DenseToDenseSetOperation", "strings", set1=V([[b"b", b"a", b""], [b"x", b"x", b"y"]], "string"),
+     set2=V([[b"a", b"c", b"c"], [b"z", b"x", b"w"]], "string"), set_operation="union")
+case("DenseToDenseSetOperation", "u8_intersection", set1=V([[1, 200, 3]], "uint8"), set2=V([[200, 1, 9]], "uint8"),
+     set_operation="intersection")
+case("DenseToDenseSetOperation", "bad_operation", set1=V([[1]], "int64"), set2=V([[1]], "int64"),
+     set_operation="xor", error=True)
+_SP_IND = K([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 1, 2], [1, 1, 3]], "int64")
+_SP_SHAPE = K([2, 2, 5], "int64")
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToSparseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int64"),
+         set2_indices=_SP_IND, set2_values=V([3, 7, 2, 9, 4], "int64"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+    case("SparseToSparseSetOperation", _op_name.replace("-", "_minus_"),
+         set1_indices=K([[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 1, 0]], "int64"),
+         set1_values=V([b"p", b"q", b"r", b"s"], "string"), set1_shape=K([2, 2, 3], "int64"),
+         set2_indices=_SP_IND, set2_values=V([b"q", b"p", b"t", b"s", b"u"], "string"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+case("SparseToSparseSetOperation", "unordered_indices",
+     set1_indices=K([[1, 0], [0, 0]], "int64"), set1_values=V([1, 2], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([2, 2], "int64"),
+     set_operation="union", error=True)
+case("SparseToSparseSetOperation", "mismatched_groups",
+     set1_indices=K([[0, 0]], "int64"), set1_values=V([1], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([3, 2], "int64"),
+     set_operation="union", error=True)
+case("SetSize", set_indices=_SP_IND, set_values=V([3, 3, 2, 9, 9], "int64"), set_shape=_SP_SHAPE)
+case("SetSize", "strings", set_indices=K([[0, 0], [0, 1], [2, 0]], "int64"),
+     set_values=V([b"a", b"b", b"a"], "string"), set_shape=K([3, 4], "int64"))
+case("SetSize", "out_of_order", set_indices=K([[0, 1], [0, 0]], "int64"), set_values=V([1, 2], "int32"),
+     set_shape=K([2, 3], "int64"), error=True)
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -38,6 +38,7 @@ extern const tfc_op_table tfc_ops_image_hsv;   /* RGBToHSV, HSVToRGB, AdjustHue,
 extern const tfc_op_table tfc_ops_math_special; /* Acos ... Atanh, Erf, Lgamma, Bessel, Igamma, Zeta, bitwise */
 extern const tfc_op_table tfc_ops_script;    /* PyFunc, PyFuncStateless, EagerPyFunc */
 extern const tfc_op_table tfc_ops_util;      /* EnsureShape, GuaranteeConst, Timestamp */
+extern const tfc_op_table tfc_ops_set;       /* SetSize, *SetOperation */
 extern const tfc_op_table tfc_ops_feature;   /* Bucketize, SparseCross */
 extern const tfc_op_table tfc_ops_lookup;    /* HashTableV2, MutableHashTableV2, LookupTable*V2, InitializeTable*V2 */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
@@ -71,6 +72,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_encoding, \
   &tfc_ops_lookup, \
   &tfc_ops_feature, \
+  &tfc_ops_set, \
   &tfc_ops_util, \
   &tfc_ops_sort, \
   &tfc_ops_array_extra, \

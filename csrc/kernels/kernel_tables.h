@@ -44,6 +44,7 @@ extern const tfc_kernel_table tfc_kernels_matching_files;    /* MatchingFiles */
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_bucketize;       /* Bucketize */
 extern const tfc_kernel_table tfc_kernels_sparse_cross;    /* SparseCross */
+extern const tfc_kernel_table tfc_kernels_set_ops;        /* SetSize, *SetOperation */
 extern const tfc_kernel_table tfc_kernels_lookup;          /* hash tables: HashTableV2, LookupTable*V2, ... */
 extern const tfc_kernel_table tfc_kernels_string_hash;     /* StringToHashBucket(Fast), Fingerprint */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
@@ -84,6 +85,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_lookup, \
   &tfc_kernels_bucketize, \
   &tfc_kernels_sparse_cross, \
+  &tfc_kernels_set_ops, \
   &tfc_kernels_util, \
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \
