@@ -8,7 +8,8 @@
 of column with any module offering TF 1.x's API; `set_weights(tf, sess)` gives
 every global variable values derived from its name (so TF and tfc run the
 same weights). Writes feature_column_tf.npz: the outputs, and the variable
-names and shapes TF created ("__vars__").
+names and shapes TF created ("__vars__"), and ckpt/model.*: TF's checkpoint
+of those weights.
 """
 import argparse
 import os
@@ -97,6 +98,8 @@ def main(argv):
       set_weights(tf, sess)
       for name, value in sess.run(out).items():
         arrays[name] = value
+      tf.train.Saver().save(sess, os.path.join(args.out, "ckpt", "model"), write_meta_graph=False,
+                            write_state=False)
     arrays["__vars__"] = np.array(sorted("%s %s" % (v.op.name, v.get_shape().as_list())
                                          for v in tf.global_variables()), dtype=object)
   np.savez(os.path.join(args.out, "feature_column_tf.npz"), **arrays)

@@ -112,3 +112,16 @@ def test_argument_errors():
       fc.input_layer({"n": tf.constant([[1.0]])}, [num, fc.numeric_column("n")])
     with pytest.raises(ValueError, match="SparseTensor is not supported"):
       fc.input_layer({"n": tf.SparseTensor([[0, 0]], [1.0], [1, 1])}, [num])
+
+
+def test_restore_checkpoint_written_by_tensorflow():
+  tool = _tool()
+  want = dict(np.load(FIXTURES / "feature_column_tf.npz", allow_pickle=True))
+  with tf.Graph().as_default():
+    out = tool.build(tf, str(FIXTURES / "vocab.txt"))
+    with tf.Session() as sess:
+      sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+      tf.train.Saver().restore(sess, str(FIXTURES / "ckpt" / "model"))
+      got = sess.run(out)
+  for name, value in got.items():
+    np.testing.assert_allclose(value, want[name], rtol=1e-6, atol=1e-6, err_msg=name)
