@@ -2964,6 +2964,58 @@ custom("LookupTableExportV2", "dense_int64", _dense_int64)
 custom("LookupTableExportV2", "dense_vector_keys", _dense_vector_keys)
 custom("LookupTableImportV2", "mutable", _mutable_ops)
 custom("LookupTableImportV2", "dense_buckets", _dense_import)
+# version-1 tables: the handle is a Ref(string) [container, name]
+def _v1_static(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64, shared_name="v1")
+    init = tf.raw_ops.InitializeTable(table_handle=h, keys=tf.constant([b"a", b"b"]),
+                                      values=tf.constant([1, 2], tf.int64))
+    f = tf.raw_ops.LookupTableFind(table_handle=h, keys=inp(V([b"b", b"q", b"a"], "string"), "keys"),
+                                   default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f, tf.raw_ops.LookupTableSize(table_handle=h)]}
+
+
+def _v1_mutable(tf, inp):
+    h = tf.raw_ops.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32)
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([4, 5], tf.int64),
+                                       values=inp(F(2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExport(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v]):
+        imp = tf.raw_ops.LookupTableImport(table_handle=h, keys=tf.constant([9], tf.int64),
+                                           values=tf.constant([0.5]))
+    with tf.control_dependencies([imp]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([4, 9], tf.int64),
+                                       default_value=tf.constant(-1.0))
+    return {"fetches": [tf.raw_ops.Size(input=k), f]}
+
+
+def _v1_text(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64)
+    init = tf.raw_ops.InitializeTableFromTextFile(table_handle=h, filename=inp(PATH("lookup/vocab.txt"), "f"),
+                                                  key_index=-2, value_index=-1)
+    with tf.control_dependencies([init]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"date", b"apple", b"x"]),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [f]}
+
+
+def _v1_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensors(key_dtype=tf.string, value_dtype=tf.int64, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([b"k"]),
+                                       values=tf.constant([[3, 4]], tf.int64))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"k", b"z"]),
+                                       default_value=tf.constant([0, 0], tf.int64))
+    return {"fetches": [f]}
+
+
+for _op in ["HashTable", "InitializeTable", "LookupTableFind", "LookupTableSize"]:
+    custom(_op, "v1_static", _v1_static)
+for _op in ["MutableHashTable", "LookupTableInsert", "LookupTableExport", "LookupTableImport"]:
+    custom(_op, "v1_mutable", _v1_mutable)
+custom("InitializeTableFromTextFile", "v1_text", _v1_text)
+custom("MutableHashTableOfTensors", "v1_of_tensors", _v1_of_tensors)
+
 # what feature columns build: bucket indices and feature crosses
 case("Bucketize", input=V([[-5.0, 0.0, 0.5], [1.0, 10.0, 11.0]], "float32"), boundaries=[0.0, 1.0, 10.0])
 case("Bucketize", "f64", input=V([0.1, 0.30000001, 0.3, -1e300], "float64"), boundaries=[0.1, 0.3])

@@ -3,8 +3,11 @@
  * forms): the table constructors HashTableV2, MutableHashTableV2,
  * MutableHashTableOfTensorsV2, MutableDenseHashTableV2, the initializers
  * InitializeTableV2 and InitializeTableFromTextFileV2, and
- * LookupTable{Find,Insert,Remove,Size,Export,Import}V2, with TF's names,
- * attrs and defaults. Kernels in kernels/lookup_ops.c.
+ * LookupTable{Find,Insert,Remove,Size,Export,Import}V2, and the version-1
+ * forms over a Ref(string) handle (HashTable, MutableHashTable,
+ * MutableHashTableOfTensors, InitializeTable, InitializeTableFromTextFile,
+ * LookupTable{Find,Insert,Size,Export,Import}), with TF's names, attrs and
+ * defaults. Kernels in kernels/lookup_ops.c.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -39,6 +42,13 @@ static bool export_shape(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* Version-1 constructors: the handle is a 2-vector of strings. */
+static bool ref_handle_shape(tfc_shape_ctx *ctx) {
+  int64_t two = 2;
+  ctx->out_shapes[0] = tfc_shape_make(1, &two);
+  return true;
+}
+
 #define TABLE_ATTRS "container: string = ''; shared_name: string = ''; use_node_name_sharing: bool = false; "
 
 static const tfc_op_spec specs[] = {
@@ -70,6 +80,29 @@ static const tfc_op_spec specs[] = {
      TFC_OP_STATEFUL, export_shape},
     {"LookupTableImportV2", "table_handle: resource; keys: Tin; values: Tout", "", "Tin: type; Tout: type",
      TFC_OP_STATEFUL, handle_input_shape},
+
+    /* version 1: the handle is TF's Ref(string) vector [container, name] */
+    {"HashTable", "", "table_handle: Ref(string)", TABLE_ATTRS "key_dtype: type; value_dtype: type",
+     TFC_OP_STATEFUL, ref_handle_shape},
+    {"MutableHashTable", "", "table_handle: Ref(string)", TABLE_ATTRS "key_dtype: type; value_dtype: type",
+     TFC_OP_STATEFUL, ref_handle_shape},
+    {"MutableHashTableOfTensors", "", "table_handle: Ref(string)",
+     TABLE_ATTRS "key_dtype: type; value_dtype: type; value_shape: shape = []", TFC_OP_STATEFUL, ref_handle_shape},
+    {"InitializeTable", "table_handle: Ref(string); keys: Tkey; values: Tval", "", "Tkey: type; Tval: type",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"InitializeTableFromTextFile", "table_handle: Ref(string); filename: string", "",
+     "key_index: int >= -2; value_index: int >= -2; vocab_size: int >= -1 = -1; delimiter: string = '\t'; "
+     "offset: int = 0",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"LookupTableFind", "table_handle: Ref(string); keys: Tin; default_value: Tout", "values: Tout",
+     "Tin: type; Tout: type", TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"LookupTableInsert", "table_handle: Ref(string); keys: Tin; values: Tout", "", "Tin: type; Tout: type",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"LookupTableSize", "table_handle: Ref(string)", "size: int64", "", TFC_OP_STATEFUL, tfc_shape_fn_scalar},
+    {"LookupTableExport", "table_handle: Ref(string)", "keys: Tkeys; values: Tvalues", "Tkeys: type; Tvalues: type",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"LookupTableImport", "table_handle: Ref(string); keys: Tin; values: Tout", "", "Tin: type; Tout: type",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
 };
 
 const tfc_op_table tfc_ops_lookup = {specs, (int)(sizeof specs / sizeof specs[0])};

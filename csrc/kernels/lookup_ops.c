@@ -6,6 +6,9 @@
  * use_node_name_sharing, else one per node — output as a resource handle),
  * InitializeTableV2, and LookupTable{Find,Insert,Remove,Size,Export,Import}V2
  * over lookup_table.h. InitializeTableFromTextFileV2 is in lookup_text.c.
+ * The version-1 ops (HashTable, MutableHashTable(OfTensors), InitializeTable*,
+ * LookupTable{Find,Insert,Size,Export,Import}) are the same kernels over TF's
+ * Ref(string) handle [container, name].
  */
 #include <string.h>
 
@@ -18,6 +21,7 @@ typedef struct table_op {
   tfc_lookup_config cfg;
   char *container;
   char *name;
+  bool ref_handle;      /* version-1 op: output the Ref(string) handle [container, name] */
 } table_op;
 
 /* Frees a constructor's parsed attrs. */
@@ -36,7 +40,8 @@ static bool table_op_init(const tfc_kernel_init *ki, void **state) {
   if (!op) return tfc_status_set(ki->st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
   *state = op;
   const char *t = ki->op_type;
-  op->cfg.kind = strcmp(t, "HashTableV2") == 0            ? TFC_LOOKUP_HASH
+  op->ref_handle = t[strlen(t) - 2] != 'V';
+  op->cfg.kind = strcmp(t, "HashTableV2") == 0 || strcmp(t, "HashTable") == 0 ? TFC_LOOKUP_HASH
                  : strcmp(t, "MutableDenseHashTableV2") == 0 ? TFC_LOOKUP_DENSE
                                                              : TFC_LOOKUP_MUTABLE;
   if (!tfc_attrs_get_type(ki->attrs, "key_dtype", &op->cfg.key_dtype, ki->st) ||
@@ -46,7 +51,7 @@ static bool table_op_init(const tfc_kernel_init *ki, void **state) {
   if (tfc_attrs_find(ki->attrs, "value_shape") &&
       !tfc_attrs_get_shape(ki->attrs, "value_shape", &op->cfg.value_shape, ki->st))
     return false;
-  if (strcmp(t, "MutableHashTableOfTensorsV2") == 0 && op->cfg.value_shape.rank != 1) {
+  if (strncmp(t, "MutableHashTableOfTensors", 25) == 0 && op->cfg.value_shape.rank != 1) {
     char b[64];
     tfc_shape_debug_string(&op->cfg.value_shape, b, sizeof b);
     return tfc_status_set(ki->st, TFC_CODE_INVALID_ARGUMENT, "Default value must be a vector, got shape %s", b);
@@ -103,14 +108,60 @@ static void table_op_compute(tfc_kernel_ctx *ctx) {
     tfc_object_unref(o);
     return;
   }
+  if (op->ref_handle) {
+    tfc_object_unref(o);
+    int64_t two = 2;
+    tfc_tensor *h = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_STRING, 1, &two);
+    if (h && tfc_tensor_set_string(h, 0, op->container, strlen(op->container), ctx->st))
+      tfc_tensor_set_string(h, 1, op->name, strlen(op->name), ctx->st);
+    return;
+  }
   tfc_tensor *h = tfc_tensor_object_scalar(TFC_DTYPE_RESOURCE, o, ctx->st);
   tfc_object_unref(o);
   if (h) tfc_kernel_set_output(ctx, 0, h);
 }
 
+/* Missing-resource constructor: a table is only made by its own op. */
+static tfc_object *no_create(void *arg, tfc_status *st) {
+  const char *const *cn = arg;
+  tfc_status_set(st, TFC_CODE_NOT_FOUND, "Resource %s/%s does not exist.", cn[0], cn[1]);
+  return NULL;
+}
+
+/* The table a version-1 handle [container, name] names (a new reference), or NULL with ctx failed. */
+static tfc_object *table_from_string_handle(tfc_kernel_ctx *ctx, const tfc_tensor *h) {
+  if (h->nelems != 2) {
+    tfc_shape s = tfc_tensor_shape(h);
+    char b[64];
+    tfc_shape_debug_string(&s, b, sizeof b);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Lookup table handle must be scalar, but had shape: %s", b);
+    return NULL;
+  }
+  const tfc_string *s = h->data;
+  char *c = tfc_strndup(s[0].data ? s[0].data : "", s[0].len), *n = tfc_strndup(s[1].data ? s[1].data : "", s[1].len);
+  tfc_object *o = NULL;
+  if (c && n) {
+    const char *cn[2] = {c, n};
+    o = tfc_resource_object(ctx->step->resources, c, n, tfc_lookup_object_type(), no_create, (void *)cn, ctx->st);
+  } else {
+    tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  tfc_free(c);
+  tfc_free(n);
+  return o;
+}
+
 tfc_lookup_table *tfc_lookup_from_input(tfc_kernel_ctx *ctx) {
   const tfc_tensor *h = ctx->inputs[0];
-  tfc_object *o = h && h->dtype == TFC_DTYPE_RESOURCE && h->nelems == 1 ? tfc_tensor_object_at(h, 0) : NULL;
+  tfc_object *o = NULL;
+  if (h && h->dtype == TFC_DTYPE_STRING) {
+    o = table_from_string_handle(ctx, h);
+    if (!o) return NULL;
+    /* the resource manager keeps the table alive for the step: drop the lookup's reference */
+    tfc_object_unref(o);
+  } else if (h && h->dtype == TFC_DTYPE_RESOURCE && h->nelems == 1) {
+    o = tfc_tensor_object_at(h, 0);
+  }
   if (!o || o->type != tfc_lookup_object_type()) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Input 0 of %s is not a lookup table handle%s%s", ctx->op_type,
                     o ? " but a " : "", o ? o->type->name : "");
@@ -190,6 +241,16 @@ static const tfc_kernel_def defs[] = {
     {"LookupTableSizeV2", "CPU", NULL, NULL, NULL, size_compute, NULL, 0},
     {"LookupTableExportV2", "CPU", NULL, NULL, NULL, export_compute, NULL, 0},
     {"LookupTableImportV2", "CPU", NULL, NULL, NULL, import_compute, NULL, 0},
+    {"HashTable", "CPU", NULL, NULL, table_op_init, table_op_compute, table_op_free, 0},
+    {"MutableHashTable", "CPU", NULL, NULL, table_op_init, table_op_compute, table_op_free, 0},
+    {"MutableHashTableOfTensors", "CPU", NULL, NULL, table_op_init, table_op_compute, table_op_free, 0},
+    {"InitializeTable", "CPU", NULL, NULL, NULL, initialize_compute, NULL, 0},
+    {"InitializeTableFromTextFile", "CPU", NULL, NULL, NULL, tfc_lookup_init_from_text_compute, NULL, 0},
+    {"LookupTableFind", "CPU", NULL, NULL, NULL, find_compute, NULL, 0},
+    {"LookupTableInsert", "CPU", NULL, NULL, NULL, insert_compute, NULL, 0},
+    {"LookupTableSize", "CPU", NULL, NULL, NULL, size_compute, NULL, 0},
+    {"LookupTableExport", "CPU", NULL, NULL, NULL, export_compute, NULL, 0},
+    {"LookupTableImport", "CPU", NULL, NULL, NULL, import_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_lookup = {defs, (int)(sizeof defs / sizeof defs[0])};
