@@ -19,7 +19,24 @@ static uint64_t num_buckets(tfc_kernel_ctx *ctx) {
   return a && a->kind == TFC_ATTR_I && a->v.i > 0 ? (uint64_t)a->v.i : 0;
 }
 
-/* Shared body: hash(string) % num_buckets for every element. */
+typedef struct bucket_job {
+  const tfc_string *in;
+  int64_t *out;
+  uint64_t buckets;
+  bool fast;
+} bucket_job;
+
+/* Hashes elements [begin, end) of a bucket job. */
+static void bucket_range(void *arg, int64_t begin, int64_t end) {
+  const bucket_job *j = arg;
+  for (int64_t i = begin; i < end; i++) {
+    uint64_t h = j->fast ? tfc_fingerprint64(j->in[i].data, j->in[i].len)
+                         : tfc_hash64(j->in[i].data, j->in[i].len, TFC_HASH64_DEFAULT_SEED);
+    j->out[i] = (int64_t)(h % j->buckets);
+  }
+}
+
+/* Shared body: hash(string) % num_buckets for every element (sharded over the intra-op pool). */
 static void hash_bucket(tfc_kernel_ctx *ctx, bool fast) {
   const tfc_tensor *in = ctx->inputs[0];
   uint64_t nb = num_buckets(ctx);
@@ -29,13 +46,8 @@ static void hash_bucket(tfc_kernel_ctx *ctx, bool fast) {
   }
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_INT64, in->rank, in->dims);
   if (!out) return;
-  const tfc_string *s = in->data;
-  int64_t *o = out->data;
-  for (int64_t i = 0; i < in->nelems; i++) {
-    uint64_t h = fast ? tfc_fingerprint64(s[i].data, s[i].len)
-                      : tfc_hash64(s[i].data, s[i].len, TFC_HASH64_DEFAULT_SEED);
-    o[i] = (int64_t)(h % nb);
-  }
+  bucket_job job = {in->data, out->data, nb, fast};
+  tfc_kernel_parallel_for(ctx, in->nelems, 4096, bucket_range, &job);
 }
 
 /* StringToHashBucketFast(input) -> Fingerprint64(s) % num_buckets. */

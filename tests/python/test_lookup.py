@@ -214,3 +214,17 @@ def test_tables_are_per_session():
       assert s1.run(m.size()) == 1
     with tf.Session() as s2:
       assert s2.run(m.size()) == 0
+
+
+def test_hash_buckets_sharded_equal_one_by_one():
+  words = np.array([b"w%d" % i for i in range(50000)], dtype=object)
+  with tf.Graph().as_default(), tf.Session() as sess:
+    x = tf.placeholder(tf.string, [None])
+    fast, legacy = sess.run([tf.strings.to_hash_bucket_fast(x, 977), tf.strings.to_hash_bucket(x, 977)],
+                            {x: words})
+    small = [sess.run([tf.strings.to_hash_bucket_fast(x, 977), tf.strings.to_hash_bucket(x, 977)],
+                      {x: words[i:i + 7]}) for i in (0, 20000, 49993)]
+  for (f, g), i in zip(small, (0, 20000, 49993)):
+    np.testing.assert_array_equal(f, fast[i:i + 7])
+    np.testing.assert_array_equal(g, legacy[i:i + 7])
+  assert fast.min() >= 0 and fast.max() < 977 and len(set(fast.tolist())) > 900
