@@ -228,3 +228,14 @@ def test_hash_buckets_sharded_equal_one_by_one():
     np.testing.assert_array_equal(f, fast[i:i + 7])
     np.testing.assert_array_equal(g, legacy[i:i + 7])
   assert fast.min() >= 0 and fast.max() < 977 and len(set(fast.tolist())) > 900
+
+
+def test_mutable_lookup_static_shapes():
+  with tf.Graph().as_default():
+    m = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, [0.0, 0.0, 0.0], checkpoint=False)
+    assert m.lookup(tf.placeholder(tf.string, [None, 4])).shape.as_list() == [None, 4, 3]
+    s = tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, -1, checkpoint=False)
+    assert s.lookup(tf.placeholder(tf.int64, [5])).shape.as_list() == [5]
+    d = tf.lookup.experimental.DenseHashTable(tf.int64, tf.float32, 0.0, empty_key=[0, 0], deleted_key=[-1, -1],
+                                              initial_num_buckets=8, checkpoint=False)
+    assert d.lookup(tf.placeholder(tf.int64, [6, 2])).shape.as_list() == [6]

@@ -445,7 +445,14 @@ class _MutableTableBase(LookupInterface):
       with _ops.colocate_with(self.resource_handle):
         values = _apply_op("LookupTableFindV2", None,
                            [self.resource_handle, keys, self._default_value]).outputs[0]
+    key_shape = self._key_shape()
+    if keys.get_shape().ndims is not None and key_shape.ndims is not None:
+      batch = keys.get_shape()[:keys.get_shape().ndims - key_shape.ndims]
+      values.set_shape(batch.concatenate(self._value_shape))
     return values
+
+  def _key_shape(self):
+    return _tensor_shape.TensorShape([])
 
   def insert(self, keys, values, name=None):
     """An op inserting (or overwriting) keys -> values."""
@@ -521,6 +528,9 @@ class DenseHashTable(_MutableTableBase):
     super(DenseHashTable, self).__init__(key_dtype, value_dtype)
     self._resource_handle = self._create_resource()
     self._register(checkpoint, name)
+
+  def _key_shape(self):
+    return self._empty_key.get_shape()
 
   def _create_resource(self):
     use_node_name_sharing = self._checkpoint and self._shared_name is None
