@@ -101,7 +101,7 @@ static bool parse_cell(tfc_dtype dt, const char *s, size_t n, int64_t line_no, i
     case TFC_DTYPE_INT32: {
       long long v = ok ? strtoll(buf, &end, 10) : 0;
       ok = ok && *end == '\0' && errno == 0 && v >= INT32_MIN && v <= INT32_MAX;
-      if (ok) *(int32_t *)cell = (int32_t)((int32_t)v + (int32_t)offset);
+      if (ok) *(int32_t *)cell = (int32_t)((uint32_t)v + (uint32_t)offset); /* wraps as TF's int32 sum */
       break;
     }
     case TFC_DTYPE_INT64: {
@@ -171,7 +171,7 @@ static bool take(column *c, int64_t index, const char *line, size_t len, const c
   void *cell = column_push(c);
   if (!cell) return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "OOM reading a vocabulary file");
   if (index == -1) {
-    *(int64_t *)cell = line_no + offset;
+    *(int64_t *)cell = (int64_t)((uint64_t)line_no + (uint64_t)offset);
     return true;
   }
   if (index == -2) return parse_cell(c->dtype, line, len, line_no, offset, cell, st);

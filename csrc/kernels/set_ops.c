@@ -81,14 +81,14 @@ static bool read_sparse(tfc_kernel_ctx *ctx, const tfc_tensor *ind, const tfc_te
   s->indices = ind;
   s->rank = r;
   for (int d = 0; d < r; d++) s->shape[d] = ((const int64_t *)shp->data)[d];
-  if (!validate) return true;
   const int64_t *ix = ind->data;
   for (int64_t i = 0; i < ind->dims[0]; i++) {
+    /* bounds are checked even without validate_indices: group numbers come from them */
     for (int d = 0; d < r; d++)
       if (ix[i * r + d] < 0 || ix[i * r + d] >= s->shape[d])
         return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: indices[%lld] is out of bounds", what,
                                (long long)i);
-    if (i > 0) {
+    if (validate && i > 0) {
       int c = 0;
       for (int d = 0; d < r && c == 0; d++) c = (ix[i * r + d] > ix[(i - 1) * r + d]) - (ix[i * r + d] < ix[(i - 1) * r + d]);
       if (c <= 0)
