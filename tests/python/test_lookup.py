@@ -239,3 +239,33 @@ def test_mutable_lookup_static_shapes():
     d = tf.lookup.experimental.DenseHashTable(tf.int64, tf.float32, 0.0, empty_key=[0, 0], deleted_key=[-1, -1],
                                               initial_num_buckets=8, checkpoint=False)
     assert d.lookup(tf.placeholder(tf.int64, [6, 2])).shape.as_list() == [6]
+
+
+def test_concurrent_inserts_and_finds():
+  import threading  # pylint: disable=import-outside-toplevel
+  with tf.Graph().as_default(), tf.Session() as sess:
+    m = tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, -1, checkpoint=False)
+    d = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1, empty_key=-1, deleted_key=-2,
+                                              initial_num_buckets=8, checkpoint=False)
+    keys = tf.placeholder(tf.int64, [None])
+    step = [m.insert(keys, keys * 2), d.insert(keys, keys * 2)]
+    probe = [m.lookup(keys), d.lookup(keys)]
+    errors = []
+
+    def work(t):
+      try:
+        for i in range(20):
+          k = np.arange(t * 10000 + i * 100, t * 10000 + i * 100 + 100, dtype=np.int64)
+          sess.run(step, {keys: k})
+          got = sess.run(probe, {keys: k})
+          assert (got[0] == k * 2).all() and (got[1] == k * 2).all()
+      except Exception as e:  # pylint: disable=broad-except
+        errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+      t.start()
+    for t in threads:
+      t.join()
+    assert not errors
+    assert sess.run([m.size(), d.size()]) == [8000, 8000]
