@@ -1,5 +1,5 @@
-"""tf.sparse.cross / cross_hashed (SparseCross) and the Bucketize op feature
-columns build: values TensorFlow computed for the same inputs (hashed crosses
+"""tf.sparse.cross / cross_hashed (SparseCross), the Bucketize op and
+tf.nn.safe_embedding_lookup_sparse that feature columns build on: values TensorFlow computed for the same inputs (hashed crosses
 chain FarmHash fingerprints, so they must match bit for bit), and errors."""
 import numpy as np
 import pytest
@@ -53,3 +53,24 @@ def test_bucketize_against_numpy():
   np.testing.assert_array_equal(got, np.searchsorted(np.float32(bounds), x, side="right"))
   assert got.dtype == np.int32
   assert ints.tolist() == [0, 3, 5, 5]
+
+
+def test_safe_embedding_lookup_sparse_matches_tensorflow():
+  with tf.Graph().as_default(), tf.Session() as sess:
+    w = tf.constant(np.arange(12, dtype=np.float32).reshape(6, 2) / 4.0)
+    ids = tf.SparseTensor([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 2]],
+                          tf.constant([1, -1, 3, 5, 2], tf.int64), [2, 2, 3])
+    wt = tf.SparseTensor(ids.indices, [2.0, 1.0, 0.0, 0.5, 1.5], ids.dense_shape)
+    got = sess.run([tf.nn.safe_embedding_lookup_sparse(w, ids),
+                    tf.nn.safe_embedding_lookup_sparse(w, ids, wt, combiner="sqrtn"),
+                    tf.nn.safe_embedding_lookup_sparse(w, ids, wt, combiner="sum", default_id=4),
+                    tf.nn.safe_embedding_lookup_sparse([w[:3], w[3:]], ids, None, max_norm=1.0)])
+  want = [  # TensorFlow's outputs for the same inputs
+      [[[0.5, 0.75], [1.5, 1.75]], [[1.75, 2.0], [0.0, 0.0]]],
+      [[[0.5, 0.75], [0.0, 0.0]], [[1.739253044128418, 2.0554800033569336], [0.0, 0.0]]],
+      [[[1.0, 1.5], [0.0, 0.0]], [[2.75, 3.25], [2.0, 2.25]]],
+      [[[0.5, 0.75], [0.6507909893989563, 0.7592570185661316]], [[0.648684024810791, 0.7604039907455444],
+                                                                  [0.0, 0.0]]]]
+  for g, w_ in zip(got, want):
+    assert g.shape == (2, 2, 2)
+    np.testing.assert_allclose(g, w_, rtol=1e-6, atol=1e-7)
