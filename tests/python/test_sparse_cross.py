@@ -1,6 +1,7 @@
 """tf.sparse.cross / cross_hashed (SparseCross), the Bucketize op and
-tf.nn.safe_embedding_lookup_sparse that feature columns build on: values TensorFlow computed for the same inputs (hashed crosses
-chain FarmHash fingerprints, so they must match bit for bit), and errors."""
+tf.nn.safe_embedding_lookup_sparse that feature columns build on: values
+TensorFlow computed for the same inputs (hashed crosses chain FarmHash
+fingerprints, so they must match bit for bit), and errors."""
 import numpy as np
 import pytest
 
