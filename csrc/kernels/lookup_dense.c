@@ -282,7 +282,8 @@ bool tfc_lookup_dense_import(tfc_lookup_table *t, const tfc_tensor *keys, const 
   tfc_tensor *k = tfc_tensor_new(t->key_dtype, 2, kd, st);
   tfc_tensor *v = k ? tfc_tensor_new(t->value_dtype, 2, vd, st) : NULL;
   ok = v != NULL;
-  for (int64_t e = 0; ok && e < n * t->key_size; e++) ok = tfc_lookup_elem_copy(t->key_dtype, k->data, e, keys->data, e);
+  for (int64_t e = 0; ok && e < n * t->key_size; e++)
+    ok = tfc_lookup_elem_copy(t->key_dtype, k->data, e, keys->data, e);
   for (int64_t e = 0; ok && e < n * t->value_size; e++)
     ok = tfc_lookup_elem_copy(t->value_dtype, v->data, e, values->data, e);
   if (!ok) {

@@ -42,14 +42,21 @@ bool tfc_lookup_elem_copy(tfc_dtype dt, void *dst, int64_t id, const void *src, 
 /* Writes element i of data as text into buf (for messages). */
 void tfc_lookup_elem_format(tfc_dtype dt, const void *data, int64_t i, char *buf, size_t n);
 
-/* Dense kind (lookup_dense.c). */
+/* Dense kind (lookup_dense.c); callers hold the table lock (init/destroy excepted). */
+/* Checks the dense settings (empty/deleted keys, load factor, bucket count)
+ * and allocates the first buckets; false + st (INVALID_ARGUMENT, TF's words). */
 bool tfc_lookup_dense_init(tfc_lookup_table *t, const tfc_lookup_config *cfg, tfc_status *st);
+/* Drops the bucket arrays and the empty/deleted keys. */
 void tfc_lookup_dense_destroy(tfc_lookup_table *t);
+/* Writes the values of n key rows into out (default row 0 for missing keys). */
 bool tfc_lookup_dense_find(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, const tfc_tensor *dflt,
                            tfc_tensor *out, tfc_status *st);
+/* Inserts or overwrites n key rows, doubling the buckets first past max load. */
 bool tfc_lookup_dense_insert(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, const tfc_tensor *values,
                              tfc_status *st);
+/* Marks the buckets of the n key rows present as deleted. */
 bool tfc_lookup_dense_remove(tfc_lookup_table *t, const tfc_tensor *keys, int64_t n, tfc_status *st);
+/* Replaces the buckets with exported ones ([N, key_size] keys, [N, value_size] values). */
 bool tfc_lookup_dense_import(tfc_lookup_table *t, const tfc_tensor *keys, const tfc_tensor *values,
                              tfc_status *st);
 

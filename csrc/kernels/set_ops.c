@@ -27,6 +27,9 @@ typedef struct set_input {
   int64_t shape[TFC_MAX_RANK];
 } set_input;
 
+/* -1, 0 or 1 as element i of a (of C type T) is below, equal to or above element j of b. */
+#define CMP3(T, a, i, b, j) ((((const T *)(a))[i] > ((const T *)(b))[j]) - (((const T *)(a))[i] < ((const T *)(b))[j]))
+
 /* Three-way comparison of elements i and j of values (dtype dt). */
 static int elem_cmp(tfc_dtype dt, const void *a, int64_t i, const void *b, int64_t j) {
   switch (dt) {
@@ -37,12 +40,12 @@ static int elem_cmp(tfc_dtype dt, const void *a, int64_t i, const void *b, int64
       if (c) return c;
       return x->len < y->len ? -1 : x->len > y->len;
     }
-    case TFC_DTYPE_INT8: { int8_t x = ((const int8_t *)a)[i], y = ((const int8_t *)b)[j]; return (x > y) - (x < y); }
-    case TFC_DTYPE_INT16: { int16_t x = ((const int16_t *)a)[i], y = ((const int16_t *)b)[j]; return (x > y) - (x < y); }
-    case TFC_DTYPE_INT32: { int32_t x = ((const int32_t *)a)[i], y = ((const int32_t *)b)[j]; return (x > y) - (x < y); }
-    case TFC_DTYPE_UINT8: { uint8_t x = ((const uint8_t *)a)[i], y = ((const uint8_t *)b)[j]; return (x > y) - (x < y); }
-    case TFC_DTYPE_UINT16: { uint16_t x = ((const uint16_t *)a)[i], y = ((const uint16_t *)b)[j]; return (x > y) - (x < y); }
-    default: { int64_t x = ((const int64_t *)a)[i], y = ((const int64_t *)b)[j]; return (x > y) - (x < y); }
+    case TFC_DTYPE_INT8: return CMP3(int8_t, a, i, b, j);
+    case TFC_DTYPE_INT16: return CMP3(int16_t, a, i, b, j);
+    case TFC_DTYPE_INT32: return CMP3(int32_t, a, i, b, j);
+    case TFC_DTYPE_UINT8: return CMP3(uint8_t, a, i, b, j);
+    case TFC_DTYPE_UINT16: return CMP3(uint16_t, a, i, b, j);
+    default: return CMP3(int64_t, a, i, b, j);
   }
 }
 
@@ -90,7 +93,8 @@ static bool read_sparse(tfc_kernel_ctx *ctx, const tfc_tensor *ind, const tfc_te
                                (long long)i);
     if (validate && i > 0) {
       int c = 0;
-      for (int d = 0; d < r && c == 0; d++) c = (ix[i * r + d] > ix[(i - 1) * r + d]) - (ix[i * r + d] < ix[(i - 1) * r + d]);
+      const int64_t *cur = ix + i * r, *prev = ix + (i - 1) * r;
+      for (int d = 0; d < r && c == 0; d++) c = (cur[d] > prev[d]) - (cur[d] < prev[d]);
       if (c <= 0)
         return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
                                "%s: indices[%lld] is out of order. Many sparse ops require sorted indices. Use "

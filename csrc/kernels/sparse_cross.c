@@ -90,8 +90,9 @@ static bool build_columns(tfc_kernel_ctx *ctx, int n_sparse, int n_dense, column
                              (long long)ind->dims[1], i);
     if (val->rank != 1) return fail_at(ctx, "Input values should be a vector but received shape ", val, i), false;
     if (val->dims[0] != ind->dims[0])
-      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "Expected size of values to be %lld got %lld at position %d",
-                             (long long)ind->dims[0], (long long)val->dims[0], i);
+      return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                             "Expected size of values to be %lld got %lld at position %d", (long long)ind->dims[0],
+                             (long long)val->dims[0], i);
     if (sh->rank != 1 || sh->nelems != 2)
       return fail_at(ctx, "shape should imply a 2D tensor, but got ", sh, i), false;
     if (((const int64_t *)sh->data)[0] != *batch)
@@ -189,7 +190,8 @@ static void sparse_cross_compute(tfc_kernel_ctx *ctx) {
   int64_t n = 0, buckets = 0, key = 0;
   bool hashed = false;
   const tfc_attr_list *st = NULL, *dt = NULL;
-  if (!tfc_attrs_get_int(ctx->attrs, "N", &n, ctx->st) || !tfc_attrs_get_bool(ctx->attrs, "hashed_output", &hashed, ctx->st) ||
+  if (!tfc_attrs_get_int(ctx->attrs, "N", &n, ctx->st) ||
+      !tfc_attrs_get_bool(ctx->attrs, "hashed_output", &hashed, ctx->st) ||
       !tfc_attrs_get_int(ctx->attrs, "num_buckets", &buckets, ctx->st) ||
       !tfc_attrs_get_int(ctx->attrs, "hash_key", &key, ctx->st) ||
       !tfc_attrs_get_list(ctx->attrs, "sparse_types", &st, ctx->st) ||
