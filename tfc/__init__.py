@@ -184,6 +184,9 @@ _LAZY.update((_name, ("tfc.ops.spectral_ops", _name)) for _name in (
 _LAZY.update((_name, ("tfc.ops.nn_window_ops", _name)) for _name in (
     "extract_image_patches", "extract_volume_patches"))
 _LAZY["strings"] = ("tfc.strings", None)
+_LAZY["lookup"] = ("tfc.lookup", None)
+_LAZY["feature_column"] = ("tfc.feature_column", None)
+_LAZY["sets"] = ("tfc.sets", None)
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),
               "string_strip": ("tfc.ops.string_ops", "strip"),
@@ -191,7 +194,10 @@ _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "reduce_join": ("tfc.ops.string_ops", "reduce_join"),
               "regex_replace": ("tfc.ops.string_ops", "regex_replace"),
               "string_join": ("tfc.ops.string_ops", "join"),
-              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong")})
+              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong"),
+              "string_to_hash_bucket_fast": ("tfc.ops.string_ops", "to_hash_bucket_fast"),
+              "string_to_hash_bucket": ("tfc.ops.string_ops", "to_hash_bucket"),
+              "fingerprint": ("tfc.ops.string_ops", "fingerprint")})
 # Sparse tensors, row partitioning and stitching.
 _LAZY["sparse"] = ("tfc.sparse", None)
 _LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (

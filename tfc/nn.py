@@ -53,6 +53,9 @@ def __getattr__(name):
   if name == "embedding_lookup_sparse":
     from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
     return sparse_ops.embedding_lookup_sparse
+  if name == "safe_embedding_lookup_sparse":
+    from tfc.ops import safe_embedding_ops  # pylint: disable=g-import-not-at-top
+    return safe_embedding_ops.safe_embedding_lookup_sparse
   raise AttributeError("module 'tfc.nn' has no attribute %r" % name)
 from tfc.ops.sort_ops import top_k  # noqa: F401,E402
 from tfc.ops.einsum_ops import compute_average_loss, scale_regularization_loss  # noqa: F401,E402

@@ -3220,6 +3220,412 @@ case("TridiagonalMatMul", "f64_batch", superdiag=F(2, 1, 3, dt="float64"),
      maindiag=F(2, 1, 3, dt="float64"), subdiag=F(2, 1, 3, dt="float64"), rhs=F(2, 3, 2, dt="float64"))
 
 
+# ---- lookup branch: string hashing (FarmHash Fingerprint64, TF's Hash64) and
+# lookup tables (hash, mutable, mutable-of-tensors, dense; key/value and text
+# file initializers)
+_LONG_WORDS = _WORDS + [b"x" * 17, b"y" * 33, b"z" * 64, b"w" * 65, bytes(range(200))]
+case("StringToHashBucketFast", input=V(_LONG_WORDS, "string"), num_buckets=1000)
+case("StringToHashBucketFast", "matrix_one_bucket", input=V([[b"a", b"b"], [b"c", b""]], "string"),
+     num_buckets=1)
+case("StringToHashBucket", string_tensor=V(_LONG_WORDS, "string"), num_buckets=97)
+case("Fingerprint", "strings", data=V(_LONG_WORDS, "string"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "string_rows", data=V([[b"a", b"bc", b""], [b"xyz", b"q", b"r"]], "string"),
+     method=V(b"farmhash64", "string"))
+case("Fingerprint", "i32_rows", data=I(3, 5, lo=-100, hi=100), method=V(b"farmhash64", "string"))
+case("Fingerprint", "f64_rows", data=F(2, 2, 3, dt="float64"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "bad_method", data=I(3), method=V(b"md5", "string"), error=True)
+
+
+def _hash_table(tf, keys, values, kdt, vdt, name="table"):
+    h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt, shared_name=name)
+    init = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant(keys, dtype=kdt),
+                                        values=tf.constant(values, dtype=vdt))
+    return h, init
+
+
+def _lookup_find_str(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"bb", b"ccc"], [1, 2, 3], tf.string, tf.int64)
+    keys = inp(V([[b"a", b"zz", b"ccc"], [b"", b"bb", b"a"]], "string"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out, tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+def _lookup_find_i64_str(tf, inp):
+    h, init = _hash_table(tf, [5, -7, 1 << 40], [b"five", b"minus seven", b"big"], tf.int64, tf.string)
+    keys = inp(V([5, 6, 1 << 40, -7], "int64"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(b"UNK"))
+    k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.string)
+    return {"init": [init], "fetches": [out, tf.raw_ops.Size(input=k), tf.raw_ops.Size(input=v)]}
+
+
+def _lookup_find_full_default(tf, inp):
+    h, init = _hash_table(tf, [1, 2], [0.5, 1.5], tf.int32, tf.float32)
+    keys = inp(V([1, 3, 2, 4], "int32"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys,
+                                       default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float32"), "dflt"))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_find_uninitialized(tf, inp):
+    h = tf.raw_ops.HashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([b"a"], "string"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [out]}
+
+
+def _lookup_find_wrong_key_type(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1], "int64"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_init_conflict(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"a"], [1, 2], tf.string, tf.int64)
+    return {"targets": [init]}
+
+
+def _lookup_init_twice(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"b", b"a"]),
+                                         values=tf.constant([2, 1], tf.int64))
+    with tf.control_dependencies([again]):
+        size = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"init": [init], "fetches": [size]}
+
+
+def _lookup_init_twice_different(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         values=tf.constant([1, 3, 4], tf.int64))
+    return {"init": [init], "targets": [again]}
+
+
+def _lookup_init_twice_same_size(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"c"]),
+                                         values=tf.constant([5, 3], tf.int64))
+    with tf.control_dependencies([again]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f]}
+
+
+def _lookup_insert_static(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"b"]),
+                                         values=tf.constant([2], tf.int64))
+    return {"init": [init], "targets": [ins]}
+
+
+custom("LookupTableFindV2", "string_to_int64", _lookup_find_str)
+custom("LookupTableFindV2", "int64_to_string", _lookup_find_i64_str)
+custom("LookupTableFindV2", "full_size_default", _lookup_find_full_default)
+def _mutable_full_default(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.int64, value_dtype=tf.float64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([0.5, 1.5], tf.float64))
+    with tf.control_dependencies([ins]):
+        out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1, 3, 2, 4], "int64"), "keys"),
+                                           default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float64"), "dflt"))
+    return {"fetches": [out]}
+
+
+custom("LookupTableFindV2", "mutable_full_size_default", _mutable_full_default)
+custom("LookupTableFindV2", "uninitialized", _lookup_find_uninitialized, error=True)
+custom("LookupTableFindV2", "wrong_key_dtype", _lookup_find_wrong_key_type, error=True)
+custom("InitializeTableV2", "duplicate_key_other_value", _lookup_init_conflict, error=True)
+custom("InitializeTableV2", "twice_same_data", _lookup_init_twice)
+custom("InitializeTableV2", "twice_other_size", _lookup_init_twice_different, error=True)
+custom("InitializeTableV2", "twice_same_size_kept", _lookup_init_twice_same_size)
+custom("LookupTableInsertV2", "static_table", _lookup_insert_static, error=True)
+
+
+def _mutable_ops(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.string, value_dtype=tf.float32, shared_name="m")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=inp(V([b"a", b"b", b"c", b"a"], "string"), "keys"),
+                                         values=inp(V([1.0, 2.0, 3.0, 4.0], "float32"), "values"))
+    with tf.control_dependencies([ins]):
+        s1 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f1 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[b"a", b"b"], [b"c", b"d"]]),
+                                          default_value=tf.constant(-1.0))
+    with tf.control_dependencies([s1, f1]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([b"b", b"zz", b"c"]))
+    with tf.control_dependencies([rm]):
+        s2 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v, s2]):
+        imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=tf.constant([b"x", b"y"]),
+                                             values=tf.constant([5.0, 6.0]))
+    with tf.control_dependencies([imp]):
+        s3 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f3 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"x", b"y"]),
+                                          default_value=tf.constant(0.0))
+    return {"fetches": [s1, f1, s2, k, v, s3, f3]}
+
+
+def _mutable_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.int32, value_shape=[3])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([7, 8], tf.int64),
+                                         values=inp(I(2, 3, lo=-9, hi=9), "values"))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[8, 9], [7, 7]], tf.int64),
+                                         default_value=tf.constant([0, -1, -2]))
+    with tf.control_dependencies([f]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([8], tf.int64))
+    with tf.control_dependencies([rm]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int32)
+    return {"fetches": [f, k, v]}
+
+
+def _mutable_value_shape_mismatch(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.float32, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    return {"targets": [ins]}
+
+
+custom("LookupTableInsertV2", "mutable_find_remove_export_import", _mutable_ops)
+custom("MutableHashTableOfTensorsV2", "insert_find_remove", _mutable_of_tensors)
+custom("LookupTableInsertV2", "value_shape_mismatch", _mutable_value_shape_mismatch, error=True)
+
+
+def _dense(tf, kdt, vdt, empty, deleted, value_shape=(), buckets=8, load=0.8):
+    return tf.raw_ops.MutableDenseHashTableV2(empty_key=tf.constant(empty, kdt), deleted_key=tf.constant(deleted, kdt),
+                                              value_dtype=vdt, value_shape=list(value_shape),
+                                              initial_num_buckets=buckets, max_load_factor=load)
+
+
+def _dense_int64(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    keys = inp(V([3, 11, 19, 4, 100, 7, 12, 5, 6, 27], "int64"), "keys")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=keys, values=inp(F(10), "values"))
+    with tf.control_dependencies([ins]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([11, 4, 1000], tf.int64))
+    with tf.control_dependencies([rm]):
+        ins2 = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([43, 11], tf.int64),
+                                              values=tf.constant([0.5, 0.25]))
+    with tf.control_dependencies([ins2]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([3, 4, 11, 43, 8], tf.int64),
+                                         default_value=tf.constant(-9.0))
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"fetches": [k, v, f, s]}
+
+
+def _dense_string_vector_values(tf, inp):
+    h = _dense(tf, tf.string, tf.int32, b"", b"<deleted>", value_shape=[2], buckets=4, load=0.5)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"apple", b"kiwi", b"fig"]),
+                                         values=inp(I(3, 2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.int32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"fig", b"plum"]),
+                                         default_value=tf.constant([-1, -2]))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_vector_keys(tf, inp):
+    h = _dense(tf, tf.int64, tf.int64, [-1, -1], [-2, -2], buckets=4)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([[1, 2], [3, 4], [1, 3]], tf.int64),
+                                         values=tf.constant([10, 20, 30], tf.int64))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int64)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[3, 4], [2, 1]], tf.int64),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_import(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, 0, -1, buckets=4)
+    # what a checkpoint restore feeds: the exported [buckets, 1] arrays, shapes unknown to the graph
+    keys = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0], [5], [-1], [2]], tf.int64), shape=None)
+    values = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0.0], [1.5], [0.0], [2.5]]), shape=None)
+    imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=keys, values=values)
+    with tf.control_dependencies([imp]):
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([5, 2, 3], tf.int64),
+                                         default_value=tf.constant(-1.0))
+    return {"fetches": [s, f]}
+
+
+def _dense_empty_key_insert(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, -1], tf.int64),
+                                         values=tf.constant([1.0, 2.0]))
+    return {"targets": [ins]}
+
+
+def _dense_bad_buckets(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2, buckets=6)
+    return {"fetches": [tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+custom("MutableDenseHashTableV2", "int64_insert_remove_export", _dense_int64)
+custom("MutableDenseHashTableV2", "string_keys_vector_values", _dense_string_vector_values)
+custom("MutableDenseHashTableV2", "vector_keys", _dense_vector_keys)
+custom("MutableDenseHashTableV2", "import_buckets", _dense_import)
+custom("MutableDenseHashTableV2", "empty_key_insert", _dense_empty_key_insert, error=True)
+custom("MutableDenseHashTableV2", "bucket_count_not_power_of_two", _dense_bad_buckets, error=True)
+
+
+def _text_table(kdt, vdt, rel, probe, default, **attrs):
+    def build(tf, inp):
+        h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt)
+        init = tf.raw_ops.InitializeTableFromTextFileV2(table_handle=h, filename=inp(PATH(rel), "filename"), **attrs)
+        with tf.control_dependencies([init]):
+            f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant(probe, kdt),
+                                             default_value=tf.constant(default, vdt))
+            s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        return {"fetches": [f, s]}
+    return build
+
+
+custom("InitializeTableFromTextFileV2", "word_to_line", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"cherry", b"apple", b"date", b"fig"], -1, key_index=-2, value_index=-1))
+custom("InitializeTableFromTextFileV2", "line_to_word", _text_table(
+    "int64", "string", "lookup/vocab.txt", [0, 2, 3, 4], b"?", key_index=-1, value_index=-2))
+custom("InitializeTableFromTextFileV2", "columns_csv", _text_table(
+    "string", "float32", "lookup/pairs.csv", [b"a", b"c", b"d"], 0.0, key_index=0, value_index=2, delimiter=","))
+custom("InitializeTableFromTextFileV2", "int_columns_offset", _text_table(
+    "int64", "int32", "lookup/pairs.csv", [2, 0, 5], -1, key_index=-1, value_index=1, delimiter=",", offset=3))
+custom("InitializeTableFromTextFileV2", "vocab_size_truncates", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"banana", b"cherry"], -1, key_index=-2, value_index=-1, vocab_size=2))
+custom("InitializeTableFromTextFileV2", "vocab_size_too_big", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"a"], -1, key_index=-2, value_index=-1, vocab_size=9), error=True)
+custom("InitializeTableFromTextFileV2", "empty_line", _text_table(
+    "string", "int64", "lookup/empty_line.txt", [b"x"], -1, key_index=-2, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "missing_column", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"x"], -1, key_index=1, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "bad_number", _text_table(
+    "string", "int64", "lookup/pairs.csv", [b"a"], -1, key_index=1, value_index=0, delimiter=","), error=True)
+# the other table ops, each under its own name (same graphs as above)
+custom("HashTableV2", "string_to_int64", _lookup_find_str)
+custom("MutableHashTableV2", "find_remove_export_import", _mutable_ops)
+custom("LookupTableRemoveV2", "mutable", _mutable_ops)
+custom("LookupTableRemoveV2", "dense", _dense_int64)
+custom("LookupTableSizeV2", "mutable", _mutable_ops)
+custom("LookupTableExportV2", "dense_int64", _dense_int64)
+custom("LookupTableExportV2", "dense_vector_keys", _dense_vector_keys)
+custom("LookupTableImportV2", "mutable", _mutable_ops)
+custom("LookupTableImportV2", "dense_buckets", _dense_import)
+# version-1 tables: the handle is a Ref(string) [container, name]
+def _v1_static(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64, shared_name="v1")
+    init = tf.raw_ops.InitializeTable(table_handle=h, keys=tf.constant([b"a", b"b"]),
+                                      values=tf.constant([1, 2], tf.int64))
+    f = tf.raw_ops.LookupTableFind(table_handle=h, keys=inp(V([b"b", b"q", b"a"], "string"), "keys"),
+                                   default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f, tf.raw_ops.LookupTableSize(table_handle=h)]}
+
+
+def _v1_mutable(tf, inp):
+    h = tf.raw_ops.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32)
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([4, 5], tf.int64),
+                                       values=inp(F(2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExport(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v]):
+        imp = tf.raw_ops.LookupTableImport(table_handle=h, keys=tf.constant([9], tf.int64),
+                                           values=tf.constant([0.5]))
+    with tf.control_dependencies([imp]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([4, 9], tf.int64),
+                                       default_value=tf.constant(-1.0))
+    return {"fetches": [tf.raw_ops.Size(input=k), f]}
+
+
+def _v1_text(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64)
+    init = tf.raw_ops.InitializeTableFromTextFile(table_handle=h, filename=inp(PATH("lookup/vocab.txt"), "f"),
+                                                  key_index=-2, value_index=-1)
+    with tf.control_dependencies([init]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"date", b"apple", b"x"]),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [f]}
+
+
+def _v1_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensors(key_dtype=tf.string, value_dtype=tf.int64, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([b"k"]),
+                                       values=tf.constant([[3, 4]], tf.int64))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"k", b"z"]),
+                                       default_value=tf.constant([0, 0], tf.int64))
+    return {"fetches": [f]}
+
+
+for _op in ["HashTable", "InitializeTable", "LookupTableFind", "LookupTableSize"]:
+    custom(_op, "v1_static", _v1_static)
+for _op in ["MutableHashTable", "LookupTableInsert", "LookupTableExport", "LookupTableImport"]:
+    custom(_op, "v1_mutable", _v1_mutable)
+custom("InitializeTableFromTextFile", "v1_text", _v1_text)
+custom("MutableHashTableOfTensors", "v1_of_tensors", _v1_of_tensors)
+
+# what feature columns build: bucket indices and feature crosses
+case("Bucketize", input=V([[-5.0, 0.0, 0.5], [1.0, 10.0, 11.0]], "float32"), boundaries=[0.0, 1.0, 10.0])
+case("Bucketize", "f64", input=V([0.1, 0.30000001, 0.3, -1e300], "float64"), boundaries=[0.1, 0.3])
+case("Bucketize", "i64", input=V([-3, 0, 2, 3, 100], "int64"), boundaries=[0.0, 2.5, 3.0])
+case("Bucketize", "i32_no_boundaries", input=V([-3, 7], "int32"), boundaries=[])
+case("Bucketize", "unsorted", input=V([1.0], "float32"), boundaries=[2.0, 1.0], error=True)
+
+
+def _cross(hashed, num_buckets=0, dense=True, out="int64", internal="int64", key=956888297470, ints=True):
+    def build(tf, inp):
+        ind_a = tf.constant([[0, 0], [0, 1], [1, 0], [3, 0]], tf.int64)
+        val_a = inp(V([b"a", b"bb", b"c", b"d"], "string"), "va")
+        ind_b = tf.constant([[0, 0], [1, 0], [1, 1], [3, 2]], tf.int64)
+        val_b = inp(V([7, -3, 12, 5], "int64") if ints else V([b"p", b"q", b"r", b"s"], "string"), "vb")
+        shape = tf.constant([4, 3], tf.int64)
+        dense_in = [inp(V([[b"x", b"y"], [b"z", b"w"], [b"u", b"v"], [b"s", b"t"]], "string"), "d")] if dense else []
+        o = tf.raw_ops.SparseCross(indices=[ind_a, ind_b], values=[val_a, val_b], shapes=[shape, shape],
+                                   dense_inputs=dense_in, hashed_output=hashed, num_buckets=num_buckets,
+                                   hash_key=key, out_type=out, internal_type=internal)
+        return {"fetches": list(o)}
+    return build
+
+
+custom("SparseCross", "hashed_buckets", _cross(True, 1000))
+custom("SparseCross", "hashed_no_buckets", _cross(True, 0, dense=False))
+custom("SparseCross", "strings", _cross(False, out="string", internal="string", ints=False))
+custom("SparseCross", "strings_int_internal", _cross(False, out="string", internal="int64"))
+custom("SparseCross", "hashed_strings_only", _cross(True, 50, internal="string", ints=False, key=1))
+
+# sets: the last dimension of each input is a set
+_SET_A = [[[3, 1, 1, 0], [2, 2, 2, 2]], [[5, 4, 3, 2], [9, 9, 8, 7]]]
+_SET_B = [[[1, 5, 3, 3], [7, 8, 9, 2]], [[5, 5, 5, 5], [0, 1, 2, 3]]]
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToDenseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int32"),
+         set2=V(_SET_B, "int32"), set_operation=_op_name)
+case("DenseToDenseSetOperation", "strings", set1=V([[b"b", b"a", b""], [b"x", b"x", b"y"]], "string"),
+     set2=V([[b"a", b"c", b"c"], [b"z", b"x", b"w"]], "string"), set_operation="union")
+case("DenseToDenseSetOperation", "u8_intersection", set1=V([[1, 200, 3]], "uint8"), set2=V([[200, 1, 9]], "uint8"),
+     set_operation="intersection")
+case("DenseToDenseSetOperation", "bad_operation", set1=V([[1]], "int64"), set2=V([[1]], "int64"),
+     set_operation="xor", error=True)
+_SP_IND = K([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 1, 2], [1, 1, 3]], "int64")
+_SP_SHAPE = K([2, 2, 5], "int64")
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToSparseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int64"),
+         set2_indices=_SP_IND, set2_values=V([3, 7, 2, 9, 4], "int64"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+    case("SparseToSparseSetOperation", _op_name.replace("-", "_minus_"),
+         set1_indices=K([[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 1, 0]], "int64"),
+         set1_values=V([b"p", b"q", b"r", b"s"], "string"), set1_shape=K([2, 2, 3], "int64"),
+         set2_indices=_SP_IND, set2_values=V([b"q", b"p", b"t", b"s", b"u"], "string"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+case("SparseToSparseSetOperation", "unordered_indices",
+     set1_indices=K([[1, 0], [0, 0]], "int64"), set1_values=V([1, 2], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([2, 2], "int64"),
+     set_operation="union", error=True)
+case("SparseToSparseSetOperation", "mismatched_groups",
+     set1_indices=K([[0, 0]], "int64"), set1_values=V([1], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([3, 2], "int64"),
+     set_operation="union", error=True)
+case("SetSize", set_indices=_SP_IND, set_values=V([3, 3, 2, 9, 9], "int64"), set_shape=_SP_SHAPE)
+case("SetSize", "strings", set_indices=K([[0, 0], [0, 1], [2, 0]], "int64"),
+     set_values=V([b"a", b"b", b"a"], "string"), set_shape=K([3, 4], "int64"))
+case("SetSize", "out_of_order", set_indices=K([[0, 1], [0, 0]], "int64"), set_values=V([1, 2], "int32"),
+     set_shape=K([2, 3], "int64"), error=True)
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

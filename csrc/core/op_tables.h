@@ -47,6 +47,9 @@ extern const tfc_op_table tfc_ops_image_detect; /* NonMaxSuppression*, CropAndRe
 extern const tfc_op_table tfc_ops_conv3d;     /* Conv3D and its gradients, MaxPool3D, AvgPool3D and theirs */
 extern const tfc_op_table tfc_ops_nn_window;  /* MaxPoolWithArgmax(+Grad), Dilation2D(+grads), Extract{Image,Volume}Patches */
 extern const tfc_op_table tfc_ops_ctc;        /* CTCLoss, CTCGreedyDecoder, CTCBeamSearchDecoder */
+extern const tfc_op_table tfc_ops_set;       /* SetSize, *SetOperation */
+extern const tfc_op_table tfc_ops_feature;   /* Bucketize, SparseCross */
+extern const tfc_op_table tfc_ops_lookup;    /* HashTableV2, MutableHashTableV2, LookupTable*V2, InitializeTable*V2 */
 extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompressed, Serialize/ParseTensor, MatchingFiles */
 
 #define TFC_OP_TABLES \
@@ -79,6 +82,9 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_scatter_nd, \
   &tfc_ops_script, \
   &tfc_ops_encoding, \
+  &tfc_ops_lookup, \
+  &tfc_ops_feature, \
+  &tfc_ops_set, \
   &tfc_ops_util, \
   &tfc_ops_sort, \
   &tfc_ops_array_extra, \

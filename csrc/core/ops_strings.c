@@ -2,7 +2,9 @@
  * ops_strings.c — op definitions of the tf.strings ops beyond StringJoin /
  * StaticRegexFullMatch (ops_string.c): StringLength, Substr, StringStrip,
  * StringUpper, StringLower, StringToNumber, AsString, ReduceJoin,
- * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong.
+ * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong,
+ * StringToHashBucketFast, StringToHashBucket, Fingerprint (kernels in
+ * kernels/string_hash.c).
  * Names, attrs and defaults are TensorFlow's (string_ops.cc, parsing_ops.cc).
  */
 #include "core/op_registry.h"
@@ -39,6 +41,15 @@ static bool shape_reduce_join(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* Fingerprint: data has rank >= 1, method is a scalar; [dim0, 8] uint8. */
+static bool shape_fingerprint(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_at_least(ctx, &ctx->in_shapes[0], 1)) return false;
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 0)) return false;
+  int64_t dims[2] = {ctx->in_shapes[0].rank >= 1 ? ctx->in_shapes[0].dims[0] : -1, 8};
+  ctx->out_shapes[0] = tfc_shape_make(2, dims);
+  return true;
+}
+
 #define UNIT_ATTR "unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'"
 
 static const tfc_op_spec specs[] = {
@@ -67,6 +78,11 @@ static const tfc_op_spec specs[] = {
      tfc_shape_fn_unchanged},
     {"StringToHashBucketStrong", "input: string", "output: int64",
      "num_buckets: int >= 1; key: list(int)", 0, tfc_shape_fn_unchanged},
+    {"StringToHashBucketFast", "input: string", "output: int64", "num_buckets: int >= 1", 0,
+     tfc_shape_fn_unchanged},
+    {"StringToHashBucket", "string_tensor: string", "output: int64", "num_buckets: int >= 1", 0,
+     tfc_shape_fn_unchanged},
+    {"Fingerprint", "data: T; method: string", "fingerprint: uint8", "T: type", 0, shape_fingerprint},
 };
 
 const tfc_op_table tfc_ops_strings = {specs, (int)(sizeof specs / sizeof specs[0])};

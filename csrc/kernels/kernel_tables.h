@@ -59,6 +59,11 @@ extern const tfc_kernel_table tfc_kernels_ctc_beam;     /* CTCBeamSearchDecoder 
 extern const tfc_kernel_table tfc_kernels_util;         /* EnsureShape, GuaranteeConst, Timestamp */
 extern const tfc_kernel_table tfc_kernels_complex;      /* Complex, Real, Imag, Angle, ComplexAbs, Conj */
 extern const tfc_kernel_table tfc_kernels_fft;          /* FFT ... IRFFT3D */
+extern const tfc_kernel_table tfc_kernels_bucketize;       /* Bucketize */
+extern const tfc_kernel_table tfc_kernels_sparse_cross;    /* SparseCross */
+extern const tfc_kernel_table tfc_kernels_set_ops;        /* SetSize, *SetOperation */
+extern const tfc_kernel_table tfc_kernels_lookup;          /* hash tables: HashTableV2, LookupTable*V2, ... */
+extern const tfc_kernel_table tfc_kernels_string_hash;     /* StringToHashBucket(Fast), Fingerprint */
 extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)Sparse, DeserializeManySparse */
 extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTensorsMap, TakeManySparseFromTensorsMap */
 
@@ -99,6 +104,11 @@ extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTenso
   &tfc_kernels_matching_files, \
   &tfc_kernels_sparse_serialize, \
   &tfc_kernels_sparse_map, \
+  &tfc_kernels_string_hash, \
+  &tfc_kernels_lookup, \
+  &tfc_kernels_bucketize, \
+  &tfc_kernels_sparse_cross, \
+  &tfc_kernels_set_ops, \
   &tfc_kernels_util, \
   &tfc_kernels_sort, \
   &tfc_kernels_array_extra, \

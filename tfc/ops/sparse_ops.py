@@ -742,3 +742,52 @@ def _take_many_sparse_from_tensors_map(sparse_map_op, sparse_handles, rank=None,
   indices.set_shape([None, rank])
   shape.set_shape([rank])
   return SparseTensor(indices, values, shape)
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _sparse_cross_internal(inputs, hashed_output=False, num_buckets=0, hash_key=None, name=None):
+  """SparseCross over a list of SparseTensors and dense [batch, n] Tensors."""
+  from tfc.ops import math_ops as _math_ops  # pylint: disable=import-outside-toplevel
+  if not isinstance(inputs, list):
+    raise TypeError("Inputs must be a list")
+  if not all(isinstance(i, (_sparse_tensor.SparseTensor, _ops.Tensor)) for i in inputs):
+    raise TypeError("All inputs must be SparseTensors")
+  sparse_inputs = [i for i in inputs if isinstance(i, _sparse_tensor.SparseTensor)]
+  dense_inputs = [i for i in inputs if not isinstance(i, _sparse_tensor.SparseTensor)]
+  indices = [sp.indices for sp in sparse_inputs]
+  values = [sp.values for sp in sparse_inputs]
+  shapes = [sp.dense_shape for sp in sparse_inputs]
+  out_type = _dtypes.int64 if hashed_output else _dtypes.string
+  internal_type = _dtypes.string
+  for i in range(len(values)):
+    if values[i].dtype != _dtypes.string:
+      values[i] = _math_ops.cast(values[i], _dtypes.int64)
+      internal_type = _dtypes.int64
+  for i in range(len(dense_inputs)):
+    if dense_inputs[i].dtype != _dtypes.string:
+      dense_inputs[i] = _math_ops.cast(dense_inputs[i], _dtypes.int64)
+      internal_type = _dtypes.int64
+  op = _apply_op("SparseCross", name, [indices, values, shapes, dense_inputs],
+                 {"N": len(indices), "hashed_output": hashed_output, "num_buckets": int(num_buckets),
+                  "hash_key": int(hash_key or _DEFAULT_HASH_KEY), "out_type": out_type,
+                  "internal_type": internal_type})
+  return _sparse_tensor.SparseTensor(op.outputs[0], op.outputs[1], op.outputs[2])
+
+
+def sparse_cross(inputs, name=None):
+  """The cross of the features of each row of `inputs` (SparseTensors or
+  dense [batch, n] Tensors, string or integer) as strings joined by "_X_"."""
+  return _sparse_cross_internal(inputs=inputs, hashed_output=False, name=name)
+
+
+def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+  """The cross of each row's features hashed (FingerprintCat64 chained from
+  hash_key) into num_buckets (0: the full int64 range), TF's values exactly."""
+  return _sparse_cross_internal(inputs=inputs, hashed_output=True, num_buckets=num_buckets, hash_key=hash_key,
+                                name=name)
+
+
+def bucketize(input, boundaries, name=None):  # pylint: disable=redefined-builtin
+  """Bucket indices (int32) of `input` for sorted float `boundaries` (the
+  private math_ops._bucketize feature columns use)."""
+  return _apply_op("Bucketize", name, [input], {"boundaries": [float(b) for b in boundaries]}).outputs[0]

@@ -116,6 +116,35 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):  # pylint: disabl
                    {"num_buckets": int(num_buckets), "key": key}).outputs[0]
 
 
+def to_hash_bucket_fast(input, num_buckets, name=None):  # pylint: disable=redefined-builtin
+  """FarmHash Fingerprint64 of each string, modulo num_buckets (TF's values exactly)."""
+  return _apply_op("StringToHashBucketFast", name, [_str(input, "input")],
+                   {"num_buckets": int(num_buckets)}).outputs[0]
+
+
+def to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # pylint: disable=redefined-builtin
+  """TF's legacy Hash64 of each string, modulo num_buckets (`input` is the
+  newer name of `string_tensor`; prefer to_hash_bucket_fast)."""
+  if input is not None:
+    if string_tensor is not None:
+      raise ValueError("Cannot specify both 'string_tensor' and 'input'")
+    string_tensor = input
+  if string_tensor is None or num_buckets is None:
+    raise ValueError("string_tensor and num_buckets are required")
+  return _apply_op("StringToHashBucket", name, [_str(string_tensor, "string_tensor")],
+                   {"num_buckets": int(num_buckets)}).outputs[0]
+
+
+def fingerprint(data, method="farmhash64", name=None):
+  """uint8 [dim0, 8]: the farmhash64 fingerprint of each row of `data`
+  (little-endian bytes; strings of a row are fingerprinted one by one first)."""
+  with _ops.name_scope(name, "Fingerprint", [data]) as scope:
+    data = _ops.convert_to_tensor(data, name="data")
+    method = _ops.convert_to_tensor(method, dtype=_dtypes.string, name="method")
+    return _apply_op("Fingerprint", scope, [data, method],
+                     {"T": data.dtype.base_dtype}).outputs[0]
+
+
 def join(inputs, separator="", name=None):
   """Elementwise join of scalars and same-shaped string tensors."""
   inputs = [_str(x, "inputs") for x in inputs]
