@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "base/alloc.h"
+#include "base/hashmap.h"
 #include "runtime/executor_internal.h"
 
 /* ---------------------------------------------------------------- the plan */
@@ -324,13 +325,6 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
       tfc_status_set_node(st, sn->name);
       goto fail;
     }
-    if (c->kind == CF_TRANSFER && c->sframe != 0) {
-      tfc_status_set(st, TFC_CODE_UNIMPLEMENTED,
-                     "'%s': tensors cannot cross devices inside a while loop (frame '%s'); place the "
-                     "loop on one device",
-                     sn->name, cf->frames[c->sframe].name);
-      goto fail;
-    }
     if (c->n_fetch > 0 && c->out_frame != 0) {
       tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
                      "Cannot fetch '%s': it is inside the while loop frame '%s'", sn->name,
@@ -410,6 +404,8 @@ typedef struct pend_val {
 
 typedef struct rframe {
   int part, sf;
+  uint64_t id;                /* 0 for the root frame; else from the parent's id, the parent
+                                 iteration and the frame name, alike in every partition */
   const cf_frame *sfr;
   struct rframe *parent;
   int64_t parent_iter;
@@ -587,6 +583,19 @@ static void free_iter(rframe *f, iter_st *it) {
   f->free_iters = it;
 }
 
+/* The id of the child frame `name` started in iteration parent_iter of the
+ * frame instance parent_id: a hash that every partition taking part in the
+ * loop computes alike, so _Send/_Recv keys of one iteration match. Never 0
+ * (the root frame's id). */
+static uint64_t frame_id_of(uint64_t parent_id, int64_t parent_iter, const char *name) {
+  char buf[512];
+  int n = snprintf(buf, sizeof buf, "%llu;%lld;%s", (unsigned long long)parent_id, (long long)parent_iter, name);
+  size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+  uint64_t h = tfc_hash_bytes(buf, len);
+  if ((size_t)n >= sizeof buf) h ^= tfc_hash_bytes(name, strlen(name)) * 31u;
+  return h ? h : 1;
+}
+
 /* Creates a frame instance (caller holds s->mu); NULL on OOM. */
 static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t parent_iter, int par) {
   int ring = 2;
@@ -602,6 +611,7 @@ static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t p
   f->part = part;
   f->sf = sf;
   f->sfr = &cf->frames[sf];
+  f->id = parent ? frame_id_of(parent->id, parent_iter, cf->frames[sf].name) : 0;
   f->parent = parent;
   f->parent_iter = parent_iter;
   f->ring = ring;
@@ -667,8 +677,11 @@ static void activate(cf_step *s, int part, int node, bool is_dead, cval *outs, b
         dst_ready = count == 1;
         need_input = (count & 1) == 1;
       } else {
+        /* a dead Enter makes the Merge it feeds dead at once (a loop on the
+         * untaken side of a cond, or a loop's per-device control copy whose
+         * outer iteration carries no data): the back edge never comes */
         it->dead[id]++;
-        dst_dead = it->dead[id] == ed->dst_n_data;
+        dst_dead = it->dead[id] == ed->dst_n_data || c->kind == CF_ENTER;
         dst_ready = it->pending[id] == 1 && dst_dead;
       }
     } else {
@@ -1002,7 +1015,7 @@ static bool collect_outputs_locked(cf_step *s, tfc_kernel_ctx *ctx, cval *outs) 
   return ok;
 }
 
-/* Completion of an async kernel (_Recv in the root frame). */
+/* Completion of an async kernel (a _Recv). */
 static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   cf_async *an = arg;
   cf_step *s = an->step;
@@ -1019,7 +1032,10 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   } else {
     ok = collect_outputs_locked(s, ctx, outs);
   }
-  bool spawn = complete_locked(s, &it, !ok, outs);
+  /* a _Recv answered with a dead tensor is a dead node: its control edges
+   * carry the deadness too (a control edge crossing devices in a cond or a loop) */
+  bool dead = !ok || (it.c->kind == CF_TRANSFER && ctx->n_outputs > 0 && !outs[0].has);
+  bool spawn = complete_locked(s, &it, dead, outs);
   /* counted as a helper until it lets go of s: the node is complete, so the
    * step could otherwise end (and s go away) while abort_if_failed runs */
   s->helpers++;
@@ -1216,6 +1232,8 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   ctx->step = &s->base;
   ctx->node = sn->gnode;
   ctx->async_token = NULL;
+  ctx->frame_id = ci->f->id;
+  ctx->iter_id = ci->iter;
   if (ok && an) {
     an->step = s;
     an->it = *ci;
