@@ -186,6 +186,49 @@ def test_tensor_array_rnn_with_the_cell_on_another_device():
     np.testing.assert_allclose(b, fix[name], rtol=1e-5, atol=1e-5, err_msg=name)
 
 
+def test_loop_over_three_devices_with_edges_between_followers():
+  """Tensors cross between two devices that both follow the loop's predicate
+  from a third (each gets its own control loop)."""
+  def body(i, acc):
+    with tf.device("/cpu:1"):
+      p = tf.tanh(acc) + 1.0
+    with tf.device("/cpu:2"):
+      q = p * acc
+    with tf.device("/cpu:1"):
+      r = q - 0.5 * p
+    return i + 1, r
+
+  def run(config):
+    with tf.Graph().as_default():
+      x = tf.placeholder(tf.float32, [2])
+      with tf.device("/cpu:0"):
+        _, out = tf.while_loop(lambda i, acc: i < 6, body, [0, x], parallel_iterations=3)
+        grad, = tf.gradients(tf.reduce_sum(out), x)
+      with tf.Session(config=config) as sess:
+        return sess.run([out, grad], {x: [0.25, -0.5]})
+  ref = run(tf.ConfigProto(allow_soft_placement=True))
+  got = run(tf.ConfigProto(device_count={"CPU": 3}))
+  for a, b in zip(ref, got):
+    np.testing.assert_array_equal(a, b)
+
+
+def test_cross_device_frame_without_a_loop_predicate_is_an_error():
+  """TF's InvalidArgumentError for a frame that spans devices but holds no
+  LoopCond to drive the other device's control loop."""
+  from tfc.ops import control_flow_ops
+  with tf.Graph().as_default():
+    with tf.device("/cpu:0"):
+      e = control_flow_ops._enter(tf.constant(2.0), "frame_without_cond")
+    with tf.device("/cpu:1"):
+      m = e * 3.0
+    with tf.device("/cpu:0"):
+      out = control_flow_ops.exit(m)
+    with tf.Session(config=TWO_CPUS) as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError,
+                         match="A cross-device loop must have a pivot predicate: frame_without_cond"):
+        sess.run(out)
+
+
 def _endless(dev_a, dev_b):
   def body(i, acc):
     with tf.device(dev_b):
