@@ -150,7 +150,8 @@ static int synth(builder *b, int p, const char *op, const char *base) {
 static int control_loop(builder *b, int f, int p);
 
 /* Returns the _Recv snode index in partition dst_p carrying endpoint (node,index)
- * from partition src_p; index -1 means a control edge. Creates the pair once.
+ * from partition src_p; index -1 means a control edge (then the index of an
+ * Identity of the received value, TF's construction). Creates the pair once.
  * Inside a while loop frame the _Recv runs after the frame's control loop's
  * Merge on the receiving device, once per iteration. */
 static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
@@ -225,6 +226,23 @@ static int get_recv(builder *b, int node, int index, int src_p, int dst_p) {
     if (!rn->control) goto oom;
     rn->control[0] = cmerge;
     rn->n_control = 1;
+  }
+  if (index < 0) {
+    /* a control edge leaves from an Identity of the received value, as in
+     * TF: a dead tensor makes the Identity dead, and a dead node's control
+     * edges carry the deadness (a _Recv's own would not) */
+    int id = synth(b, dst_p, "Identity", gn->name);
+    if (id < 0) goto oom;
+    tfc_snode *in = &b->sg->parts[dst_p].nodes[id];
+    in->inputs = tfc_malloc(sizeof(tfc_sinput));
+    if (!in->inputs) goto oom;
+    in->inputs[0] = (tfc_sinput){r, 0};
+    in->n_inputs = 1;
+    in->n_outputs = 1;
+    in->own_types[0] = dt;
+    in->own_types[1] = dt;
+    if (!set_val(&in->own_attrs, "T", tfc_attr_type(dt), b->st)) return -1;
+    r = id;
   }
   if (tfc_hashmap_put(&b->xfers, (const char *)&key, sizeof key, (void *)(intptr_t)(r + 1)) != 0) goto oom;
   return r;

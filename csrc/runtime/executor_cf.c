@@ -404,8 +404,8 @@ typedef struct pend_val {
 
 typedef struct rframe {
   int part, sf;
-  uint64_t id;                /* 0 for the root frame; else from the parent's id, the parent
-                                 iteration and the frame name, alike in every partition */
+  uint64_t id;                /* 0 for the root frame; else TF's id from the parent's id, the
+                                 parent iteration and the frame name (frame_id_of) */
   const cf_frame *sfr;
   struct rframe *parent;
   int64_t parent_iter;
@@ -584,16 +584,13 @@ static void free_iter(rframe *f, iter_st *it) {
 }
 
 /* The id of the child frame `name` started in iteration parent_iter of the
- * frame instance parent_id: a hash that every partition taking part in the
- * loop computes alike, so _Send/_Recv keys of one iteration match. Never 0
- * (the root frame's id). */
+ * frame instance parent_id, computed as TensorFlow's executor does
+ * (Hash64Combine(parent, Hash64Combine(iteration, Hash64(name)))), so that
+ * every partition taking part in the loop, tfc's or TensorFlow's, keys the
+ * _Send/_Recv of one iteration alike. */
 static uint64_t frame_id_of(uint64_t parent_id, int64_t parent_iter, const char *name) {
-  char buf[512];
-  int n = snprintf(buf, sizeof buf, "%llu;%lld;%s", (unsigned long long)parent_id, (long long)parent_iter, name);
-  size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
-  uint64_t h = tfc_hash_bytes(buf, len);
-  if ((size_t)n >= sizeof buf) h ^= tfc_hash_bytes(name, strlen(name)) * 31u;
-  return h ? h : 1;
+  uint64_t name_hash = tfc_hash64_murmur(name, strlen(name), TFC_HASH64_TF_SEED);
+  return tfc_hash64_combine(parent_id, tfc_hash64_combine((uint64_t)parent_iter, name_hash));
 }
 
 /* Creates a frame instance (caller holds s->mu); NULL on OOM. */
@@ -1032,10 +1029,7 @@ static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   } else {
     ok = collect_outputs_locked(s, ctx, outs);
   }
-  /* a _Recv answered with a dead tensor is a dead node: its control edges
-   * carry the deadness too (a control edge crossing devices in a cond or a loop) */
-  bool dead = !ok || (it.c->kind == CF_TRANSFER && ctx->n_outputs > 0 && !outs[0].has);
-  bool spawn = complete_locked(s, &it, dead, outs);
+  bool spawn = complete_locked(s, &it, !ok, outs);
   /* counted as a helper until it lets go of s: the node is complete, so the
    * step could otherwise end (and s go away) while abort_if_failed runs */
   s->helpers++;
