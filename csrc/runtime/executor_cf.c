@@ -113,7 +113,8 @@ static unsigned char kind_of(const char *op) {
   if (!strcmp(op, "Exit") || !strcmp(op, "RefExit")) return CF_EXIT;
   if (!strcmp(op, "NextIteration") || !strcmp(op, "RefNextIteration")) return CF_NEXT;
   if (!strcmp(op, "ControlTrigger")) return CF_TRIGGER;
-  if (!strcmp(op, "_Send") || !strcmp(op, "_Recv")) return CF_TRANSFER;
+  if (!strcmp(op, "_Send") || !strcmp(op, "_Recv") || !strcmp(op, "_HostSend") || !strcmp(op, "_HostRecv"))
+    return CF_TRANSFER;
   return CF_NORMAL;
 }
 

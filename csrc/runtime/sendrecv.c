@@ -107,6 +107,8 @@ static void recv_compute(tfc_kernel_ctx *ctx) {
 static const tfc_kernel_def defs[] = {
     {"_Recv", "CPU", NULL, NULL, key_init, recv_compute, key_destroy, TFC_KERNEL_ASYNC},
     {"_Send", "CPU", NULL, NULL, key_init, send_compute, key_destroy, 0},
+    {"_HostRecv", "CPU", NULL, NULL, key_init, recv_compute, key_destroy, TFC_KERNEL_ASYNC},
+    {"_HostSend", "CPU", NULL, NULL, key_init, send_compute, key_destroy, 0},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -114,10 +116,12 @@ static bool registered;
 
 /* pthread_once body. */
 static void do_register(void) {
-  registered = tfc_kernel_register_table(defs, 2) && tfc_function_kernels_register();
+  registered = tfc_kernel_register_table(defs, (int)(sizeof defs / sizeof defs[0])) &&
+               tfc_function_kernels_register();
 }
 
-/* Registers the _Send/_Recv kernels (and the function kernels) once. */
+/* Registers the _Send/_Recv (and _HostSend/_HostRecv) kernels and the
+ * function kernels once. */
 bool tfc_sendrecv_register(void) {
   pthread_once(&once, do_register);
   return registered;
