@@ -26,7 +26,12 @@
  *    reaches every iteration; Exit hands a live value to the parent frame and
  *    a dead one is remembered and propagated when the frame ends;
  *    NextIteration feeds iteration i + 1, started at once or deferred until
- *    an iteration ends when parallel_iterations are already running.
+ *    an iteration ends when parallel_iterations are already running;
+ *  - a dead Enter makes the Merge it feeds dead at once;
+ *  - _Send/_Recv (and _HostSend/_HostRecv) run even when dead, so the other
+ *    side learns of the deadness; kernels get the frame instance's id
+ *    (TensorFlow's, see frame_id_of) and the iteration, which transfers
+ *    inside a loop put in their rendezvous key.
  * One step-wide mutex guards the frames and the ready queue; kernels run
  * without it. The step checks cancellation (a failed node, the session's
  * cancel flag, the deadline) before every node, so a loop that never ends
