@@ -88,3 +88,39 @@ def test_unused_outputs_and_two_gradient_requests_over_one_loop():
     with tf.Session() as sess:
       # a = 8x, b = x + 2x + 4x = 7x
       assert sess.run([ga, gb], {x: 1.5}) == [8.0, 7.0]
+
+
+def test_variable_read_in_the_body_gets_the_summed_gradient():
+  """A resource variable captured by the loop (a resource loop variable, as TF 2
+  builds them) gets its gradient summed over the iterations, plus the gradient
+  of its reads outside; equal to the v1 loop's, and a training step applies it."""
+  from tfc.ops import resource_variable_ops
+
+  @function.Defun(tf.int32, tf.float32, tf.resource)
+  def cond(i, a, h):
+    return i < 3
+
+  @function.Defun(tf.int32, tf.float32, tf.resource)
+  def body(i, a, h):
+    w = resource_variable_ops.read_variable_op(h, tf.float32)
+    return i + 1, tf.sin(a) * w + a, h
+
+  with tf.Graph().as_default():
+    v = tf.Variable(np.array([0.5, -1.0, 2.0], np.float32), use_resource=True, name="v")
+    x = tf.placeholder(tf.float32, [3])
+    _, a, _ = _while("While", cond, body, [tf.constant(0), x, v.handle])
+    y = tf.reduce_sum(a * a) + tf.reduce_sum(v * 0.25)
+    gx, gv = tf.gradients(y, [x, v])
+    _, r = tf.while_loop(lambda i, b: i < 3, lambda i, b: (i + 1, tf.sin(b) * v.read_value() + b), [0, x])
+    y1 = tf.reduce_sum(r * r) + tf.reduce_sum(v * 0.25)
+    gx1, gv1 = tf.gradients(y1, [x, v])
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(y, var_list=[v])
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      feed = {x: [0.3, 0.1, -0.4]}
+      got, want = sess.run([[gx, gv], [gx1, gv1]], feed)
+      for a_, b_ in zip(got, want):
+        np.testing.assert_allclose(a_, b_, rtol=1e-6)
+      before = sess.run(v)
+      sess.run(step, feed)
+      np.testing.assert_allclose(sess.run(v), before - 0.1 * got[1], rtol=1e-6)
