@@ -124,3 +124,30 @@ def test_variable_read_in_the_body_gets_the_summed_gradient():
       before = sess.run(v)
       sess.run(step, feed)
       np.testing.assert_allclose(sess.run(v), before - 0.1 * got[1], rtol=1e-6)
+
+
+def test_rows_gathered_from_a_variable_in_the_body():
+  """ResourceGather on a handle that is a function argument: its gradient takes
+  the variable's shape at run time; summed over iterations as the v1 loop's."""
+  @function.Defun(tf.int32, tf.float32, tf.resource)
+  def cond(i, a, h):
+    return i < 3
+
+  @function.Defun(tf.int32, tf.float32, tf.resource)
+  def body(i, a, h):
+    row = op_def_library._apply_op("ResourceGather", "gather", [h, tf.reshape(i, [1])],
+                                   {"dtype": tf.float32, "Tindices": tf.int32}).outputs[0]
+    return i + 1, tf.sin(a) * row[0] + a, h
+
+  with tf.Graph().as_default():
+    v = tf.Variable(np.array([[0.5, -1.0], [2.0, 0.3], [1.0, 1.0]], np.float32), use_resource=True)
+    x = tf.placeholder(tf.float32, [2])
+    _, a, _ = _while("StatelessWhile", cond, body, [tf.constant(0), x, v.handle])
+    gv, = tf.gradients(tf.reduce_sum(a * a), [v])
+    _, r = tf.while_loop(lambda i, b: i < 3,
+                         lambda i, b: (i + 1, tf.sin(b) * tf.gather(v, tf.reshape(i, [1]))[0] + b), [0, x])
+    gv1, = tf.gradients(tf.reduce_sum(r * r), [v])
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      got, want = sess.run([gv, tf.convert_to_tensor(gv1)], {x: [0.3, -0.7]})
+  np.testing.assert_allclose(got, want, rtol=1e-6)
