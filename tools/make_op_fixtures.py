@@ -185,6 +185,12 @@ SKIPPED = {
     "TensorSummaryV2": "checked byte for byte against TensorFlow's serialized Summary for string, float, int64 and int32 tensors with and without metadata in tests/python/test_summary_tensorboard.py",
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
     "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",
+    "_HostSend": "internal: TensorFlow's partitioner writes it for host-memory tensors in the "
+                 "partitions a TF master registers on a tfc worker; the same kernel as _Send "
+                 "(tests/python/test_compat_distributed.py runs such partitions)",
+    "_HostRecv": "internal: TensorFlow's partitioner writes it for host-memory tensors in the "
+                 "partitions a TF master registers on a tfc worker; the same kernel as _Recv "
+                 "(tests/python/test_compat_distributed.py runs such partitions)",
     "_FusedConv2D": "internal: written by the plan builder's fusion pass; TF 2.21 has no "
                     "tf.raw_ops._FusedConv2D to build a case with (tests/python/test_fusion.py "
                     "compares it with the unfused ops)",

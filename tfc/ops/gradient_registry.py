@@ -84,7 +84,7 @@ def get_gradient_function(op):
   except KeyError:
     if hasattr(op.graph, "_function_signature") and (
         op_type in ("PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case",
-                    "StatelessCase") or
+                    "StatelessCase", "While", "StatelessWhile") or
         op.graph._function_signature(op_type)):
       from tfc.framework import function as _function  # pylint: disable=g-import-not-at-top
       fn = _function._gradient_for_call(op)
