@@ -2675,6 +2675,67 @@ case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
 
 
+# ---- rand: stateless random ops (seeded by a [2] seed; V2 forms by key / counter / alg)
+case("StatelessRandomUniform", shape=K([3, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomUniform", "f64_i32seed", shape=K([7], "int64"), seed=K([-3, 2], "int32"),
+     dtype="float64")
+case("StatelessRandomUniform", "f16", shape=K([10], "int32"), seed=K([1, 2], "int64"),
+     dtype="float16")
+case("StatelessRandomUniform", "bf16", shape=K([9], "int32"), seed=K([1, 2], "int64"),
+     dtype="bfloat16")
+case("StatelessRandomUniform", "large", shape=K([1000], "int32"), seed=K([123, 456], "int64"),
+     dtype="float32")
+case("StatelessRandomNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomNormal", "f64", shape=K([9], "int32"), seed=K([2**40, -5], "int64"),
+     dtype="float64")
+case("StatelessRandomNormal", "large_odd", shape=K([1001], "int32"), seed=K([5, 77], "int32"),
+     dtype="float32")
+case("StatelessTruncatedNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="float32")
+case("StatelessTruncatedNormal", "f64", shape=K([9], "int32"), seed=K([3, 4], "int64"),
+     dtype="float64")
+case("StatelessTruncatedNormal", "large", shape=K([999], "int32"), seed=K([9, 3], "int64"),
+     dtype="float32")
+case("StatelessRandomUniformInt", "i32", shape=K([3, 4], "int32"), seed=K([7, 11], "int64"),
+     minval=K(-5, "int32"), maxval=K(17, "int32"))
+case("StatelessRandomUniformInt", "i64", shape=K([6], "int32"), seed=K([2, 9], "int32"),
+     minval=K(0, "int64"), maxval=K(1000000007, "int64"))
+case("StatelessRandomUniformInt", "empty_range", shape=K([2], "int32"), seed=K([2, 9], "int64"),
+     minval=V(5, "int32"), maxval=V(5, "int32"), error=True)
+case("StatelessRandomUniformFullInt", "u64", shape=K([5], "int32"), seed=K([7, 11], "int64"))
+case("StatelessRandomUniformFullInt", "i32", shape=K([2, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="int32")
+case("StatelessRandomUniformFullInt", "u32", shape=K([7], "int32"), seed=K([-4, 1], "int32"),
+     dtype="uint32")
+case("StatelessRandomUniformFullInt", "u32_seed", shape=K([7], "int32"),
+     seed=K([4000000000, 1], "uint32"), dtype="uint32", error=True)
+case("StatelessRandomUniformFullInt", "i64", shape=K([3], "int64"), seed=K([0, 0], "int64"),
+     dtype="int64")
+case("StatelessMultinomial", logits=F(3, 4), num_samples=K(6, "int32"), seed=K([5, 6], "int64"))
+case("StatelessMultinomial", "i32_out", logits=F(2, 3, dt="float64"), num_samples=K(4, "int32"),
+     seed=K([8, 1], "int32"), output_dtype="int32")
+case("StatelessMultinomial", "many_classes", logits=F(2, 50), num_samples=K(20, "int32"),
+     seed=K([1, 2], "int64"))
+case("StatelessRandomGetKeyCounter", seed=K([7, 11], "int64"))
+case("StatelessRandomGetAlg")
+case("StatelessRandomGetKeyCounterAlg", seed=K([-7, 11], "int32"))
+case("StatelessRandomUniformV2", shape=K([3, 5], "int32"), key=K([0x1234567890abcdef], "uint64"),
+     counter=K([5, 2**63 + 7], "uint64"), alg=K(1, "int32"), dtype="float32")
+case("StatelessRandomUniformV2", "auto_f64", shape=K([7], "int32"), key=K([99], "uint64"),
+     counter=K([0, 1], "uint64"), alg=K(3, "int32"), dtype="float64")
+case("StatelessRandomNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessTruncatedNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformIntV2", "i64", shape=K([6], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), minval=K(-100, "int64"),
+     maxval=K(100, "int64"))
+case("StatelessRandomUniformFullIntV2", "u64", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformFullIntV2", "i32", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), dtype="int32")
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

@@ -14,6 +14,7 @@ extern const tfc_kernel_table tfc_kernels_nn;           /* activations, softmax,
 extern const tfc_kernel_table tfc_kernels_array;        /* Const, Identity, shape/index ops */
 extern const tfc_kernel_table tfc_kernels_state;        /* variables */
 extern const tfc_kernel_table tfc_kernels_random;       /* random ops */
+extern const tfc_kernel_table tfc_kernels_stateless_random; /* Stateless* random ops */
 extern const tfc_kernel_table tfc_kernels_logging;      /* Print, NoOp */
 extern const tfc_kernel_table tfc_kernels_conv;         /* Conv2D, depthwise, pooling, batch norm */
 extern const tfc_kernel_table tfc_kernels_control;      /* Switch, Merge, Enter, Exit, NextIteration, LoopCond */
@@ -52,6 +53,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_array, \
   &tfc_kernels_state, \
   &tfc_kernels_random, \
+  &tfc_kernels_stateless_random, \
   &tfc_kernels_logging, \
   &tfc_kernels_conv, \
   &tfc_kernels_image, \

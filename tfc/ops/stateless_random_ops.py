@@ -1,0 +1,111 @@
+"""Stateless random ops (tf.random.stateless_*): the same `seed` always gives
+the same values, TF's exact values. `seed` is a shape [2] int32/int64 tensor."""
+from tfc import dtypes as _dtypes
+from tfc.framework import ops as _ops
+from tfc.framework.op_def_library import _apply_op
+from tfc.ops import math_ops as _math_ops
+from tfc.ops.random_ops import _shape_tensor
+
+_ALGS = {"philox": 1, "threefry": 2, "auto_select": 3}
+
+
+def _check_alg(alg):
+  """Accepts the algorithms the CPU implements (Philox, or auto-select, which
+  picks Philox); both give the values of the seed-scrambling V1 ops."""
+  value = getattr(alg, "value", alg)
+  if isinstance(value, str):
+    value = _ALGS.get(value.lower(), value)
+  if value not in (1, 3):
+    raise ValueError("Argument `alg` got unsupported value %r. Supported values are "
+                     "'philox' for the Philox algorithm and 'auto_select' for auto-selection "
+                     "(ThreeFry has no CPU kernel)." % (alg,))
+
+
+def _seed_tensor(seed):
+  return _ops.convert_to_tensor(seed, name="seed")
+
+
+def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32, name=None,
+                             alg="auto_select"):
+  """Deterministic uniform values in [minval, maxval) (floats: maxval defaults to 1;
+  integers: both bounds are needed, or both None for the full range of the type,
+  `StatelessRandomUniformFullInt`)."""
+  dtype = _dtypes.as_dtype(dtype)
+  _check_alg(alg)
+  accepted = (_dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64,
+              _dtypes.int32, _dtypes.int64, _dtypes.uint32, _dtypes.uint64)
+  if dtype not in accepted:
+    raise ValueError("Invalid dtype %r" % dtype)
+  if dtype.is_integer:
+    if (minval is None) != (maxval is None):
+      raise ValueError("For integer dtype {}, minval and maxval must be both `None` or "
+                       "both non-`None`; got minval={} and maxval={}".format(dtype, minval,
+                                                                             maxval))
+    if minval is not None and dtype in (_dtypes.uint32, _dtypes.uint64):
+      raise ValueError("Invalid dtype for bounded uniform integers: %r" % dtype)
+  elif maxval is None:
+    maxval = 1
+  with _ops.name_scope(name, "stateless_random_uniform", [shape, seed, minval, maxval]) as name:
+    shape = _shape_tensor(shape)
+    seed = _seed_tensor(seed)
+    if dtype.is_integer and minval is None:
+      return _apply_op("StatelessRandomUniformFullInt", name, [shape, seed],
+                       {"dtype": dtype}).outputs[0]
+    minval = _ops.convert_to_tensor(minval, dtype=dtype, name="min")
+    maxval = _ops.convert_to_tensor(maxval, dtype=dtype, name="max")
+    if dtype.is_integer:
+      return _apply_op("StatelessRandomUniformInt", name, [shape, seed, minval, maxval],
+                       {}).outputs[0]
+    rnd = _apply_op("StatelessRandomUniform", None, [shape, seed], {"dtype": dtype}).outputs[0]
+    return _math_ops.add(rnd * (maxval - minval), minval, name=name)
+
+
+def stateless_random_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None,
+                            alg="auto_select"):
+  """Deterministic normal values: mean + stddev * `StatelessRandomNormal`."""
+  dtype = _dtypes.as_dtype(dtype)
+  _check_alg(alg)
+  with _ops.name_scope(name, "stateless_random_normal", [shape, seed, mean, stddev]) as name:
+    shape = _shape_tensor(shape)
+    seed = _seed_tensor(seed)
+    mean = _ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+    stddev = _ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+    rnd = _apply_op("StatelessRandomNormal", None, [shape, seed], {"dtype": dtype}).outputs[0]
+    return _math_ops.add(rnd * stddev, mean, name=name)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32,
+                               name=None, alg="auto_select"):
+  """Deterministic normal values more than two stddevs from the mean redrawn:
+  mean + stddev * `StatelessTruncatedNormal`."""
+  dtype = _dtypes.as_dtype(dtype)
+  _check_alg(alg)
+  with _ops.name_scope(name, "stateless_truncated_normal", [shape, seed, mean, stddev]) as name:
+    shape = _shape_tensor(shape)
+    seed = _seed_tensor(seed)
+    mean = _ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+    stddev = _ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+    rnd = _apply_op("StatelessTruncatedNormal", None, [shape, seed],
+                    {"dtype": dtype}).outputs[0]
+    return _math_ops.add(rnd * stddev, mean, name=name)
+
+
+def _stateless_multinomial_impl(logits, num_samples, dtype, seed):
+  logits = _ops.convert_to_tensor(logits, name="logits")
+  dtype = _dtypes.as_dtype(dtype) if dtype else _dtypes.int64
+  return _apply_op("StatelessMultinomial", None, [logits, num_samples, _seed_tensor(seed)],
+                   {"output_dtype": dtype}).outputs[0]
+
+
+def stateless_multinomial(logits, num_samples, seed, output_dtype=_dtypes.int64, name=None):
+  """Deterministic class indices [batch_size, num_samples] drawn from the softmax of
+  logits [batch_size, num_classes] (`StatelessMultinomial`)."""
+  with _ops.name_scope(name, "stateless_multinomial", [logits, seed]):
+    return _stateless_multinomial_impl(logits, num_samples, output_dtype, seed)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=_dtypes.int64, name=None):
+  """Deterministic class indices [batch_size, num_samples] drawn from the softmax of
+  logits [batch_size, num_classes] (`StatelessMultinomial`)."""
+  with _ops.name_scope(name, "stateless_categorical", [logits, seed]):
+    return _stateless_multinomial_impl(logits, num_samples, dtype, seed)

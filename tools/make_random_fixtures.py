@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes tests/fixtures/random/: TensorFlow's values of seeded random
+functions (stateless ops, gamma / Poisson sampling, candidate samplers and the
+sampled losses), for tests/python/test_random_api.py.
+
+Run with the TensorFlow venv:
+
+  .venv-tf/bin/python tools/make_random_fixtures.py
+
+Every case is a Python expression over `tf` (and `np`), evaluated in a fresh
+graph of its own by tf.compat.v1 and run in one session step; the test
+evaluates the same expression with `tf` = tfc. Files:
+
+  cases.json   {name: {"expr": expression, "rtol": tolerance}}
+  values.npz   "<name>.<i>": TF's i-th output (a case may fetch a tuple)
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(os.path.dirname(HERE), "tests", "fixtures", "random")
+
+# name -> (expression, rtol). Seeds are fixed in every expression.
+CASES = {}
+
+
+def case(name, expr, rtol=1e-5):
+  CASES[name] = {"expr": expr, "rtol": rtol}
+
+
+# stateless ops through the public functions
+case("uniform_f32", "tf.random.stateless_uniform([3, 4], seed=[1, 2])")
+case("uniform_f64_range", "tf.random.stateless_uniform([7], seed=tf.constant([5, -9], tf.int64), "
+     "minval=-3.0, maxval=2.5, dtype=tf.float64)")
+case("uniform_int", "tf.random.stateless_uniform([10], seed=[3, 4], minval=-7, maxval=100, "
+     "dtype=tf.int32)")
+case("uniform_int64", "tf.random.stateless_uniform([6], seed=[3, 4], minval=0, maxval=2**40, "
+     "dtype=tf.int64)")
+case("uniform_full_u64", "tf.random.stateless_uniform([5], seed=[3, 4], minval=None, "
+     "maxval=None, dtype=tf.uint64)")
+case("uniform_full_i32", "tf.random.stateless_uniform([5], seed=[3, 4], minval=None, "
+     "maxval=None, dtype=tf.int32)")
+case("normal", "tf.random.stateless_normal([2, 3, 4], seed=[11, 12], mean=1.5, stddev=0.5)")
+case("normal_f64", "tf.random.stateless_normal([9], seed=[0, 0], dtype=tf.float64)")
+case("truncated_normal", "tf.random.stateless_truncated_normal([50], seed=[7, 7], stddev=3.0)")
+case("multinomial", "tf.random.stateless_multinomial([[0.1, 0.5, 1.0], [2.0, -1.0, 0.0]], 7, "
+     "seed=[2, 3])")
+case("categorical_i32", "tf.random.stateless_categorical(tf.math.log([[0.2, 0.3, 0.5]]), 12, "
+     "seed=[4, 5], dtype=tf.int32)")
+case("uniform_philox_alg", "tf.random.stateless_uniform([4], seed=[1, 2], alg='philox')")
+
+
+def main(argv):
+  del argv
+  import tensorflow.compat.v1 as tf  # pylint: disable=g-import-not-at-top
+  tf.disable_eager_execution()
+  values = {}
+  for name, spec in CASES.items():
+    g = tf.Graph()
+    with g.as_default():
+      out = eval(spec["expr"], {"tf": tf, "np": np})  # pylint: disable=eval-used
+      outs = list(out) if isinstance(out, (tuple, list)) else [out]
+      with tf.Session(graph=g) as sess:
+        res = sess.run(outs)
+    for i, v in enumerate(res):
+      values["%s.%d" % (name, i)] = np.asarray(v)
+    print("%-30s %s" % (name, [np.asarray(v).shape for v in res]))
+  os.makedirs(OUT, exist_ok=True)
+  np.savez_compressed(os.path.join(OUT, "values.npz"), **values)
+  with open(os.path.join(OUT, "cases.json"), "w") as f:
+    json.dump(CASES, f, indent=1, sort_keys=True)
+    f.write("\n")
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main(sys.argv[1:]))
