@@ -216,7 +216,7 @@ _LAZY["data"] = ("tfc.data", None)
 for _module, _names in (
     ("tfc.framework.random_seed", "set_random_seed get_seed"),
     ("tfc.ops.random_ops", "random_normal random_uniform truncated_normal random_shuffle "
-                           "multinomial random_crop"),
+                           "multinomial random_crop random_gamma random_poisson"),
     ("tfc.ops.state_ops", "assign assign_add assign_sub is_variable_initialized count_up_to "
                           "scatter_update scatter_add scatter_sub scatter_mul scatter_div "
                           "scatter_max scatter_min"),

@@ -9,7 +9,11 @@ _LAZY = {}
 _LAZY.update((_n, ("tfc.ops.stateless_random_ops", _n)) for _n in (
     "stateless_multinomial", "stateless_categorical", "stateless_truncated_normal"))
 _LAZY.update({"stateless_uniform": ("tfc.ops.stateless_random_ops", "stateless_random_uniform"),
-              "stateless_normal": ("tfc.ops.stateless_random_ops", "stateless_random_normal")})
+              "stateless_normal": ("tfc.ops.stateless_random_ops", "stateless_random_normal"),
+              "stateless_gamma": ("tfc.ops.stateless_random_ops", "stateless_random_gamma"),
+              "stateless_poisson": ("tfc.ops.stateless_random_ops", "stateless_random_poisson"),
+              "gamma": ("tfc.ops.random_ops", "random_gamma"),
+              "poisson": ("tfc.ops.random_ops", "random_poisson")})
 
 
 def __getattr__(name):

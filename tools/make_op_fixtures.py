@@ -2735,6 +2735,38 @@ case("StatelessRandomUniformFullIntV2", "u64", shape=K([5], "int32"), key=K([17]
 case("StatelessRandomUniformFullIntV2", "i32", shape=K([5], "int32"), key=K([17], "uint64"),
      counter=K([1, 2], "uint64"), alg=K(1, "int32"), dtype="int32")
 
+# ---- rand: gamma and Poisson sampling (stateful and stateless), their derivatives
+case("RandomGamma", shape=K([5], "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"), seed=7,
+     seed2=11)
+case("RandomGamma", "f64_matrix_alpha", shape=K([3, 2], "int64"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"), seed=1, seed2=2)
+case("RandomGamma", "f16", shape=K([6], "int32"), alpha=V([0.7, 4.0], "float16"), seed=3, seed2=4)
+case("RandomGamma", "scalar_alpha_large", shape=K([300], "int32"), alpha=V(3.0, "float32"), seed=5,
+     seed2=6)
+case("RandomGammaGrad", alpha=F(6, lo=0.1, hi=5.0), sample=F(6, lo=0.05, hi=8.0))
+case("RandomGammaGrad", "f64_broadcast", alpha=V([[0.5, 2.0, 20.0]], "float64"),
+     sample=V([[0.1, 1.5, 25.0], [3.0, 0.01, 15.0]], "float64"))
+case("IgammaGradA", "f64", a=F(8, lo=0.2, hi=6.0, dt="float64"), x=F(8, lo=0.01, hi=9.0, dt="float64"))
+case("IgammaGradA", "f32", a=F(5, lo=0.5, hi=3.0), x=F(5, lo=0.1, hi=4.0))
+case("RandomPoissonV2", shape=K([6], "int32"), rate=V([0.5, 3.0, 9.9, 10.0, 55.0, 1000.0], "float32"),
+     seed=7, seed2=11, dtype="int64")
+case("RandomPoissonV2", "f64_out", shape=K([2, 3], "int32"), rate=V([[2.0], [400.0]], "float64"),
+     seed=1, seed2=2, dtype="float64")
+case("RandomPoissonV2", "int_rate_i32", shape=K([4], "int64"), rate=V([1, 20], "int32"), seed=3,
+     seed2=3, dtype="int32")
+case("RandomPoissonV2", "f16", shape=K([5], "int32"), rate=V([4.0, 12.0], "float16"), seed=3,
+     seed2=3, dtype="float16")
+case("StatelessRandomGammaV2", shape=K([5, 4], "int32"), seed=K([7, 11], "int64"),
+     alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV2", "f64", shape=K([3, 2, 2], "int64"), seed=K([-1, 2], "int32"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"))
+case("StatelessRandomGammaV2", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     alpha=V([1.0, 2.0], "float32"), error=True)
+case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"),
+     lam=V([0.5, 12.0, 300.0], "float32"), dtype="int32")
+case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),
+     lam=V(4.5, "float64"), dtype="float64")
+
 
 # ---------------------------------------------------------------- building and running
 

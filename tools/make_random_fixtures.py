@@ -52,6 +52,26 @@ case("categorical_i32", "tf.random.stateless_categorical(tf.math.log([[0.2, 0.3,
      "seed=[4, 5], dtype=tf.int32)")
 case("uniform_philox_alg", "tf.random.stateless_uniform([4], seed=[1, 2], alg='philox')")
 
+# gamma and Poisson sampling, and the gamma samplers' gradients
+case("gamma", "tf.random.gamma([4], alpha=[0.5, 2.0], beta=[1.0, 3.0], seed=5)")
+case("gamma_graph_seed", "[tf.set_random_seed(3), tf.random_gamma([3, 2], 1.5, seed=1, "
+     "dtype=tf.float64)][1]")
+case("gamma_op_seed_only", "tf.random_gamma([2], [[1.0], [0.2]], seed=9)")
+case("gamma_grad", "tf.gradients(tf.reduce_sum(tf.random.gamma([50], "
+     "tf.constant([0.3, 1.0, 4.0]), beta=tf.constant([2.0, 1.0, 0.5]), seed=3)), "
+     "[tf.get_default_graph().get_tensor_by_name('Const:0'), "
+     "tf.get_default_graph().get_tensor_by_name('Const_1:0')])", rtol=1e-4)
+case("poisson", "tf.random.poisson(lam=[1.0, 15.0], shape=[5], seed=4)")
+case("random_poisson_i64", "tf.random_poisson([3.0, 250.0], [4], dtype=tf.int64, seed=2)")
+case("stateless_gamma", "tf.random.stateless_gamma([10, 2], seed=[1, 2], alpha=[0.8, 4.0], "
+     "beta=2.0)")
+case("stateless_gamma_grad", "tf.gradients(tf.reduce_sum(tf.random.stateless_gamma([20, 3], "
+     "seed=[5, 6], alpha=tf.constant([0.5, 1.0, 9.0], tf.float64), dtype=tf.float64)), "
+     "tf.get_default_graph().get_tensor_by_name('Const:0'))", rtol=1e-6)
+case("stateless_poisson", "tf.random.stateless_poisson([6], seed=[1, 2], lam=7.5)")
+case("stateless_poisson_f32", "tf.random.stateless_poisson([3, 2], seed=[1, 2], "
+     "lam=[0.5, 40.0], dtype=tf.float32)")
+
 
 def main(argv):
   del argv

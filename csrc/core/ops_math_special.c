@@ -54,6 +54,9 @@ static const tfc_op_spec specs[] = {
     BINARY("Polygamma", "a: T; x: T", "z: T", "T: {float, double}", 0),
     BINARY("Xlog1py", "x: T; y: T", "z: T", T_FLOAT_C, 0),
     BINARY("NextAfter", "x1: T; x2: T", "output: T", "T: {double, float} = float", 0),
+    /* Derivatives in a of igamma(a, x) and of a Gamma(a, 1) sample x. */
+    BINARY("IgammaGradA", "a: T; x: T", "z: T", "T: {float, double}", 0),
+    BINARY("RandomGammaGrad", "alpha: T; sample: T", "output: T", "T: {float, double}", 0),
 
     /* Bitwise ops on integers. */
     BINARY("BitwiseAnd", "x: T; y: T", "z: T", T_BITS, TFC_OP_COMMUTATIVE),

@@ -116,6 +116,12 @@ static const tfc_op_spec specs[] = {
     {"StatelessRandomUniformFullIntV2", V2_IN, "output: dtype",
      "dtype: {int32, int64, uint32, uint64} = uint64; Tshape: {int32, int64} = int32", 0,
      shape_stateless_v2},
+    {"StatelessRandomGammaV2", V1_IN "; alpha: dtype", "output: dtype",
+     "dtype: {half, float, double}; T: {int32, int64}; Tseed: {int32, int64} = int64", 0,
+     shape_stateless},
+    {"StatelessRandomPoisson", V1_IN "; lam: Rtype", "output: dtype",
+     "Rtype: {half, float, double, int32, int64}; dtype: {half, float, double, int32, int64}; "
+     "T: {int32, int64}; Tseed: {int32, int64} = int64", 0, shape_stateless},
     {"StatelessRandomGetKeyCounter", "seed: Tseed", "key: uint64; counter: uint64",
      "Tseed: {int32, int64} = int64", 0, shape_key_counter},
     {"StatelessRandomGetKeyCounterAlg", "seed: Tseed", "key: uint64; counter: uint64; alg: int32",

@@ -137,6 +137,8 @@ BFLOAT(bin_zeta, tfc_sf_zeta(D(x), D(y)))
 BFLOAT(bin_polygamma, tfc_sf_polygamma(D(x), D(y)))
 BFLOAT(bin_xlog1py, x == 0 ? (E)0 : x * log1p(y))
 BFLOAT(bin_nextafter, nextafter(x, y))
+BFLOAT(bin_random_gamma_grad, tfc_sf_igamma_der(D(x), D(y), true))
+BFLOAT(bin_igamma_grad_a, tfc_sf_igamma_der(D(x), D(y), false))
 
 /* A shift count v (negative counts passed as 0) clamped to [0, bits), as TF does. */
 static inline uint64_t shift_count(uint64_t v, uint64_t bits) { return v >= bits ? bits - 1 : v; }
@@ -219,6 +221,8 @@ BIN_K(Zeta, bin_zeta)
 BIN_K(Polygamma, bin_polygamma)
 BIN_K(Xlog1py, bin_xlog1py)
 BIN_K(NextAfter, bin_nextafter)
+BIN_K(RandomGammaGrad, bin_random_gamma_grad)
+BIN_K(IgammaGradA, bin_igamma_grad_a)
 BIT_BIN_K(BitwiseAnd, bin_and)
 BIT_BIN_K(BitwiseOr, bin_or)
 BIT_BIN_K(BitwiseXor, bin_xor)
@@ -248,6 +252,7 @@ static const tfc_kernel_def defs[] = {
     KT(Polygamma, t_fd),    KT(Xlog1py, t_float),   KT(NextAfter, t_fd),
     KT(BitwiseAnd, t_bits), KT(BitwiseOr, t_bits),  KT(BitwiseXor, t_bits),
     KT(LeftShift, t_bits),  KT(RightShift, t_bits), KT(Invert, t_bits),
+    KT(RandomGammaGrad, t_fd), KT(IgammaGradA, t_fd),
 };
 
 const tfc_kernel_table tfc_kernels_math_special = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -37,7 +37,7 @@
 /* ------------------------------------------------------------ kernel state */
 
 /* init: a guarded generator seeded from the seed / seed2 attrs. */
-static bool random_init(const tfc_kernel_init *ki, void **state) {
+bool tfc_random_state_init(const tfc_kernel_init *ki, void **state) {
   int64_t seed = 0, seed2 = 0;
   const tfc_attr_value *a = tfc_attrs_find(ki->attrs, "seed");
   if (a && a->kind == TFC_ATTR_I) seed = a->v.i;
@@ -54,7 +54,7 @@ static bool random_init(const tfc_kernel_init *ki, void **state) {
 }
 
 /* destroy: frees the generator. */
-static void random_destroy(void *state) {
+void tfc_random_state_destroy(void *state) {
   if (state == NULL) return;
   tfc_guarded_philox_destroy(state);
   tfc_free(state);
@@ -535,12 +535,12 @@ static const tfc_dtype multinomial_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16
                                               TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
-    {"RandomUniform", "CPU", NULL, NULL, random_init, uniform_compute, random_destroy, 0},
-    {"RandomStandardNormal", "CPU", NULL, NULL, random_init, normal_compute, random_destroy, 0},
-    {"TruncatedNormal", "CPU", NULL, NULL, random_init, truncated_compute, random_destroy, 0},
-    {"RandomUniformInt", "CPU", NULL, NULL, random_init, uniform_int_compute, random_destroy, 0},
-    {"RandomShuffle", "CPU", NULL, NULL, random_init, shuffle_compute, random_destroy, 0},
-    {"Multinomial", "CPU", "T", multinomial_types, random_init, multinomial_compute, random_destroy,
+    {"RandomUniform", "CPU", NULL, NULL, tfc_random_state_init, uniform_compute, tfc_random_state_destroy, 0},
+    {"RandomStandardNormal", "CPU", NULL, NULL, tfc_random_state_init, normal_compute, tfc_random_state_destroy, 0},
+    {"TruncatedNormal", "CPU", NULL, NULL, tfc_random_state_init, truncated_compute, tfc_random_state_destroy, 0},
+    {"RandomUniformInt", "CPU", NULL, NULL, tfc_random_state_init, uniform_int_compute, tfc_random_state_destroy, 0},
+    {"RandomShuffle", "CPU", NULL, NULL, tfc_random_state_init, shuffle_compute, tfc_random_state_destroy, 0},
+    {"Multinomial", "CPU", "T", multinomial_types, tfc_random_state_init, multinomial_compute, tfc_random_state_destroy,
      0},
 };
 

@@ -28,6 +28,12 @@ typedef enum tfc_random_dist {
   TFC_RANDOM_FULL_INT    /* the raw bits (every value of the integer type) */
 } tfc_random_dist;
 
+/* A stateful random kernel's init / destroy: *state becomes a
+ * tfc_guarded_philox seeded from the seed / seed2 attrs (both 0: from the
+ * operating system's entropy). */
+bool tfc_random_state_init(const tfc_kernel_init *ki, void **state);
+void tfc_random_state_destroy(void *state);
+
 /* Fills `out` (float types for the real kinds; int32/int64/uint32/uint64
  * for the integer ones) from the stream starting at `base`, as TF's
  * FillPhiloxRandom does. ilo/irange are used by TFC_RANDOM_INT only. */
@@ -46,5 +52,11 @@ bool tfc_random_read_shape(tfc_kernel_ctx *ctx, const tfc_tensor *t, int *rank, 
  * tfc_guarded_philox state; otherwise the stream starts at *base. */
 void tfc_random_multinomial(tfc_kernel_ctx *ctx, const tfc_tensor *logits,
                             const tfc_tensor *ns_t, const tfc_philox *base);
+
+/* Checks that input i of ctx is a stateless op's seed (int32/int64, shape
+ * [2]) and turns it into TF's generator (GenerateKey: the seed scrambled by
+ * one Philox call); false with InvalidArgument in TF's wording otherwise.
+ * int32 seeds are sign-extended to 64 bits, as TF reads them. */
+bool tfc_random_seed_generator(tfc_kernel_ctx *ctx, int i, tfc_philox *g);
 
 #endif

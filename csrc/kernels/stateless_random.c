@@ -46,10 +46,9 @@ static tfc_philox scramble_seed(uint64_t s0, uint64_t s1) {
   return g;
 }
 
-/* Checks that input i is a seed of shape [2] and turns it into a generator;
- * false (InvalidArgument, TF's wording) otherwise. int32 seeds are
- * sign-extended to 64 bits, as TF reads them. */
-static bool seed_generator(tfc_kernel_ctx *ctx, int i, tfc_philox *g) {
+/* Checks that input i is a seed of shape [2] and turns it into a generator
+ * (random_internal.h). */
+bool tfc_random_seed_generator(tfc_kernel_ctx *ctx, int i, tfc_philox *g) {
   const tfc_tensor *s = ctx->inputs[i];
   if (s->rank != 1 || s->dims[0] != 2) {
     char buf[160];
@@ -128,7 +127,7 @@ static tfc_tensor *start(tfc_kernel_ctx *ctx, seed_kind sk, tfc_dtype dt, tfc_ph
   if (sk == SEED_V1) {
     const tfc_tensor *s = ctx->inputs[1];
     if (s->rank != 1 || s->dims[0] != 2) {
-      (void)seed_generator(ctx, 1, g);
+      (void)tfc_random_seed_generator(ctx, 1, g);
       return NULL;
     }
   }
@@ -138,7 +137,7 @@ static tfc_tensor *start(tfc_kernel_ctx *ctx, seed_kind sk, tfc_dtype dt, tfc_ph
     *empty = true;
     return NULL;
   }
-  bool ok = sk == SEED_V1 ? seed_generator(ctx, 1, g) : key_counter_generator(ctx, 1, g);
+  bool ok = sk == SEED_V1 ? tfc_random_seed_generator(ctx, 1, g) : key_counter_generator(ctx, 1, g);
   return ok ? out : NULL;
 }
 
@@ -254,7 +253,7 @@ static void uniform_int_v2_compute(tfc_kernel_ctx *ctx) { uniform_int_common(ctx
  * over the seed's generator. */
 static void multinomial_compute(tfc_kernel_ctx *ctx) {
   tfc_philox g = {{0}, {0}};
-  if (!seed_generator(ctx, 2, &g)) return;
+  if (!tfc_random_seed_generator(ctx, 2, &g)) return;
   tfc_random_multinomial(ctx, ctx->inputs[0], ctx->inputs[1], &g);
 }
 
@@ -264,7 +263,7 @@ static void multinomial_compute(tfc_kernel_ctx *ctx) {
  * counter ([2] uint64) into outputs 0 and 1. */
 static bool write_key_counter(tfc_kernel_ctx *ctx) {
   tfc_philox g = {{0}, {0}};
-  if (!seed_generator(ctx, 0, &g)) return false;
+  if (!tfc_random_seed_generator(ctx, 0, &g)) return false;
   int64_t one = 1, two = 2;
   tfc_tensor *key = tfc_kernel_alloc_output(ctx, 0, TFC_DTYPE_UINT64, 1, &one);
   if (key == NULL) return false;

@@ -97,3 +97,61 @@ def test_stateless_run_time_errors():
         sess.run(u, {seed: [1, 2, 3]})
       with pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval"):
         sess.run(i, {lo: 4})
+
+
+def test_gamma_and_poisson_statistics():
+  with tf.Graph().as_default():
+    g = tf.random.gamma([20000], alpha=[0.4, 3.0], beta=[1.0, 2.0], seed=1, dtype=tf.float64)
+    p = tf.random.poisson(lam=[2.0, 60.0], shape=[20000], seed=2, dtype=tf.float64)
+    sg = tf.random.stateless_gamma([20000, 1], seed=[3, 4], alpha=[5.0])
+    sp = tf.random.stateless_poisson([20000], seed=[3, 4], lam=25.0)
+    gv, pv, sgv, spv = _run(g, p, sg, sp)
+  assert gv.shape == (20000, 2) and np.all(gv > 0)
+  np.testing.assert_allclose(gv.mean(0), [0.4, 1.5], rtol=0.03)
+  np.testing.assert_allclose(gv.var(0), [0.4, 0.75], rtol=0.06)
+  np.testing.assert_allclose(pv.mean(0), [2.0, 60.0], rtol=0.03)
+  np.testing.assert_allclose(pv.var(0), [2.0, 60.0], rtol=0.06)
+  assert np.all(pv == np.floor(pv))
+  assert abs(sgv.mean() - 5.0) < 0.1 and abs(spv.mean() - 25.0) < 0.3
+  assert spv.dtype == np.int32
+
+
+def test_igamma_gradient_in_a_by_finite_differences():
+  with tf.Graph().as_default():
+    a = tf.constant([0.3, 1.0, 2.5, 7.0], tf.float64)
+    x = tf.constant([0.2, 1.7, 2.0, 12.0], tf.float64)
+    y = tf.math.igamma(a, x)
+    yc = tf.math.igammac(a, x)
+    with tf.Session():
+      err = tf.test.compute_gradient_error(a, [4], y, [4], delta=1e-6)
+      errc = tf.test.compute_gradient_error(a, [4], yc, [4], delta=1e-6)
+  assert err < 1e-6 and errc < 1e-6
+
+
+def test_random_gamma_grad_is_the_implicit_derivative():
+  """RandomGammaGrad(alpha, x) = -(dP(alpha, x)/dalpha) / pdf(x; alpha)."""
+  alpha = np.array([0.3, 1.0, 2.5, 7.0])
+  x = np.array([0.2, 1.7, 2.0, 12.0])
+  h = 1e-6
+  with tf.Graph().as_default():
+    from tfc.framework.op_def_library import _apply_op
+    got = _apply_op("RandomGammaGrad", None, [tf.constant(alpha), tf.constant(x)]).outputs[0]
+    dp = (tf.math.igamma(alpha + h, x) - tf.math.igamma(alpha - h, x)) / (2 * h)
+    pdf = tf.exp((alpha - 1) * np.log(x) - x - tf.math.lgamma(tf.constant(alpha)))
+    g, want = _run(got, -dp / pdf)
+  np.testing.assert_allclose(g, want, rtol=1e-6)
+
+
+def test_gamma_and_poisson_errors():
+  with tf.Graph().as_default():
+    alpha = tf.placeholder(tf.float32)
+    s = tf.random.stateless_gamma([3, 5], seed=[1, 2], alpha=alpha)
+    lam = tf.placeholder(tf.float32)
+    p = tf.random.stateless_poisson([3, 5], seed=[1, 2], lam=lam)
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="must end with"):
+        sess.run(s, {alpha: [1.0, 2.0]})
+      with pytest.raises(tf.errors.InvalidArgumentError, match="must end with"):
+        sess.run(p, {lam: [1.0, 2.0]})
+    with pytest.raises(LookupError):  # TF defines no gradient for Poisson sampling
+      tf.gradients(tf.random.poisson(lam=lam, shape=[2]), lam)

@@ -167,20 +167,20 @@ def _atan2_grad(op, grad):
 
 @RegisterGradient("Igamma")
 def _igamma_grad(op, grad):
-  """d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a)); no gradient for a
-  (TF's IgammaGradA kernel is not implemented)."""
+  """d/da P(a, x) by IgammaGradA; d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a))."""
   a, x = op.inputs
   one = _scalar_like(1, x)
   log_pdf = _out("Sub", [_out("Sub", [_mul(_out("Sub", [a, one]), _out("Log", [x])), x]),
                          _out("Lgamma", [a])])
   gx = _mul(grad, _out("Exp", [log_pdf]))
-  return [None, _unbroadcast_pair(a, x, None, gx)[1]]
+  ga = _mul(grad, _out("IgammaGradA", [a, x]))
+  return list(_unbroadcast_pair(a, x, ga, gx))
 
 
 @RegisterGradient("Igammac")
 def _igammac_grad(op, grad):
   ga, gx = _igamma_grad(op, grad)
-  return [None, _out("Neg", [gx])]
+  return [_out("Neg", [ga]), _out("Neg", [gx])]
 
 
 @RegisterGradient("Zeta")

@@ -109,3 +109,33 @@ def stateless_categorical(logits, num_samples, seed, dtype=_dtypes.int64, name=N
   logits [batch_size, num_classes] (`StatelessMultinomial`)."""
   with _ops.name_scope(name, "stateless_categorical", [logits, seed]):
     return _stateless_multinomial_impl(logits, num_samples, dtype, seed)
+
+
+def stateless_random_gamma(shape, seed, alpha, beta=None, dtype=_dtypes.float32, name=None):
+  """Deterministic samples of Gamma(alpha, beta) with the given shape, which must end
+  with broadcast(alpha, beta).shape (`StatelessRandomGammaV2`, then divided by beta,
+  at least the dtype's smallest normal number). Differentiable in alpha and beta."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_extra_ops  # pylint: disable=g-import-not-at-top
+  dtype = _dtypes.as_dtype(dtype)
+  with _ops.name_scope(name, "stateless_random_gamma", [shape, seed, alpha, beta]):
+    shape = _shape_tensor(shape)
+    alpha = _ops.convert_to_tensor(alpha, dtype=dtype, name="alpha")
+    beta = _ops.convert_to_tensor(beta if beta is not None else 1, name="beta", dtype=dtype)
+    broadcast_shape = array_extra_ops.broadcast_dynamic_shape(array_ops.shape(alpha),
+                                                              array_ops.shape(beta))
+    alpha_broadcast = array_ops.broadcast_to(alpha, broadcast_shape)
+    rnd = _apply_op("StatelessRandomGammaV2", None, [shape, _seed_tensor(seed), alpha_broadcast],
+                    {}).outputs[0]
+    return _math_ops.maximum(np.finfo(dtype.as_numpy_dtype).tiny, rnd / beta)
+
+
+def stateless_random_poisson(shape, seed, lam, dtype=_dtypes.int32, name=None):
+  """Deterministic samples of Poisson(lam) with the given shape, which must end with
+  lam's (`StatelessRandomPoisson`)."""
+  with _ops.name_scope(name, "stateless_random_poisson", [shape, seed, lam]):
+    shape = _shape_tensor(shape)
+    lam = _ops.convert_to_tensor(lam, name="lam")
+    return _apply_op("StatelessRandomPoisson", None, [shape, _seed_tensor(seed), lam],
+                     {"dtype": _dtypes.as_dtype(dtype)}).outputs[0]
