@@ -23,8 +23,14 @@ from tfc.ops.array_ops import (space_to_depth, depth_to_space, space_to_batch,  
                                batch_to_space)
 
 
+_CANDIDATE_SAMPLING = ("uniform_candidate_sampler", "log_uniform_candidate_sampler",
+                       "learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler",
+                       "all_candidate_sampler", "compute_accidental_hits")
+
+
 def __getattr__(name):
-  """tf.nn.rnn_cell, static_rnn and static_bidirectional_rnn load on first use."""
+  """tf.nn.rnn_cell, the candidate samplers, the sampled losses, static_rnn and
+  static_bidirectional_rnn load on first use."""
   if name == "rnn_cell":
     from tfc import rnn_cell  # pylint: disable=g-import-not-at-top
     return rnn_cell
@@ -32,6 +38,12 @@ def __getattr__(name):
               "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name in _CANDIDATE_SAMPLING:
+    from tfc.ops import candidate_sampling_ops  # pylint: disable=g-import-not-at-top
+    return getattr(candidate_sampling_ops, name)
+  if name in ("nce_loss", "sampled_softmax_loss"):
+    from tfc.ops import sampled_loss_ops  # pylint: disable=g-import-not-at-top
+    return getattr(sampled_loss_ops, name)
   if name == "embedding_lookup_sparse":
     from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
     return sparse_ops.embedding_lookup_sparse

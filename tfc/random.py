@@ -8,6 +8,10 @@ from tfc.framework.random_seed import set_random_seed, get_seed  # noqa: F401
 _LAZY = {}
 _LAZY.update((_n, ("tfc.ops.stateless_random_ops", _n)) for _n in (
     "stateless_multinomial", "stateless_categorical", "stateless_truncated_normal"))
+_LAZY.update((_n, ("tfc.ops.candidate_sampling_ops", _n)) for _n in (
+    "uniform_candidate_sampler", "log_uniform_candidate_sampler",
+    "learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler",
+    "all_candidate_sampler"))
 _LAZY.update({"stateless_uniform": ("tfc.ops.stateless_random_ops", "stateless_random_uniform"),
               "stateless_normal": ("tfc.ops.stateless_random_ops", "stateless_random_normal"),
               "stateless_gamma": ("tfc.ops.stateless_random_ops", "stateless_random_gamma"),

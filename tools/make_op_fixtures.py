@@ -2767,6 +2767,40 @@ case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"
 case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),
      lam=V(4.5, "float64"), dtype="float64")
 
+# ---- rand: candidate samplers and accidental hits
+_TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")
+case("UniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("UniformCandidateSampler", "repeats_big_range", true_classes=_TRUE, num_true=2,
+     num_sampled=8, unique=False, range_max=1000003, seed=1, seed2=2)
+case("UniformCandidateSampler", "range_too_small", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=True, range_max=10, seed=1, seed2=2, error=True)
+case("LogUniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=6,
+     unique=True, range_max=50, seed=7, seed2=11)
+case("LogUniformCandidateSampler", "repeats", true_classes=V([[3], [40]], "int64"), num_true=1,
+     num_sampled=10, unique=False, range_max=100000, seed=3, seed2=4)
+case("LearnedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("LearnedUnigramCandidateSampler", "repeats", true_classes=V([[3], [3], [3]], "int64"),
+     num_true=1, num_sampled=9, unique=False, range_max=37, seed=5, seed2=5)
+case("FixedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=4,
+     unique=True, range_max=8, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0, 2.0, 2.0, 0.1], seed=7,
+     seed2=11)
+case("FixedUnigramCandidateSampler", "reserved_distorted", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=False, range_max=7, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0],
+     num_reserved_ids=2, distortion=0.75, seed=1, seed2=3)
+case("FixedUnigramCandidateSampler", "sharded", true_classes=V([[0], [2]], "int64"), num_true=1,
+     num_sampled=3, unique=True, range_max=4, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+     num_shards=2, shard=1, seed=4, seed2=4)
+case("AllCandidateSampler", true_classes=_TRUE, num_true=2, num_sampled=6, unique=True, seed=1,
+     seed2=1)
+case("UniformCandidateSampler", "true_out_of_range", true_classes=V([[1], [10]], "int64"),
+     num_true=1, num_sampled=3, unique=False, range_max=10, seed=1, seed2=2, error=True)
+case("ComputeAccidentalHits", true_classes=V([[1, 2], [3, 4], [5, 2]], "int64"),
+     sampled_candidates=V([2, 7, 5, 2, 9], "int64"), num_true=2)
+case("ComputeAccidentalHits", "none", true_classes=V([[1], [3]], "int64"),
+     sampled_candidates=V([2, 7], "int64"), num_true=1)
+
 
 # ---------------------------------------------------------------- building and running
 

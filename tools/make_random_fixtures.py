@@ -27,8 +27,10 @@ OUT = os.path.join(os.path.dirname(HERE), "tests", "fixtures", "random")
 CASES = {}
 
 
-def case(name, expr, rtol=1e-5):
-  CASES[name] = {"expr": expr, "rtol": rtol}
+def case(name, expr, rtol=1e-5, steps=1):
+  """A case: expr evaluated once, its outputs fetched in `steps` session steps
+  (outputs of step s stored after those of step s - 1)."""
+  CASES[name] = {"expr": expr, "rtol": rtol, "steps": steps}
 
 
 # stateless ops through the public functions
@@ -72,6 +74,41 @@ case("stateless_poisson", "tf.random.stateless_poisson([6], seed=[1, 2], lam=7.5
 case("stateless_poisson_f32", "tf.random.stateless_poisson([3, 2], seed=[1, 2], "
      "lam=[0.5, 40.0], dtype=tf.float32)")
 
+# candidate samplers (FIX is the fixtures folder) and the sampled losses
+_TRUE = "tf.constant([[1, 2], [3, 4], [5, 0]], tf.int64)"
+case("uniform_sampler", "tf.random.uniform_candidate_sampler(%s, 2, 5, True, 10, seed=3)" % _TRUE)
+case("uniform_sampler_nn_repeats", "tf.nn.uniform_candidate_sampler(%s, 2, 7, False, 1000, "
+     "seed=3)" % _TRUE)
+case("log_uniform_sampler", "tf.nn.log_uniform_candidate_sampler(%s, 2, 6, True, 40, seed=4)"
+     % _TRUE)
+case("learned_unigram_steps", "tf.nn.learned_unigram_candidate_sampler(tf.constant([[3], [3], "
+     "[5]], tf.int64), 1, 4, True, 8, seed=6)", steps=3)
+case("fixed_unigram_vocab", "tf.nn.fixed_unigram_candidate_sampler(%s, 2, 6, False, 6, "
+     "vocab_file=FIX + '/vocab.csv', distortion=0.5, seed=2)" % _TRUE)
+case("fixed_unigram_list", "tf.random.fixed_unigram_candidate_sampler(%s, 2, 4, True, 6, "
+     "unigrams=[1, 2, 3, 4, 5, 6], seed=2)" % _TRUE)
+case("all_sampler", "tf.random.all_candidate_sampler(%s, 2, 7, True)" % _TRUE)
+case("accidental_hits", "tf.nn.compute_accidental_hits(%s, tf.constant([4, 1, 9, 4], tf.int64), "
+     "num_true=2)" % _TRUE)
+_W = "tf.constant(np.random.RandomState(0).randn(50, 4).astype(np.float32))"
+_B = "tf.constant(np.random.RandomState(1).randn(50).astype(np.float32))"
+_X = "tf.constant(np.random.RandomState(2).randn(3, 4).astype(np.float32))"
+# nce_loss takes no seed (its default sampler follows the graph seed, whose op-seed
+# rule differs between TF 1.15 and 2.x), so the cases pass seeded samplers
+case("nce_loss", "tf.nn.nce_loss(%s, %s, tf.constant([[1], [7], [30]]), %s, num_sampled=5, "
+     "num_classes=50, sampled_values=tf.nn.log_uniform_candidate_sampler(tf.constant([[1], [7], "
+     "[30]], tf.int64), 1, 5, True, 50, seed=1))" % (_W, _B, _X))
+case("nce_loss_two_true_hits", "tf.nn.nce_loss(%s, %s, tf.constant([[1, 2], [0, 3], [30, 1]]), "
+     "%s, num_sampled=10, num_classes=50, num_true=2, remove_accidental_hits=True, "
+     "sampled_values=tf.random.uniform_candidate_sampler(tf.constant([[1, 2], [0, 3], [30, 1]], "
+     "tf.int64), 2, 10, False, 50, seed=4))" % (_W, _B, _X))
+case("sampled_softmax_loss", "tf.nn.sampled_softmax_loss(%s, %s, tf.constant([[1], [7], [30]]), "
+     "%s, num_sampled=8, num_classes=50, seed=5)" % (_W, _B, _X))
+case("sampled_softmax_loss_grad", "tf.gradients(tf.reduce_sum(tf.nn.sampled_softmax_loss(%s, %s, "
+     "tf.constant([[1, 2], [7, 8], [30, 0]]), tf.constant(np.random.RandomState(2).randn(3, 4)"
+     ".astype(np.float32), name='x'), num_sampled=6, num_classes=50, num_true=2, seed=5)), "
+     "tf.get_default_graph().get_tensor_by_name('x:0'))" % (_W, _B))
+
 
 def main(argv):
   del argv
@@ -81,10 +118,12 @@ def main(argv):
   for name, spec in CASES.items():
     g = tf.Graph()
     with g.as_default():
-      out = eval(spec["expr"], {"tf": tf, "np": np})  # pylint: disable=eval-used
+      out = eval(spec["expr"], {"tf": tf, "np": np, "FIX": OUT})  # pylint: disable=eval-used
       outs = list(out) if isinstance(out, (tuple, list)) else [out]
       with tf.Session(graph=g) as sess:
-        res = sess.run(outs)
+        res = []
+        for _ in range(spec["steps"]):
+          res += sess.run(outs)
     for i, v in enumerate(res):
       values["%s.%d" % (name, i)] = np.asarray(v)
     print("%-30s %s" % (name, [np.asarray(v).shape for v in res]))

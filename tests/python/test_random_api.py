@@ -26,9 +26,12 @@ def test_matches_tensorflow(name):
   """The same expression in tfc gives TF's values, dtypes and shapes."""
   spec = CASES[name]
   with tf.Graph().as_default():
-    out = eval(spec["expr"], {"tf": tf, "np": np})  # pylint: disable=eval-used
+    out = eval(spec["expr"], {"tf": tf, "np": np, "FIX": FIX})  # pylint: disable=eval-used
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    got = _run(*outs)
+    got = []
+    with tf.Session() as sess:
+      for _ in range(spec["steps"]):
+        got += sess.run(outs)
   for i, g in enumerate(got):
     want = VALUES["%s.%d" % (name, i)]
     g = np.asarray(g)
@@ -155,3 +158,56 @@ def test_gamma_and_poisson_errors():
         sess.run(p, {lam: [1.0, 2.0]})
     with pytest.raises(LookupError):  # TF defines no gradient for Poisson sampling
       tf.gradients(tf.random.poisson(lam=lam, shape=[2]), lam)
+
+
+def test_candidate_sampler_errors():
+  with tf.Graph().as_default():
+    t = tf.constant([[1], [2]], tf.int64)
+    bad_range = tf.random.fixed_unigram_candidate_sampler(t, 1, 2, False, 5, unigrams=[1, 2, 3])
+    no_weights = tf.random.fixed_unigram_candidate_sampler(t, 1, 2, False, 5)
+    missing = tf.random.fixed_unigram_candidate_sampler(t, 1, 2, False, 5,
+                                                        vocab_file="/nonexistent/vocab.csv")
+    too_small = tf.random.uniform_candidate_sampler(t, 1, 6, True, 5, seed=1)
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="must be equal to weights"):
+        sess.run(bad_range)
+      with pytest.raises(tf.errors.InvalidArgumentError, match="vocab_file or unigrams"):
+        sess.run(no_weights)
+      with pytest.raises(tf.errors.NotFoundError):
+        sess.run(missing)
+      with pytest.raises(tf.errors.InvalidArgumentError, match="range is too small"):
+        sess.run(too_small)
+    with pytest.raises(ValueError):  # true_classes must have num_true columns
+      tf.random.uniform_candidate_sampler(t, 2, 2, False, 5)
+
+
+def test_learned_unigram_counts_and_unique_samples():
+  with tf.Graph().as_default():
+    t = tf.constant([[4]] * 50, tf.int64)
+    s, tc, sc = tf.random.learned_unigram_candidate_sampler(t, 1, 3, True, 6, seed=2)
+    with tf.Session() as sess:
+      first = sess.run(tc)
+      for _ in range(5):
+        cand, later = sess.run([s, tc])
+        assert len(set(cand.tolist())) == 3
+  # class 4 starts at 1/6 of the weight; after 5 steps of 50 counts it dominates
+  assert first[0, 0] < later[0, 0]
+
+
+def test_sampled_losses_gradients_by_finite_differences():
+  w = np.random.RandomState(0).randn(20, 3)
+  b = np.random.RandomState(1).randn(20)
+  x0 = np.random.RandomState(2).randn(4, 3)
+  labels = np.array([[1], [5], [7], [19]])
+  with tf.Graph().as_default():
+    sampled = (tf.constant([2, 3, 11], tf.int64), tf.constant([[0.2]] * 4, tf.float64),
+               tf.constant([0.3, 0.1, 0.5], tf.float64))
+    x = tf.constant(x0)
+    soft = tf.nn.sampled_softmax_loss(tf.constant(w), tf.constant(b), labels, x, 3, 20,
+                                      sampled_values=sampled)
+    nce = tf.nn.nce_loss(tf.constant(w), tf.constant(b), labels, x, 3, 20,
+                         sampled_values=sampled)
+    with tf.Session():
+      e1 = tf.test.compute_gradient_error(x, [4, 3], soft, [4], x_init_value=x0)
+      e2 = tf.test.compute_gradient_error(x, [4, 3], nce, [4], x_init_value=x0)
+  assert e1 < 1e-6 and e2 < 1e-6
