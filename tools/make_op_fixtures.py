@@ -2766,6 +2766,14 @@ case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"
      lam=V([0.5, 12.0, 300.0], "float32"), dtype="int32")
 case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),
      lam=V(4.5, "float64"), dtype="float64")
+case("StatelessRandomBinomial", shape=K([4, 6], "int32"), seed=K([7, 11], "int64"),
+     counts=V([1.0, 5.0, 30.0, 200.0, 1000.0, 7.0], "float32"),
+     probs=V([0.3, 0.9, 0.5, 0.05, 0.7, 0.0], "float32"), dtype="int32")
+case("StatelessRandomBinomial", "f64_broadcast", shape=K([3, 2, 4], "int64"),
+     seed=K([-1, 2], "int32"), counts=V([[10.0], [500.0]], "float64"),
+     probs=V([0.01, 0.2, 0.6, 1.0], "float64"), dtype="float64")
+case("StatelessRandomBinomial", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     counts=V([1.0, 2.0], "float32"), probs=V([0.5, 0.5], "float32"), dtype="int32", error=True)
 
 # ---- rand: candidate samplers and accidental hits
 _TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")

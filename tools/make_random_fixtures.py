@@ -73,6 +73,10 @@ case("stateless_gamma_grad", "tf.gradients(tf.reduce_sum(tf.random.stateless_gam
 case("stateless_poisson", "tf.random.stateless_poisson([6], seed=[1, 2], lam=7.5)")
 case("stateless_poisson_f32", "tf.random.stateless_poisson([3, 2], seed=[1, 2], "
      "lam=[0.5, 40.0], dtype=tf.float32)")
+case("stateless_binomial", "tf.random.stateless_binomial([5, 3], seed=[1, 2], counts=[3, 40, 900], "
+     "probs=[0.5, 0.25, 0.9])")
+case("stateless_binomial_f64", "tf.random.stateless_binomial([4], seed=[1, 2], counts=20.0, "
+     "probs=tf.constant(0.3, tf.float64), output_dtype=tf.float64)")
 
 # candidate samplers (FIX is the fixtures folder) and the sampled losses
 _TRUE = "tf.constant([[1, 2], [3, 4], [5, 0]], tf.int64)"

@@ -211,3 +211,18 @@ def test_sampled_losses_gradients_by_finite_differences():
       e1 = tf.test.compute_gradient_error(x, [4, 3], soft, [4], x_init_value=x0)
       e2 = tf.test.compute_gradient_error(x, [4, 3], nce, [4], x_init_value=x0)
   assert e1 < 1e-6 and e2 < 1e-6
+
+
+def test_stateless_binomial_statistics_and_errors():
+  with tf.Graph().as_default():
+    b = tf.random.stateless_binomial([20000, 3], seed=[7, 8], counts=[5.0, 60.0, 300.0],
+                                     probs=[0.3, 0.5, 0.95], output_dtype=tf.float64)
+    bv, = _run(b)
+    np.testing.assert_allclose(bv.mean(0), [1.5, 30.0, 285.0], rtol=0.02)
+    np.testing.assert_allclose(bv.var(0), [1.05, 15.0, 14.25], rtol=0.07)
+    assert bv.min() >= 0 and np.all(bv <= [5, 60, 300])
+    probs = tf.placeholder(tf.float32)
+    bad = tf.random.stateless_binomial([4], seed=[1, 2], counts=[1.0, 2.0], probs=probs)
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(bad, {probs: [0.5, 0.5, 0.5]})

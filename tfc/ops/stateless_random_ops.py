@@ -139,3 +139,15 @@ def stateless_random_poisson(shape, seed, lam, dtype=_dtypes.int32, name=None):
     lam = _ops.convert_to_tensor(lam, name="lam")
     return _apply_op("StatelessRandomPoisson", None, [shape, _seed_tensor(seed), lam],
                      {"dtype": _dtypes.as_dtype(dtype)}).outputs[0]
+
+
+def stateless_random_binomial(shape, seed, counts, probs, output_dtype=_dtypes.int32, name=None):
+  """Deterministic samples of Binomial(counts, probs) with the given shape, which must
+  end with broadcast(counts, probs).shape (`StatelessRandomBinomial`)."""
+  with _ops.name_scope(name, "stateless_random_binomial", [shape, seed, counts, probs]):
+    shape = _shape_tensor(shape)
+    probs = _ops.convert_to_tensor(probs, dtype_hint=_dtypes.float32, name="probs")
+    counts = _ops.convert_to_tensor(counts, dtype_hint=probs.dtype, name="counts")
+    return _apply_op("StatelessRandomBinomial", None, [shape, _seed_tensor(seed), counts, probs],
+                     {"dtype": _dtypes.as_dtype(output_dtype)}).outputs[0]
+
