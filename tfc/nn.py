@@ -38,6 +38,9 @@ def __getattr__(name):
               "bidirectional_dynamic_rnn"):
     from tfc.ops import rnn  # pylint: disable=g-import-not-at-top
     return getattr(rnn, name)
+  if name == "experimental":
+    from tfc import nn_experimental  # pylint: disable=g-import-not-at-top
+    return nn_experimental
   if name in _CANDIDATE_SAMPLING:
     from tfc.ops import candidate_sampling_ops  # pylint: disable=g-import-not-at-top
     return getattr(candidate_sampling_ops, name)

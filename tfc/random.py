@@ -12,6 +12,11 @@ _LAZY.update((_n, ("tfc.ops.candidate_sampling_ops", _n)) for _n in (
     "uniform_candidate_sampler", "log_uniform_candidate_sampler",
     "learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler",
     "all_candidate_sampler"))
+_LAZY.update({"experimental": ("tfc.random_experimental", None),
+              "split": ("tfc.ops.stateless_random_ops", "split"),
+              "fold_in": ("tfc.ops.stateless_random_ops", "fold_in"),
+              "Algorithm": ("tfc.ops.random_ops_util", "Algorithm"),
+              "create_rng_state": ("tfc.ops.random_ops_util", "create_rng_state")})
 _LAZY.update({"stateless_uniform": ("tfc.ops.stateless_random_ops", "stateless_random_uniform"),
               "stateless_normal": ("tfc.ops.stateless_random_ops", "stateless_random_normal"),
               "stateless_gamma": ("tfc.ops.stateless_random_ops", "stateless_random_gamma"),

@@ -2774,6 +2774,21 @@ case("StatelessRandomBinomial", "f64_broadcast", shape=K([3, 2, 4], "int64"),
      probs=V([0.01, 0.2, 0.6, 1.0], "float64"), dtype="float64")
 case("StatelessRandomBinomial", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
      counts=V([1.0, 2.0], "float32"), probs=V([0.5, 0.5], "float32"), dtype="int32", error=True)
+case("StatelessShuffle", value=V(list(range(20)), "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessShuffle", "rows_string", value=V([[b"a", b"b"], [b"c", b"d"], [b"e", b"f"]], "string"),
+     key=K([5], "uint64"), counter=K([0, 9], "uint64"), alg=K(3, "int32"))
+case("StatelessShuffle", "large", value=V(np.arange(3000, dtype=np.int64)), key=K([99], "uint64"),
+     counter=K([3, 4], "uint64"), alg=K(1, "int32"))
+case("RandomIndexShuffle", index=V(list(range(12)), "int64"), seed=K([1, 2, 3], "int64"),
+     max_index=K(11, "int64"))
+case("RandomIndexShuffle", "scalar_u32", index=V(5, "uint32"), seed=K([7, 8, 9], "uint32"),
+     max_index=K(100000, "uint32"))
+case("RandomIndexShuffle", "big_range_rows", index=V([0, 1, 2], "int64"),
+     seed=K([[1, 2, 3], [4, 5, 6], [7, 8, 9]], "int64"), max_index=V([10, 2**40, 2**62], "int64"),
+     rounds=6)
+case("RandomIndexShuffle", "i32_pow2", index=V([0, 7, 65535], "int32"), seed=K([3, 2, 1], "int32"),
+     max_index=K(65536, "int32"))
 
 # ---- rand: candidate samplers and accidental hits
 _TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")

@@ -78,6 +78,30 @@ case("stateless_binomial", "tf.random.stateless_binomial([5, 3], seed=[1, 2], co
 case("stateless_binomial_f64", "tf.random.stateless_binomial([4], seed=[1, 2], counts=20.0, "
      "probs=tf.constant(0.3, tf.float64), output_dtype=tf.float64)")
 
+# seeds, shuffles, RNG states and stateless dropout
+case("split", "tf.random.split([1, 2], num=3)")
+case("split_int64", "tf.random.experimental.stateless_split(tf.constant([5, -6], tf.int64))")
+case("fold_in", "tf.random.fold_in([1, 2], 7)")
+case("fold_in_int64", "tf.random.experimental.stateless_fold_in(tf.constant([3, 4], tf.int64), "
+     "tf.constant(2**40, tf.int64))")
+case("stateless_shuffle", "tf.random.experimental.stateless_shuffle(tf.range(15), seed=[4, 5])")
+case("stateless_shuffle_rows", "tf.random.experimental.stateless_shuffle([[1.0, 2.0], [3.0, 4.0], "
+     "[5.0, 6.0]], seed=[1, 1])")
+case("index_shuffle", "tf.random.experimental.index_shuffle(tf.range(10, dtype=tf.int64), "
+     "seed=[4, 5], max_index=9)")
+case("index_shuffle_scalar", "tf.random.experimental.index_shuffle(3, seed=[4, 5], "
+     "max_index=1000)")
+case("create_rng_state_int", "tf.random.create_rng_state(2**70 + 5, 'philox')")
+case("create_rng_state_list", "tf.random.experimental.create_rng_state([1, 2], "
+     "tf.random.Algorithm.THREEFRY)")
+case("stateless_dropout", "tf.nn.experimental.stateless_dropout(tf.ones([4, 5]), 0.4, "
+     "seed=[1, 2])")
+case("stateless_dropout_noise_shape", "tf.nn.experimental.stateless_dropout("
+     "tf.reshape(tf.range(12.0), [3, 4]), tf.constant(0.5), seed=[3, 4], noise_shape=[3, 1])")
+case("general_dropout", "tf.nn.experimental.general_dropout(tf.ones([6]), 0.5, "
+     "uniform_sampler=lambda shape, dtype: tf.random.stateless_uniform(shape, seed=[9, 9], "
+     "dtype=dtype))")
+
 # candidate samplers (FIX is the fixtures folder) and the sampled losses
 _TRUE = "tf.constant([[1, 2], [3, 4], [5, 0]], tf.int64)"
 case("uniform_sampler", "tf.random.uniform_candidate_sampler(%s, 2, 5, True, 10, seed=3)" % _TRUE)

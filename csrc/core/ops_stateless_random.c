@@ -82,6 +82,15 @@ static bool shape_key_counter(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* RandomIndexShuffle: a scalar when index, seed and max_index are single
+ * (ranks 0, 1, 0), else a vector. */
+static bool shape_index_shuffle(tfc_shape_ctx *ctx) {
+  const tfc_shape *i = &ctx->in_shapes[0], *s = &ctx->in_shapes[1], *m = &ctx->in_shapes[2];
+  if (i->rank == 0 && s->rank == 1 && m->rank == 0) ctx->out_shapes[0] = tfc_shape_scalar();
+  else if (i->rank >= 0 && s->rank >= 0 && m->rank >= 0) ctx->out_shapes[0] = tfc_shape_unknown_dims(1);
+  return true;
+}
+
 /* StatelessRandomGetAlg: a scalar. */
 static bool shape_alg(tfc_shape_ctx *ctx) {
   ctx->out_shapes[0] = tfc_shape_scalar();
@@ -126,6 +135,11 @@ static const tfc_op_spec specs[] = {
      "S: {int32, int64}; Tseed: {int32, int64} = int64; "
      "T: {half, float, double, int32, int64} = double; "
      "dtype: {half, float, double, int32, int64} = int64", 0, shape_stateless},
+    {"StatelessShuffle", "value: T; key: uint64; counter: uint64; alg: int32", "output: T",
+     "T: type", 0, tfc_shape_fn_unchanged},
+    {"RandomIndexShuffle", "index: dtype; seed: Tseed; max_index: dtype", "output: dtype",
+     "rounds: int = 4; dtype: {int32, uint32, int64, uint64}; "
+     "Tseed: {int32, uint32, int64, uint64}", 0, shape_index_shuffle},
     {"StatelessRandomGetKeyCounter", "seed: Tseed", "key: uint64; counter: uint64",
      "Tseed: {int32, int64} = int64", 0, shape_key_counter},
     {"StatelessRandomGetKeyCounterAlg", "seed: Tseed", "key: uint64; counter: uint64; alg: int32",

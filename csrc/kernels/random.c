@@ -334,10 +334,10 @@ static void uniform_int_compute(tfc_kernel_ctx *ctx) {
 
 /* ------------------------------------------------------------ RandomShuffle */
 
-/* RandomShuffle: permutes the first dimension (Fisher-Yates as TF runs it:
- * position i swaps with i + word % (n - i), one word per position). */
-static void shuffle_compute(tfc_kernel_ctx *ctx) {
-  tfc_tensor *in = ctx->inputs[0];
+/* Permutes the first dimension of `in` into output 0 (Fisher-Yates as TF
+ * runs it: position i swaps with i + word % (n - i), one word per position);
+ * base NULL: the words come from the kernel's own generator. */
+void tfc_random_shuffle(tfc_kernel_ctx *ctx, tfc_tensor *in, const tfc_philox *base) {
   if (in->nelems <= 1 || in->rank == 0 || in->dims[0] <= 1) {
     tfc_kernel_forward(ctx, 0, 0);
     return;
@@ -347,7 +347,8 @@ static void shuffle_compute(tfc_kernel_ctx *ctx) {
     tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "RandomShuffle of more than 2^32 rows");
     return;
   }
-  tfc_philox gen = tfc_guarded_philox_reserve(ctx->state, (uint64_t)(n - 1 + 3) / 4);
+  tfc_philox gen =
+      base ? *base : tfc_guarded_philox_reserve(ctx->state, (uint64_t)(n - 1 + 3) / 4);
   tfc_philox_single s;
   tfc_philox_single_init(&s, &gen);
   int64_t *perm = tfc_malloc(sizeof(int64_t) * (size_t)n);
@@ -382,6 +383,9 @@ static void shuffle_compute(tfc_kernel_ctx *ctx) {
   }
   tfc_free(perm);
 }
+
+/* RandomShuffle: the stateful shuffle over the kernel's own generator. */
+static void shuffle_compute(tfc_kernel_ctx *ctx) { tfc_random_shuffle(ctx, ctx->inputs[0], NULL); }
 
 /* ------------------------------------------------------------ Multinomial */
 
@@ -539,7 +543,8 @@ static const tfc_kernel_def defs[] = {
     {"RandomStandardNormal", "CPU", NULL, NULL, tfc_random_state_init, normal_compute, tfc_random_state_destroy, 0},
     {"TruncatedNormal", "CPU", NULL, NULL, tfc_random_state_init, truncated_compute, tfc_random_state_destroy, 0},
     {"RandomUniformInt", "CPU", NULL, NULL, tfc_random_state_init, uniform_int_compute, tfc_random_state_destroy, 0},
-    {"RandomShuffle", "CPU", NULL, NULL, tfc_random_state_init, shuffle_compute, tfc_random_state_destroy, 0},
+    {"RandomShuffle", "CPU", NULL, NULL, tfc_random_state_init, shuffle_compute,
+     tfc_random_state_destroy, 0},
     {"Multinomial", "CPU", "T", multinomial_types, tfc_random_state_init, multinomial_compute, tfc_random_state_destroy,
      0},
 };

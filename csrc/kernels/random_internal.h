@@ -53,6 +53,11 @@ bool tfc_random_read_shape(tfc_kernel_ctx *ctx, const tfc_tensor *t, int *rank, 
 void tfc_random_multinomial(tfc_kernel_ctx *ctx, const tfc_tensor *logits,
                             const tfc_tensor *ns_t, const tfc_philox *base);
 
+/* RandomShuffle's permutation of the first dimension of `in` into output 0
+ * (forwarded when there is nothing to permute). When `base` is NULL the words
+ * are reserved from the kernel's tfc_guarded_philox state. */
+void tfc_random_shuffle(tfc_kernel_ctx *ctx, tfc_tensor *in, const tfc_philox *base);
+
 /* Checks that input i of ctx is a stateless op's seed (int32/int64, shape
  * [2]) and turns it into TF's generator (GenerateKey: the seed scrambled by
  * one Philox call); false with InvalidArgument in TF's wording otherwise.

@@ -257,6 +257,14 @@ static void multinomial_compute(tfc_kernel_ctx *ctx) {
   tfc_random_multinomial(ctx, ctx->inputs[0], ctx->inputs[1], &g);
 }
 
+/* StatelessShuffle(value, key, counter, alg): RandomShuffle's permutation
+ * with the words of the given generator. */
+static void shuffle_compute(tfc_kernel_ctx *ctx) {
+  tfc_philox g = {{0}, {0}};
+  if (!key_counter_generator(ctx, 1, &g)) return;
+  tfc_random_shuffle(ctx, ctx->inputs[0], &g);
+}
+
 /* ------------------------------------------------------------ key / counter */
 
 /* Writes the scrambled seed of input 0 as the V2 key ([1] uint64) and
@@ -310,6 +318,7 @@ static const tfc_kernel_def defs[] = {
     {"StatelessTruncatedNormalV2", "CPU", NULL, NULL, NULL, truncated_v2_compute, NULL, 0},
     {"StatelessRandomUniformIntV2", "CPU", "dtype", int_v2_types, NULL, uniform_int_v2_compute, NULL, 0},
     {"StatelessRandomUniformFullIntV2", "CPU", NULL, NULL, NULL, full_int_v2_compute, NULL, 0},
+    {"StatelessShuffle", "CPU", NULL, NULL, NULL, shuffle_compute, NULL, 0},
     {"StatelessRandomGetKeyCounter", "CPU", NULL, NULL, NULL, get_key_counter_compute, NULL, 0},
     {"StatelessRandomGetKeyCounterAlg", "CPU", NULL, NULL, NULL, get_key_counter_alg_compute, NULL,
      0},

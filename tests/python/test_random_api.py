@@ -226,3 +226,16 @@ def test_stateless_binomial_statistics_and_errors():
     with tf.Session() as sess:
       with pytest.raises(tf.errors.InvalidArgumentError):
         sess.run(bad, {probs: [0.5, 0.5, 0.5]})
+
+
+def test_experimental_argument_errors():
+  with tf.Graph().as_default():
+    with pytest.raises(ValueError):
+      tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.5, seed=[1, 2])
+    with pytest.raises(ValueError):
+      tf.nn.experimental.stateless_dropout(tf.ones([2], tf.int32), 0.5, seed=[1, 2])
+    with pytest.raises(ValueError):
+      tf.random.create_rng_state(1, "mersenne")
+    assert tf.random.Algorithm.PHILOX.value == 1
+    x = tf.ones([3])
+    assert tf.nn.experimental.stateless_dropout(x, 0.0, seed=[1, 2]) is x

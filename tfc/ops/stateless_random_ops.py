@@ -151,3 +151,47 @@ def stateless_random_binomial(shape, seed, counts, probs, output_dtype=_dtypes.i
     return _apply_op("StatelessRandomBinomial", None, [shape, _seed_tensor(seed), counts, probs],
                      {"dtype": _dtypes.as_dtype(output_dtype)}).outputs[0]
 
+
+
+def split(seed, num=2, alg="auto_select"):
+  """`num` new seeds [num, 2] from `seed` (its dtype), drawn as full-range integers."""
+  seed = _ops.convert_to_tensor(seed)
+  return stateless_random_uniform(shape=[num, 2], seed=seed, dtype=seed.dtype, minval=None,
+                                  maxval=None, alg=alg)
+
+
+def fold_in(seed, data, alg="auto_select"):
+  """A new seed [2]: one full-range integer drawn from `seed`, stacked with `data`."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  data = _ops.convert_to_tensor(data)
+  seed1 = stateless_random_uniform(shape=[], seed=seed, dtype=data.dtype, minval=None,
+                                   maxval=None, alg=alg)
+  return array_ops.stack([seed1, data])
+
+
+def _key_counter_alg(seed):
+  """The V2 key, counter and algorithm of `seed` (`StatelessRandomGetKeyCounterAlg`)."""
+  outs = _apply_op("StatelessRandomGetKeyCounterAlg", None, [_seed_tensor(seed)], {}).outputs
+  return outs[0], outs[1], outs[2]
+
+
+def stateless_shuffle(value, seed, alg="auto_select", name=None):
+  """`value` with its first dimension deterministically permuted (`StatelessShuffle`)."""
+  _check_alg(alg)
+  with _ops.name_scope(name, "stateless_shuffle", [value, seed]) as name:
+    key, counter, alg_t = _key_counter_alg(seed)
+    value = _ops.convert_to_tensor(value, name="value")
+    return _apply_op("StatelessShuffle", name, [value, key, counter, alg_t], {}).outputs[0]
+
+
+def index_shuffle(index, seed, max_index):
+  """The position of `index` in a pseudorandom permutation of [0, max_index], a pure
+  function of the seed (`RandomIndexShuffle`, 4 rounds of a Simon cipher)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  seed = _ops.convert_to_tensor(seed)
+  rank = seed.shape.ndims
+  paddings = [[1, 0]] + ((rank - 1) * [[0, 0]] if rank else [])
+  seed = array_ops.pad(seed, paddings, constant_values=498247692)
+  index = _ops.convert_to_tensor(index)
+  max_index = _ops.convert_to_tensor(max_index, dtype=index.dtype)
+  return _apply_op("RandomIndexShuffle", None, [index, seed, max_index], {"rounds": 4}).outputs[0]
