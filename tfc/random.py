@@ -21,6 +21,8 @@ _LAZY.update({"stateless_uniform": ("tfc.ops.stateless_random_ops", "stateless_r
               "stateless_normal": ("tfc.ops.stateless_random_ops", "stateless_random_normal"),
               "stateless_gamma": ("tfc.ops.stateless_random_ops", "stateless_random_gamma"),
               "stateless_poisson": ("tfc.ops.stateless_random_ops", "stateless_random_poisson"),
+              "stateless_parameterized_truncated_normal": (
+                  "tfc.ops.stateless_random_ops", "stateless_parameterized_truncated_normal"),
               "stateless_binomial": ("tfc.ops.stateless_random_ops",
                                      "stateless_random_binomial"),
               "gamma": ("tfc.ops.random_ops", "random_gamma"),

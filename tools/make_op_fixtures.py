@@ -2789,6 +2789,22 @@ case("RandomIndexShuffle", "big_range_rows", index=V([0, 1, 2], "int64"),
      rounds=6)
 case("RandomIndexShuffle", "i32_pow2", index=V([0, 7, 65535], "int32"), seed=K([3, 2, 1], "int32"),
      max_index=K(65536, "int32"))
+case("ParameterizedTruncatedNormal", shape=K([4, 5], "int32"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stdevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"),
+     seed=7, seed2=11)
+case("ParameterizedTruncatedNormal", "f64_scalars", shape=K([3, 7], "int32"),
+     means=V(0.5, "float64"), stdevs=V(2.0, "float64"), minvals=V(-1.0, "float64"),
+     maxvals=V(10.0, "float64"), seed=1, seed2=2)
+case("ParameterizedTruncatedNormal", "bad_params", shape=K([2, 2], "int32"),
+     means=V(0.0, "float32"), stdevs=V(1.0, "float32"), minvals=V(2.0, "float32"),
+     maxvals=V(1.0, "float32"), seed=1, seed2=2, error=True)
+case("StatelessParameterizedTruncatedNormal", shape=K([6, 4], "int32"), seed=K([7, 11], "int64"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stddevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"))
+case("StatelessParameterizedTruncatedNormal", "f64_broadcast", shape=K([5, 2, 3], "int64"),
+     seed=K([1, 2], "int32"), means=V([[0.0], [3.0]], "float64"), stddevs=V(1.5, "float64"),
+     minvals=V([-0.5, -10.0, 4.0], "float64"), maxvals=V(6.0, "float64"))
 
 # ---- rand: candidate samplers and accidental hits
 _TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")

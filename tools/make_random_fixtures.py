@@ -77,6 +77,16 @@ case("stateless_binomial", "tf.random.stateless_binomial([5, 3], seed=[1, 2], co
      "probs=[0.5, 0.25, 0.9])")
 case("stateless_binomial_f64", "tf.random.stateless_binomial([4], seed=[1, 2], counts=20.0, "
      "probs=tf.constant(0.3, tf.float64), output_dtype=tf.float64)")
+case("stateless_ptn", "tf.random.stateless_parameterized_truncated_normal([5, 3], seed=[1, 2], "
+     "means=[0.0, 1.0, -3.0], stddevs=[1.0, 0.2, 2.0], minvals=-1.0, maxvals=[1.0, 2.0, 5.0])")
+case("stateless_ptn_grad", "tf.gradients(tf.reduce_sum(tf.square("
+     "tf.random.stateless_parameterized_truncated_normal([6, 2], seed=[3, 4], "
+     "means=tf.constant([0.5, -1.0], tf.float64, name='m'), "
+     "stddevs=tf.constant(1.5, tf.float64, name='s'), "
+     "minvals=tf.constant([-1.0, -4.0], tf.float64, name='lo'), "
+     "maxvals=tf.constant(2.0, tf.float64, name='hi')))), "
+     "[tf.get_default_graph().get_tensor_by_name(n + ':0') for n in ('m', 's', 'lo', 'hi')])",
+     rtol=1e-6)
 
 # seeds, shuffles, RNG states and stateless dropout
 case("split", "tf.random.split([1, 2], num=3)")

@@ -1,7 +1,8 @@
 /*
  * ops_random.c — op definitions for TF's stateful random ops:
  * RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt,
- * RandomShuffle, RandomGamma, RandomPoissonV2 (random_ops.cc) and
+ * RandomShuffle, RandomGamma, RandomPoissonV2, ParameterizedTruncatedNormal
+ * (random_ops.cc) and
  * Multinomial (multinomial_op.cc). All are
  * stateful: each run draws new values from a generator seeded by the `seed` /
  * `seed2` attrs.
@@ -86,6 +87,9 @@ static const tfc_op_spec specs[] = {
      shape_multinomial},
     {"RandomGamma", "shape: S; alpha: T", "output: T",
      SEED_ATTRS "S: {int32, int64}; T: {half, float, double}", TFC_OP_STATEFUL, shape_random_param},
+    {"ParameterizedTruncatedNormal",
+     "shape: T; means: dtype; stdevs: dtype; minvals: dtype; maxvals: dtype", "output: dtype",
+     REAL_ATTRS, TFC_OP_STATEFUL, shape_random},
     {"RandomPoissonV2", "shape: S; rate: R", "output: dtype",
      SEED_ATTRS "S: {int32, int64}; R: {half, float, double, int32, int64} = double; "
      "dtype: {half, float, double, int32, int64} = int64", TFC_OP_STATEFUL, shape_random_param},

@@ -131,6 +131,11 @@ static const tfc_op_spec specs[] = {
     {"StatelessRandomPoisson", V1_IN "; lam: Rtype", "output: dtype",
      "Rtype: {half, float, double, int32, int64}; dtype: {half, float, double, int32, int64}; "
      "T: {int32, int64}; Tseed: {int32, int64} = int64", 0, shape_stateless},
+    {"StatelessParameterizedTruncatedNormal",
+     "shape: S; seed: Tseed; means: dtype; stddevs: dtype; minvals: dtype; maxvals: dtype",
+     "output: dtype",
+     "S: {int32, int64}; Tseed: {int32, int64} = int64; dtype: {half, float, double}", 0,
+     shape_stateless},
     {"StatelessRandomBinomial", "shape: S; seed: Tseed; counts: T; probs: T", "output: dtype",
      "S: {int32, int64}; Tseed: {int32, int64} = int64; "
      "T: {half, float, double, int32, int64} = double; "

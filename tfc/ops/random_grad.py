@@ -48,3 +48,53 @@ for _t in ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncate
            "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
            "StatelessRandomPoisson"):
   NoGradient(_t)
+
+
+def _ndtr(x):
+  """The standard normal CDF, accurate in both tails."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops, math_ops, special_math_ops  # pylint: disable=g-import-not-at-top
+  half_sqrt_2 = _ops.convert_to_tensor(0.5 * np.sqrt(2.), dtype=x.dtype, name="half_sqrt_2")
+  w = x * half_sqrt_2
+  z = math_ops.abs(w)
+  erf, erfc = special_math_ops.erf, special_math_ops.erfc
+  y = array_ops.where(z < half_sqrt_2, 1. + erf(w),
+                      array_ops.where(w > 0., 2. - erfc(z), erfc(z)))
+  return 0.5 * y
+
+
+@RegisterGradient("StatelessParameterizedTruncatedNormal")
+def _stateless_parameterized_truncated_normal_grad(op, grad):
+  """Implicit reparameterization gradients of a truncated-normal sample with respect to
+  its mean, stddev and bounds, summed over the sample dimensions and reduced to each
+  parameter's shape."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  from tfc.framework.op_def_library import _apply_op  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops, array_extra_ops, math_ops  # pylint: disable=g-import-not-at-top
+  shape, mean, stddev, minval, maxval = (op.inputs[0], op.inputs[2], op.inputs[3],
+                                         op.inputs[4], op.inputs[5])
+  sample = op.outputs[0]
+  with _ops.control_dependencies([grad]):
+    minval_std = (minval - mean) / stddev
+    maxval_std = (maxval - mean) / stddev
+    sample_std = (sample - mean) / stddev
+    cdf_sample = ((_ndtr(sample_std) - _ndtr(minval_std)) /
+                  (_ndtr(maxval_std) - _ndtr(minval_std)))
+    info = np.finfo(mean.dtype.as_numpy_dtype)
+    cdf_sample = math_ops.clip_by_value(cdf_sample, info.tiny, 1 - info.eps)
+    dmaxval = math_ops.exp(0.5 * (sample_std ** 2 - maxval_std ** 2) + math_ops.log(cdf_sample))
+    dminval = math_ops.exp(0.5 * (sample_std ** 2 - minval_std ** 2) +
+                           math_ops.log1p(-cdf_sample))
+    dmean = array_ops.ones_like(sample_std)
+    dstddev = sample_std
+    shapes = [array_ops.shape(t) for t in (mean, stddev, minval, maxval)]
+    bshape = array_extra_ops.broadcast_dynamic_shape(shapes[0], shapes[1])
+    bshape = array_extra_ops.broadcast_dynamic_shape(shapes[2], bshape)
+    bshape = array_extra_ops.broadcast_dynamic_shape(shapes[3], bshape)
+    extra_dims = math_ops.range(array_ops.size(shape) - array_ops.size(bshape))
+    grads = []
+    for d, pshape in zip((dmean, dstddev, dminval, dmaxval), shapes):
+      g = math_ops.reduce_sum(grad * d, axis=extra_dims)
+      r = _apply_op("BroadcastGradientArgs", None, [bshape, pshape]).outputs[1]
+      grads.append(array_ops.reshape(math_ops.reduce_sum(g, axis=r, keepdims=True), pshape))
+    return [None, None] + grads

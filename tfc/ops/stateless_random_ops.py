@@ -195,3 +195,20 @@ def index_shuffle(index, seed, max_index):
   index = _ops.convert_to_tensor(index)
   max_index = _ops.convert_to_tensor(max_index, dtype=index.dtype)
   return _apply_op("RandomIndexShuffle", None, [index, seed, max_index], {"rounds": 4}).outputs[0]
+
+
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
+                                             maxvals=2.0, name=None):
+  """Deterministic samples of normals N(means, stddevs) truncated to [minvals, maxvals],
+  the parameters broadcast to a shape `shape` ends with
+  (`StatelessParameterizedTruncatedNormal`). Differentiable in all four parameters."""
+  with _ops.name_scope(name, "stateless_parameterized_truncated_normal",
+                       [shape, means, stddevs, minvals, maxvals]):
+    shape_tensor = _shape_tensor(shape)
+    means = _ops.convert_to_tensor(means, name="means")
+    stddevs = _ops.convert_to_tensor(stddevs, name="stddevs")
+    minvals = _ops.convert_to_tensor(minvals, name="minvals")
+    maxvals = _ops.convert_to_tensor(maxvals, name="maxvals")
+    return _apply_op("StatelessParameterizedTruncatedNormal", None,
+                     [shape_tensor, _seed_tensor(seed), means, stddevs, minvals, maxvals],
+                     {}).outputs[0]
