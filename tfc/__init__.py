@@ -243,7 +243,7 @@ _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg
 # Trigonometry, special functions and bitwise ops beyond the basic math family.
 _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
-    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
+    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta", "betainc"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
 _LAZY.update((_name, ("tfc.ops.einsum_ops", _name)) for _name in (
     "einsum", "repeat", "batch_gather"))

@@ -2805,6 +2805,11 @@ case("StatelessParameterizedTruncatedNormal", shape=K([6, 4], "int32"), seed=K([
 case("StatelessParameterizedTruncatedNormal", "f64_broadcast", shape=K([5, 2, 3], "int64"),
      seed=K([1, 2], "int32"), means=V([[0.0], [3.0]], "float64"), stddevs=V(1.5, "float64"),
      minvals=V([-0.5, -10.0, 4.0], "float64"), maxvals=V(6.0, "float64"))
+case("Betainc", a=F(8, lo=0.1, hi=6.0), b=F(8, lo=0.1, hi=6.0), x=F(8, lo=0.0, hi=1.0))
+case("Betainc", "f64_scalars_edges", a=V([0.5, -1.0, 2.0, 2.0, 1e-3, 300.0, 2.0], "float64"),
+     b=V(3.0, "float64"), x=V([0.3, 0.5, 1.5, 1.0, 0.999, 0.99, 0.0], "float64"))
+case("Betainc", "f64_big_params", a=F(6, lo=20.0, hi=500.0, dt="float64"),
+     b=F(6, lo=20.0, hi=500.0, dt="float64"), x=F(6, lo=0.2, hi=0.8, dt="float64"))
 
 # ---- rand: candidate samplers and accidental hits
 _TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")

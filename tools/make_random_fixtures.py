@@ -112,6 +112,13 @@ case("general_dropout", "tf.nn.experimental.general_dropout(tf.ones([6]), 0.5, "
      "uniform_sampler=lambda shape, dtype: tf.random.stateless_uniform(shape, seed=[9, 9], "
      "dtype=dtype))")
 
+# special functions
+case("betainc", "tf.math.betainc([0.5, 2.0, 7.0], [3.0, 0.8, 7.0], [0.2, 0.9, 0.5])")
+case("betainc_grad", "tf.gradients(tf.betainc(tf.constant(2.5, tf.float64), 1.5, tf.constant([0.1, 0.6, 0.95], "
+     "tf.float64, name='x')), tf.get_default_graph().get_tensor_by_name('x:0'))", rtol=1e-6)
+case("erfcinv", "tf.math.erfcinv(tf.constant([1e-10, 0.1, 0.5, 1.0, 1.7, 2.0], tf.float64))",
+     rtol=1e-7)
+
 # candidate samplers (FIX is the fixtures folder) and the sampled losses
 _TRUE = "tf.constant([[1, 2], [3, 4], [5, 0]], tf.int64)"
 case("uniform_sampler", "tf.random.uniform_candidate_sampler(%s, 2, 5, True, 10, seed=3)" % _TRUE)

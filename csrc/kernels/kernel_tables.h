@@ -20,6 +20,7 @@ extern const tfc_kernel_table tfc_kernels_random_poisson; /* RandomPoissonV2, St
 extern const tfc_kernel_table tfc_kernels_random_binomial; /* StatelessRandomBinomial */
 extern const tfc_kernel_table tfc_kernels_random_index_shuffle; /* RandomIndexShuffle */
 extern const tfc_kernel_table tfc_kernels_random_truncated_normal; /* [Stateless]ParameterizedTruncatedNormal */
+extern const tfc_kernel_table tfc_kernels_betainc; /* Betainc */
 extern const tfc_kernel_table tfc_kernels_candidate_sampler; /* *CandidateSampler, ComputeAccidentalHits */
 extern const tfc_kernel_table tfc_kernels_logging;      /* Print, NoOp */
 extern const tfc_kernel_table tfc_kernels_conv;         /* Conv2D, depthwise, pooling, batch norm */
@@ -65,6 +66,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_random_binomial, \
   &tfc_kernels_random_index_shuffle, \
   &tfc_kernels_random_truncated_normal, \
+  &tfc_kernels_betainc, \
   &tfc_kernels_candidate_sampler, \
   &tfc_kernels_logging, \
   &tfc_kernels_conv, \

@@ -239,3 +239,23 @@ def test_experimental_argument_errors():
     assert tf.random.Algorithm.PHILOX.value == 1
     x = tf.ones([3])
     assert tf.nn.experimental.stateless_dropout(x, 0.0, seed=[1, 2]) is x
+
+
+def test_betainc_values_and_gradient():
+  # I_x(1, b) = 1 - (1 - x)^b and I_x(a, 1) = x^a in closed form
+  with tf.Graph().as_default():
+    x = tf.constant([0.05, 0.3, 0.77], tf.float64)
+    v1, v2 = _run(tf.math.betainc(tf.constant(1.0, tf.float64), tf.constant(3.5, tf.float64), x),
+                  tf.math.betainc(tf.constant(2.5, tf.float64), tf.constant(1.0, tf.float64), x))
+    xv = np.array([0.05, 0.3, 0.77])
+    np.testing.assert_allclose(v1, 1 - (1 - xv) ** 3.5, rtol=1e-12)
+    np.testing.assert_allclose(v2, xv ** 2.5, rtol=1e-12)
+    y = tf.math.betainc(tf.constant([2.0, 0.7, 9.0], tf.float64),
+                        tf.constant([3.0, 1.3, 2.0], tf.float64), x)
+    with tf.Session():
+      err = tf.test.compute_gradient_error(x, [3], y, [3], x_init_value=xv, delta=1e-7)
+    assert err < 1e-6
+    bad = tf.math.betainc(tf.placeholder(tf.float32), [1.0, 2.0], [0.5, 0.5])
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match="inconsistent"):
+        sess.run(bad, {bad.op.inputs[0]: [1.0, 2.0, 3.0]})

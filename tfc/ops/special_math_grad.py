@@ -183,6 +183,21 @@ def _igammac_grad(op, grad):
   return [_out("Neg", [ga]), _out("Neg", [gx])]
 
 
+@RegisterGradient("Betainc")
+def _betainc_grad(op, grad):
+  """d/dx I_x(a, b) = x^(a-1) (1-x)^(b-1) / B(a, b) (xlogy(a-1, x) as
+  xlog1py(a-1, x-1)); no gradient for a and b (as TF)."""
+  a, b, x = op.inputs
+  one = _scalar_like(1, x)
+  log_beta = _out("Sub", [_out("AddV2", [_out("Lgamma", [a]), _out("Lgamma", [b])]),
+                          _out("Lgamma", [_out("AddV2", [a, b])])])
+  log_pdf = _out("Sub", [_out("AddV2", [_out("Xlog1py", [_out("Sub", [b, one]), _out("Neg", [x])]),
+                                        _out("Xlog1py", [_out("Sub", [a, one]),
+                                                         _out("Sub", [x, one])])]), log_beta])
+  gx = _mul(grad, _out("Exp", [log_pdf]))
+  return [None, None, _unbroadcast_pair(a, x, None, gx)[1]]
+
+
 @RegisterGradient("Zeta")
 def _zeta_grad(op, grad):
   x, q = op.inputs

@@ -53,6 +53,20 @@ def igamma(a, x, name=None):
   return _apply_op("Igamma", name, [a, x]).outputs[0]
 
 
+def betainc(a, b, x, name=None):
+  """Regularized incomplete beta function I_x(a, b); a, b and x have one shape where
+  they are not scalars (`Betainc`)."""
+  return _apply_op("Betainc", name, [a, b, x]).outputs[0]
+
+
+def erfcinv(x, name=None):
+  """Inverse of the complementary error function: -ndtri(x / 2) / sqrt(2)."""
+  from tfc.framework import ops as _ops_mod  # pylint: disable=g-import-not-at-top
+  with _ops_mod.name_scope(name, "erfcinv", [x]):
+    x = _ops_mod.convert_to_tensor(x, name="start")
+    return -ndtri(0.5 * x) * 0.7071067811865476
+
+
 def igammac(a, x, name=None):
   """Regularized upper incomplete gamma function Q(a, x) (broadcasting)."""
   return _apply_op("Igammac", name, [a, x]).outputs[0]
