@@ -119,6 +119,24 @@ case("betainc_grad", "tf.gradients(tf.betainc(tf.constant(2.5, tf.float64), 1.5,
 case("erfcinv", "tf.math.erfcinv(tf.constant([1e-10, 0.1, 0.5, 1.0, 1.7, 2.0], tf.float64))",
      rtol=1e-7)
 
+# tf.distributions built on the Gamma sampler
+case("dist_gamma", "[(d.sample(4, seed=3), d.log_prob(1.5), d.cdf(1.5), d.entropy(), d.mean(), "
+     "d.variance(), d.mode()) for d in [tf.distributions.Gamma([0.5, 2.0, 5.0], [1.0, 2.0, 0.5])]"
+     "][0]")
+case("dist_beta", "[(d.sample(3, seed=4), d.log_prob(0.3), d.cdf(0.3), d.entropy(), d.mean(), "
+     "d.variance(), d.mode()) for d in [tf.distributions.Beta([0.5, 2.0, 5.0], [3.0, 2.0, 1.5])]"
+     "][0]")
+case("dist_student_t", "[(d.sample(3, seed=5), d.log_prob(0.4), d.cdf(-0.7), d.entropy(), "
+     "d.mean(), d.variance()) for d in [tf.distributions.StudentT([0.8, 1.5, 7.0], 1.0, 2.0)]][0]")
+case("dist_dirichlet", "[(d.sample(2, seed=6), d.log_prob([0.2, 0.3, 0.5]), d.entropy(), "
+     "d.mean(), d.variance(), d.covariance()) for d in "
+     "[tf.distributions.Dirichlet([[1.0, 2.0, 3.0], [0.5, 0.5, 4.0]])]][0]")
+case("dist_kls", "[tf.distributions.kl_divergence(tf.distributions.Gamma(2.0, 3.0), "
+     "tf.distributions.Gamma(1.5, 1.0)), tf.distributions.kl_divergence("
+     "tf.distributions.Beta(2.0, 3.0), tf.distributions.Beta(1.5, 1.0)), "
+     "tf.distributions.kl_divergence(tf.distributions.Dirichlet([1.0, 2.0]), "
+     "tf.distributions.Dirichlet([3.0, 0.5]))]")
+
 # candidate samplers (FIX is the fixtures folder) and the sampled losses
 _TRUE = "tf.constant([[1, 2], [3, 4], [5, 0]], tf.int64)"
 case("uniform_sampler", "tf.random.uniform_candidate_sampler(%s, 2, 5, True, 10, seed=3)" % _TRUE)
