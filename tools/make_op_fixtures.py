@@ -2810,6 +2810,16 @@ case("Betainc", "f64_scalars_edges", a=V([0.5, -1.0, 2.0, 2.0, 1e-3, 300.0, 2.0]
      b=V(3.0, "float64"), x=V([0.3, 0.5, 1.5, 1.0, 0.999, 0.99, 0.0], "float64"))
 case("Betainc", "f64_big_params", a=F(6, lo=20.0, hi=500.0, dt="float64"),
      b=F(6, lo=20.0, hi=500.0, dt="float64"), x=F(6, lo=0.2, hi=0.8, dt="float64"))
+_SPECIAL_X = V([-2.0, 0.0, 1e-8, 1e-3, 0.2, 0.5, 1.0, 1.5, 1.6, 3.0, 7.5, 20.0, 39.0, 41.0,
+                80.0, 700.0], "float64")
+for _op in ("BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "Dawsn", "Expint", "FresnelCos",
+            "FresnelSin", "Spence"):
+  case(_op, "f64", x=_SPECIAL_X)
+  case(_op, x=F(12, lo=0.01, hi=12.0))
+case("Dawsn", "negative_large", x=V([-1e9, -300.0, -4.5, -0.15, 1e10], "float64"))
+case("FresnelCos", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("FresnelSin", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("Spence", "large", x=V([0.25, 0.75, 1.25, 2.0, 2.5, 1e6, 1e100], "float64"))
 
 # ---- rand: candidate samplers and accidental hits
 _TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")

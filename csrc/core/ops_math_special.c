@@ -74,6 +74,16 @@ static const tfc_op_spec specs[] = {
     UNARY("BesselJ1", T_REAL),
     UNARY("BesselY0", T_REAL),
     UNARY("BesselY1", T_REAL),
+    UNARY("BesselK0", T_REAL),
+    UNARY("BesselK0e", T_REAL),
+    UNARY("BesselK1", T_REAL),
+    UNARY("BesselK1e", T_REAL),
+    /* Dawson, exponential, Fresnel integrals and Spence's function. */
+    UNARY("Dawsn", T_REAL),
+    UNARY("Expint", T_REAL),
+    UNARY("FresnelCos", T_REAL),
+    UNARY("FresnelSin", T_REAL),
+    UNARY("Spence", T_REAL),
 
     /* Broadcasting binary special functions. */
     BINARY("Atan2", "y: T; x: T", "z: T", T_REAL, 0),

@@ -36,4 +36,13 @@ double tfc_sf_i1e(double x);
  * a Gamma(a, 1) sample x (igamma_deriv.c); NaN for a <= 0 or x < 0. */
 double tfc_sf_igamma_der(double a, double x, bool sample);
 
+/* special_fns_extra.c: K0 / K1 (nu 0 or 1; `scaled`: times e^x), +inf for
+ * x <= 0; Dawson's integral; Ei(x) (NaN below 0); the Fresnel integrals C
+ * (`cos_part`) and S; Spence's function Li2(1 - x) (NaN below 0). */
+double tfc_sf_bessel_k(int nu, bool scaled, double x);
+double tfc_sf_dawsn(double x);
+double tfc_sf_expint(double x);
+double tfc_sf_fresnel(double x, bool cos_part);
+double tfc_sf_spence(double x);
+
 #endif

@@ -156,6 +156,66 @@ def _bessel_y1_grad(op, grad):
   return _mul(grad, _out("Sub", [_out("BesselY0", [x]), _out("RealDiv", [y, x])]))
 
 
+@RegisterGradient("BesselK0")
+def _bessel_k0_grad(op, grad):
+  return _mul(grad, _out("Neg", [_out("BesselK1", [op.inputs[0]])]))
+
+
+@RegisterGradient("BesselK0e")
+def _bessel_k0e_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [y, _out("BesselK1e", [x])]))
+
+
+@RegisterGradient("BesselK1")
+def _bessel_k1_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [_out("Neg", [_out("BesselK0", [x])]), _out("RealDiv", [y, x])]))
+
+
+@RegisterGradient("BesselK1e")
+def _bessel_k1e_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  one = _scalar_like(1, x)
+  return _mul(grad, _out("AddV2", [_out("Neg", [_out("BesselK0e", [x])]),
+                                   _mul(y, _out("Sub", [one, _out("Reciprocal", [x])]))]))
+
+
+@RegisterGradient("Dawsn")
+def _dawsn_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [_scalar_like(1, x), _mul(_mul(_scalar_like(2, x), x), y)]))
+
+
+@RegisterGradient("Expint")
+def _expint_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("RealDiv", [_out("Exp", [x]), x]))
+
+
+@RegisterGradient("FresnelCos")
+def _fresnel_cos_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("Cos", [_mul(_scalar_like(math.pi / 2, x), _out("Square", [x]))]))
+
+
+@RegisterGradient("FresnelSin")
+def _fresnel_sin_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("Sin", [_mul(_scalar_like(math.pi / 2, x), _out("Square", [x]))]))
+
+
+@RegisterGradient("Spence")
+def _spence_grad(op, grad):
+  """log(x) / (1 - x), and -1 at x == 1."""
+  x = op.inputs[0]
+  one = _scalar_like(1, x)
+  partial = _out("RealDiv", [_out("Log", [x]), _out("Sub", [one, x])])
+  at_one = _out("Equal", [x, one])
+  partial = _out("SelectV2", [at_one, _out("Neg", [_out("OnesLike", [x])]), partial])
+  return _mul(grad, partial)
+
+
 @RegisterGradient("Atan2")
 def _atan2_grad(op, grad):
   y, x = op.inputs
