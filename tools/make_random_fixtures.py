@@ -131,6 +131,9 @@ case("dist_student_t", "[(d.sample(3, seed=5), d.log_prob(0.4), d.cdf(-0.7), d.e
 case("dist_dirichlet", "[(d.sample(2, seed=6), d.log_prob([0.2, 0.3, 0.5]), d.entropy(), "
      "d.mean(), d.variance(), d.covariance()) for d in "
      "[tf.distributions.Dirichlet([[1.0, 2.0, 3.0], [0.5, 0.5, 4.0]])]][0]")
+case("dist_dirichlet_multinomial", "[(d.sample(3, seed=7), d.log_prob([[1.0, 2.0, 2.0], "
+     "[0.0, 5.0, 0.0]]), d.mean(), d.variance(), d.covariance()) for d in "
+     "[tf.distributions.DirichletMultinomial(5.0, [[1.0, 2.0, 3.0], [0.5, 0.5, 4.0]])]][0]")
 case("dist_kls", "[tf.distributions.kl_divergence(tf.distributions.Gamma(2.0, 3.0), "
      "tf.distributions.Gamma(1.5, 1.0)), tf.distributions.kl_divergence("
      "tf.distributions.Beta(2.0, 3.0), tf.distributions.Beta(1.5, 1.0)), "

@@ -1,13 +1,14 @@
-"""TF 1.15's tf.distributions Gamma, Beta, StudentT and Dirichlet, built from the
-Gamma sampler (`RandomGamma`, reparameterized through alpha) and the gamma-family
-special functions, with TF's seeds so seeded samples equal TF's."""
+"""TF 1.15's tf.distributions Gamma, Beta, StudentT, Dirichlet and DirichletMultinomial,
+built from the Gamma sampler (`RandomGamma`, reparameterized through alpha) and the
+gamma-family special functions, with TF's seeds so seeded samples equal TF's."""
 import hashlib
 import math
 
 import numpy as np
 
 import tfc as _tf
-from tfc.distributions.distribution import Distribution, RegisterKL, FULLY_REPARAMETERIZED
+from tfc.distributions.distribution import (Distribution, RegisterKL, FULLY_REPARAMETERIZED,
+                                            NOT_REPARAMETERIZED)
 from tfc.distributions.distributions import (_broadcast_shape, _broadcast_shape_tensor,
                                              _float_params, _assert_positive)
 
@@ -311,6 +312,84 @@ class Dirichlet(Distribution):
     return _nan_where(_tf.reduce_all(self._concentration > 1., -1)[..., None] &
                       _tf.ones_like(mode, dtype=_tf.bool), mode, self.allow_nan_stats,
                       "Mode undefined when any concentration <= 1")
+
+
+class DirichletMultinomial(Distribution):
+  """Counts of total_count draws over K classes whose probabilities are drawn from
+  Dirichlet(concentration) (counts of shape batch_shape + [K], float)."""
+
+  def __init__(self, total_count, concentration, validate_args=False, allow_nan_stats=True,
+               name="DirichletMultinomial"):
+    parameters = dict(locals())
+    with _tf.name_scope(name, values=[total_count, concentration]) as scope:
+      self._total_count, self._concentration = _float_params(
+          [("total_count", total_count), ("concentration", concentration)])
+      self._concentration = _assert_positive(self._concentration, validate_args)
+      self._total_concentration = _tf.reduce_sum(self._concentration, -1)
+    super(DirichletMultinomial, self).__init__(
+        self._concentration.dtype, NOT_REPARAMETERIZED, validate_args, allow_nan_stats,
+        parameters, [self._total_count, self._concentration], scope.rstrip("/"))
+
+  @property
+  def total_count(self):
+    return self._total_count
+
+  @property
+  def concentration(self):
+    return self._concentration
+
+  @property
+  def total_concentration(self):
+    return self._total_concentration
+
+  def _batch_shape(self):
+    return _tf.broadcast_static_shape(self._total_count.shape,
+                                      self._total_concentration.shape)
+
+  def _batch_shape_tensor(self):
+    return _broadcast_shape_tensor(self._total_count, self._total_concentration)
+
+  def _event_shape(self):
+    return self._concentration.shape.with_rank_at_least(1)[-1:]
+
+  def _event_shape_tensor(self):
+    return _tf.shape(self._concentration)[-1:]
+
+  def _sample_n(self, n, seed=None):
+    n_draws = _tf.cast(self._total_count, dtype=_tf.int32)
+    k = self.event_shape_tensor()[0]
+    unnormalized_logits = _tf.reshape(
+        _tf.log(_tf.random_gamma(shape=[n], alpha=self._concentration, dtype=self.dtype,
+                                 seed=seed)), shape=[-1, k])
+    draws = _tf.multinomial(logits=unnormalized_logits, num_samples=n_draws,
+                            seed=_gen_new_seed(seed, salt="dirichlet_multinomial"))
+    x = _tf.reduce_sum(_tf.one_hot(draws, depth=k), -2)
+    final_shape = _tf.concat([[n], self.batch_shape_tensor(), [k]], 0)
+    return _tf.cast(_tf.reshape(x, final_shape), self.dtype)
+
+  def _log_prob(self, counts):
+    counts = _tf.convert_to_tensor(counts, dtype=self.dtype, name="counts")
+    ordered = _tf.lbeta(self._concentration + counts) - _tf.lbeta(self._concentration)
+    log_comb = _tf.lgamma(self._total_count + 1.) - _tf.reduce_sum(_tf.lgamma(counts + 1.), -1)
+    return ordered + log_comb
+
+  def _mean(self):
+    return self._total_count[..., None] * (self._concentration /
+                                           self._total_concentration[..., None])
+
+  def _variance_scale_term(self):
+    c0 = self._total_concentration[..., None]
+    return _tf.sqrt((1. + c0 / self._total_count[..., None]) / (1. + c0))
+
+  def _variance(self):
+    scale = self._variance_scale_term()
+    x = scale * self._mean()
+    return x * (self._total_count[..., None] * scale - x)
+
+  def _covariance(self):
+    x = self._variance_scale_term() * self._mean()
+    outer = -_tf.matmul(x[..., None], x[..., None, :])
+    return _tf.linalg.set_diag(outer, self._variance())
 
 
 @RegisterKL(Gamma, Gamma)
