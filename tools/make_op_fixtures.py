@@ -2762,6 +2762,10 @@ case("StatelessRandomGammaV2", "f64", shape=K([3, 2, 2], "int64"), seed=K([-1, 2
      alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"))
 case("StatelessRandomGammaV2", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
      alpha=V([1.0, 2.0], "float32"), error=True)
+case("StatelessRandomGammaV3", shape=K([5, 4], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV3", "f64_auto", shape=K([3, 2], "int64"), key=K([5], "uint64"),
+     counter=K([0, 9], "uint64"), alg=K(3, "int32"), alpha=V([0.2, 7.0], "float64"))
 case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"),
      lam=V([0.5, 12.0, 300.0], "float32"), dtype="int32")
 case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),

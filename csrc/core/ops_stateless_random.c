@@ -128,6 +128,9 @@ static const tfc_op_spec specs[] = {
     {"StatelessRandomGammaV2", V1_IN "; alpha: dtype", "output: dtype",
      "dtype: {half, float, double}; T: {int32, int64}; Tseed: {int32, int64} = int64", 0,
      shape_stateless},
+    {"StatelessRandomGammaV3", "shape: shape_dtype; key: uint64; counter: uint64; alg: int32; "
+     "alpha: dtype", "output: dtype",
+     "dtype: {half, float, double}; shape_dtype: {int32, int64} = int32", 0, shape_stateless_v2},
     {"StatelessRandomPoisson", V1_IN "; lam: Rtype", "output: dtype",
      "Rtype: {half, float, double, int32, int64}; dtype: {half, float, double, int32, int64}; "
      "T: {int32, int64}; Tseed: {int32, int64} = int64", 0, shape_stateless},

@@ -1,6 +1,6 @@
 /*
  * random_gamma.c — CPU kernels for RandomGamma (stateful) and
- * StatelessRandomGammaV2, with TF's algorithm and stream layout so seeded
+ * StatelessRandomGammaV2 / V3 (seed / key-counter), with TF's algorithm and stream layout so seeded
  * values equal TF's.
  *
  * The output is [shape..., alpha...]; sample s of alpha a sits at
@@ -165,10 +165,31 @@ static void stateless_gamma_compute(tfc_kernel_ctx *ctx) {
   gamma_fill(ctx, alpha, out, g);
 }
 
+/* StatelessRandomGammaV3(shape, key, counter, alg, alpha): V2's sampler
+ * over the given key / counter. */
+static void stateless_gamma_v3_compute(tfc_kernel_ctx *ctx) {
+  const tfc_tensor *alpha = ctx->inputs[4];
+  if (!gamma_type(ctx, alpha->dtype)) return;
+  int rank = 0;
+  int64_t dims[TFC_MAX_RANK];
+  if (!tfc_random_read_shape(ctx, ctx->inputs[0], &rank, dims)) return;
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, alpha->dtype, rank, dims);
+  if (out == NULL || out->nelems == 0) return;
+  tfc_philox g = {{0}, {0}};
+  if (!tfc_random_key_counter_generator(ctx, 1, &g)) return;
+  if (!ends_with(out, alpha)) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "Shape passed in must end with broadcasted shape.");
+    return;
+  }
+  gamma_fill(ctx, alpha, out, g);
+}
+
 static const tfc_kernel_def defs[] = {
     {"RandomGamma", "CPU", NULL, NULL, tfc_random_state_init, random_gamma_compute,
      tfc_random_state_destroy, 0},
     {"StatelessRandomGammaV2", "CPU", NULL, NULL, NULL, stateless_gamma_compute, NULL, 0},
+    {"StatelessRandomGammaV3", "CPU", NULL, NULL, NULL, stateless_gamma_v3_compute, NULL, 0},
 };
 
 const tfc_kernel_table tfc_kernels_random_gamma = {defs, (int)(sizeof defs / sizeof defs[0])};

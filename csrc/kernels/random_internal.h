@@ -64,4 +64,9 @@ void tfc_random_shuffle(tfc_kernel_ctx *ctx, tfc_tensor *in, const tfc_philox *b
  * int32 seeds are sign-extended to 64 bits, as TF reads them. */
 bool tfc_random_seed_generator(tfc_kernel_ctx *ctx, int i, tfc_philox *g);
 
+/* Reads a V2 stateless op's key (uint64 [1]), counter (uint64 [>= 2]) and
+ * alg (int32 scalar: Philox, or auto-select, which picks Philox) from inputs
+ * k, k+1, k+2 of ctx into a generator; false with InvalidArgument otherwise. */
+bool tfc_random_key_counter_generator(tfc_kernel_ctx *ctx, int k, tfc_philox *g);
+
 #endif

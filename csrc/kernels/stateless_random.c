@@ -63,9 +63,9 @@ bool tfc_random_seed_generator(tfc_kernel_ctx *ctx, int i, tfc_philox *g) {
   return true;
 }
 
-/* Reads the V2 inputs key (uint64 [1]), counter (uint64 [>= 2]) and alg
- * (int32 scalar) at indices k, k+1, k+2 into a Philox generator. */
-static bool key_counter_generator(tfc_kernel_ctx *ctx, int k, tfc_philox *g) {
+/* Reads the V2 inputs key, counter and alg at k, k+1, k+2 into a Philox
+ * generator (random_internal.h). */
+bool tfc_random_key_counter_generator(tfc_kernel_ctx *ctx, int k, tfc_philox *g) {
   const tfc_tensor *key = ctx->inputs[k], *counter = ctx->inputs[k + 1], *alg = ctx->inputs[k + 2];
   char buf[160];
   if (alg->rank != 0) {
@@ -137,7 +137,7 @@ static tfc_tensor *start(tfc_kernel_ctx *ctx, seed_kind sk, tfc_dtype dt, tfc_ph
     *empty = true;
     return NULL;
   }
-  bool ok = sk == SEED_V1 ? tfc_random_seed_generator(ctx, 1, g) : key_counter_generator(ctx, 1, g);
+  bool ok = sk == SEED_V1 ? tfc_random_seed_generator(ctx, 1, g) : tfc_random_key_counter_generator(ctx, 1, g);
   return ok ? out : NULL;
 }
 
@@ -261,7 +261,7 @@ static void multinomial_compute(tfc_kernel_ctx *ctx) {
  * with the words of the given generator. */
 static void shuffle_compute(tfc_kernel_ctx *ctx) {
   tfc_philox g = {{0}, {0}};
-  if (!key_counter_generator(ctx, 1, &g)) return;
+  if (!tfc_random_key_counter_generator(ctx, 1, &g)) return;
   tfc_random_shuffle(ctx, ctx->inputs[0], &g);
 }
 

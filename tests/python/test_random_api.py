@@ -259,3 +259,22 @@ def test_betainc_values_and_gradient():
     with tf.Session() as sess:
       with pytest.raises(tf.errors.InvalidArgumentError, match="inconsistent"):
         sess.run(bad, {bad.op.inputs[0]: [1.0, 2.0, 3.0]})
+
+
+def test_stateless_gamma_v3_equals_v2_and_differentiates():
+  """A seed's key / counter (StatelessRandomGetKeyCounter) give V3 the samples and
+  gradients V2 gives for the seed itself."""
+  from tfc.framework.op_def_library import _apply_op
+  with tf.Graph().as_default():
+    alpha = tf.constant([0.4, 2.0, 9.0], tf.float64)
+    seed = tf.constant([3, 8], tf.int64)
+    shape = tf.constant([4, 3])
+    v2 = _apply_op("StatelessRandomGammaV2", None, [shape, seed, alpha]).outputs[0]
+    key, counter = _apply_op("StatelessRandomGetKeyCounter", None, [seed]).outputs
+    v3 = _apply_op("StatelessRandomGammaV3", None,
+                   [shape, key, counter, tf.constant(1), alpha]).outputs[0]
+    g2, = tf.gradients(tf.reduce_sum(v2), alpha)
+    g3, = tf.gradients(tf.reduce_sum(v3), alpha)
+    a, b, ga, gb = _run(v2, v3, g2, g3)
+  np.testing.assert_array_equal(a, b)
+  np.testing.assert_array_equal(ga, gb)

@@ -42,6 +42,16 @@ def _stateless_random_gamma_v2_grad(op, grad):
     return [None, None, _gamma_grad_alpha(alpha, op.outputs[0], grad, num)]
 
 
+@RegisterGradient("StatelessRandomGammaV3")
+def _stateless_random_gamma_v3_grad(op, grad):
+  """d loss / d alpha of StatelessRandomGammaV3(shape, key, counter, alg, alpha)."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  shape, alpha = op.inputs[0], op.inputs[4]
+  with _ops.control_dependencies([grad]):
+    num = array_ops.shape(shape)[0] - array_ops.rank(alpha)
+    return [None, None, None, None, _gamma_grad_alpha(alpha, op.outputs[0], grad, num)]
+
+
 for _t in ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
            "StatelessRandomUniformInt", "StatelessRandomUniformFullInt", "StatelessMultinomial",
            "StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
