@@ -232,7 +232,7 @@ _LAZY["data"] = ("tfc.data", None)
 for _module, _names in (
     ("tfc.framework.random_seed", "set_random_seed get_seed"),
     ("tfc.ops.random_ops", "random_normal random_uniform truncated_normal random_shuffle "
-                           "multinomial random_crop"),
+                           "multinomial random_crop random_gamma random_poisson"),
     ("tfc.ops.state_ops", "assign assign_add assign_sub is_variable_initialized count_up_to "
                           "scatter_update scatter_add scatter_sub scatter_mul scatter_div "
                           "scatter_max scatter_min"),
@@ -259,7 +259,7 @@ _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg
 # Trigonometry, special functions and bitwise ops beyond the basic math family.
 _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
-    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
+    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta", "betainc"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
 _LAZY.update((_name, ("tfc.ops.einsum_ops", _name)) for _name in (
     "einsum", "repeat", "batch_gather"))

@@ -31,9 +31,15 @@ _CTC = ("ctc_loss", "ctc_loss_v2", "ctc_greedy_decoder", "collapse_repeated", "c
         "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2")
 
 
+_CANDIDATE_SAMPLING = ("uniform_candidate_sampler", "log_uniform_candidate_sampler",
+                       "learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler",
+                       "all_candidate_sampler", "compute_accidental_hits")
+
+
 def __getattr__(name):
   """tf.nn.rnn_cell, static_rnn and static_bidirectional_rnn, the 3-D
-  convolutions and pools load on first use."""
+  convolutions and pools, CTC, the candidate samplers and the sampled losses
+  load on first use."""
   if name == "rnn_cell":
     from tfc import rnn_cell  # pylint: disable=g-import-not-at-top
     return rnn_cell
@@ -50,6 +56,15 @@ def __getattr__(name):
   if name in _NN3D:
     from tfc.ops import nn3d_ops  # pylint: disable=g-import-not-at-top
     return getattr(nn3d_ops, name)
+  if name == "experimental":
+    from tfc import nn_experimental  # pylint: disable=g-import-not-at-top
+    return nn_experimental
+  if name in _CANDIDATE_SAMPLING:
+    from tfc.ops import candidate_sampling_ops  # pylint: disable=g-import-not-at-top
+    return getattr(candidate_sampling_ops, name)
+  if name in ("nce_loss", "sampled_softmax_loss"):
+    from tfc.ops import sampled_loss_ops  # pylint: disable=g-import-not-at-top
+    return getattr(sampled_loss_ops, name)
   if name == "embedding_lookup_sparse":
     from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
     return sparse_ops.embedding_lookup_sparse

@@ -3631,6 +3631,190 @@ case("SetSize", "strings", set_indices=K([[0, 0], [0, 1], [2, 0]], "int64"),
      set_values=V([b"a", b"b", b"a"], "string"), set_shape=K([3, 4], "int64"))
 case("SetSize", "out_of_order", set_indices=K([[0, 1], [0, 0]], "int64"), set_values=V([1, 2], "int32"),
      set_shape=K([2, 3], "int64"), error=True)
+# ---- rand: stateless random ops (seeded by a [2] seed; V2 forms by key / counter / alg)
+case("StatelessRandomUniform", shape=K([3, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomUniform", "f64_i32seed", shape=K([7], "int64"), seed=K([-3, 2], "int32"),
+     dtype="float64")
+case("StatelessRandomUniform", "f16", shape=K([10], "int32"), seed=K([1, 2], "int64"),
+     dtype="float16")
+case("StatelessRandomUniform", "bf16", shape=K([9], "int32"), seed=K([1, 2], "int64"),
+     dtype="bfloat16")
+case("StatelessRandomUniform", "large", shape=K([1000], "int32"), seed=K([123, 456], "int64"),
+     dtype="float32")
+case("StatelessRandomNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomNormal", "f64", shape=K([9], "int32"), seed=K([2**40, -5], "int64"),
+     dtype="float64")
+case("StatelessRandomNormal", "large_odd", shape=K([1001], "int32"), seed=K([5, 77], "int32"),
+     dtype="float32")
+case("StatelessTruncatedNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="float32")
+case("StatelessTruncatedNormal", "f64", shape=K([9], "int32"), seed=K([3, 4], "int64"),
+     dtype="float64")
+case("StatelessTruncatedNormal", "large", shape=K([999], "int32"), seed=K([9, 3], "int64"),
+     dtype="float32")
+case("StatelessRandomUniformInt", "i32", shape=K([3, 4], "int32"), seed=K([7, 11], "int64"),
+     minval=K(-5, "int32"), maxval=K(17, "int32"))
+case("StatelessRandomUniformInt", "i64", shape=K([6], "int32"), seed=K([2, 9], "int32"),
+     minval=K(0, "int64"), maxval=K(1000000007, "int64"))
+case("StatelessRandomUniformInt", "empty_range", shape=K([2], "int32"), seed=K([2, 9], "int64"),
+     minval=V(5, "int32"), maxval=V(5, "int32"), error=True)
+case("StatelessRandomUniformFullInt", "u64", shape=K([5], "int32"), seed=K([7, 11], "int64"))
+case("StatelessRandomUniformFullInt", "i32", shape=K([2, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="int32")
+case("StatelessRandomUniformFullInt", "u32", shape=K([7], "int32"), seed=K([-4, 1], "int32"),
+     dtype="uint32")
+case("StatelessRandomUniformFullInt", "u32_seed", shape=K([7], "int32"),
+     seed=K([4000000000, 1], "uint32"), dtype="uint32", error=True)
+case("StatelessRandomUniformFullInt", "i64", shape=K([3], "int64"), seed=K([0, 0], "int64"),
+     dtype="int64")
+case("StatelessMultinomial", logits=F(3, 4), num_samples=K(6, "int32"), seed=K([5, 6], "int64"))
+case("StatelessMultinomial", "i32_out", logits=F(2, 3, dt="float64"), num_samples=K(4, "int32"),
+     seed=K([8, 1], "int32"), output_dtype="int32")
+case("StatelessMultinomial", "many_classes", logits=F(2, 50), num_samples=K(20, "int32"),
+     seed=K([1, 2], "int64"))
+case("StatelessRandomGetKeyCounter", seed=K([7, 11], "int64"))
+case("StatelessRandomGetAlg")
+case("StatelessRandomGetKeyCounterAlg", seed=K([-7, 11], "int32"))
+case("StatelessRandomUniformV2", shape=K([3, 5], "int32"), key=K([0x1234567890abcdef], "uint64"),
+     counter=K([5, 2**63 + 7], "uint64"), alg=K(1, "int32"), dtype="float32")
+case("StatelessRandomUniformV2", "auto_f64", shape=K([7], "int32"), key=K([99], "uint64"),
+     counter=K([0, 1], "uint64"), alg=K(3, "int32"), dtype="float64")
+case("StatelessRandomNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessTruncatedNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformIntV2", "i64", shape=K([6], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), minval=K(-100, "int64"),
+     maxval=K(100, "int64"))
+case("StatelessRandomUniformFullIntV2", "u64", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformFullIntV2", "i32", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), dtype="int32")
+
+# ---- rand: gamma and Poisson sampling (stateful and stateless), their derivatives
+case("RandomGamma", shape=K([5], "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"), seed=7,
+     seed2=11)
+case("RandomGamma", "f64_matrix_alpha", shape=K([3, 2], "int64"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"), seed=1, seed2=2)
+case("RandomGamma", "f16", shape=K([6], "int32"), alpha=V([0.7, 4.0], "float16"), seed=3, seed2=4)
+case("RandomGamma", "scalar_alpha_large", shape=K([300], "int32"), alpha=V(3.0, "float32"), seed=5,
+     seed2=6)
+case("RandomGammaGrad", alpha=F(6, lo=0.1, hi=5.0), sample=F(6, lo=0.05, hi=8.0))
+case("RandomGammaGrad", "f64_broadcast", alpha=V([[0.5, 2.0, 20.0]], "float64"),
+     sample=V([[0.1, 1.5, 25.0], [3.0, 0.01, 15.0]], "float64"))
+case("IgammaGradA", "f64", a=F(8, lo=0.2, hi=6.0, dt="float64"), x=F(8, lo=0.01, hi=9.0, dt="float64"))
+case("IgammaGradA", "f32", a=F(5, lo=0.5, hi=3.0), x=F(5, lo=0.1, hi=4.0))
+case("RandomPoissonV2", shape=K([6], "int32"), rate=V([0.5, 3.0, 9.9, 10.0, 55.0, 1000.0], "float32"),
+     seed=7, seed2=11, dtype="int64")
+case("RandomPoissonV2", "f64_out", shape=K([2, 3], "int32"), rate=V([[2.0], [400.0]], "float64"),
+     seed=1, seed2=2, dtype="float64")
+case("RandomPoissonV2", "int_rate_i32", shape=K([4], "int64"), rate=V([1, 20], "int32"), seed=3,
+     seed2=3, dtype="int32")
+case("RandomPoissonV2", "f16", shape=K([5], "int32"), rate=V([4.0, 12.0], "float16"), seed=3,
+     seed2=3, dtype="float16")
+case("StatelessRandomGammaV2", shape=K([5, 4], "int32"), seed=K([7, 11], "int64"),
+     alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV2", "f64", shape=K([3, 2, 2], "int64"), seed=K([-1, 2], "int32"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"))
+case("StatelessRandomGammaV2", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     alpha=V([1.0, 2.0], "float32"), error=True)
+case("StatelessRandomGammaV3", shape=K([5, 4], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV3", "f64_auto", shape=K([3, 2], "int64"), key=K([5], "uint64"),
+     counter=K([0, 9], "uint64"), alg=K(3, "int32"), alpha=V([0.2, 7.0], "float64"))
+case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"),
+     lam=V([0.5, 12.0, 300.0], "float32"), dtype="int32")
+case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),
+     lam=V(4.5, "float64"), dtype="float64")
+case("StatelessRandomBinomial", shape=K([4, 6], "int32"), seed=K([7, 11], "int64"),
+     counts=V([1.0, 5.0, 30.0, 200.0, 1000.0, 7.0], "float32"),
+     probs=V([0.3, 0.9, 0.5, 0.05, 0.7, 0.0], "float32"), dtype="int32")
+case("StatelessRandomBinomial", "f64_broadcast", shape=K([3, 2, 4], "int64"),
+     seed=K([-1, 2], "int32"), counts=V([[10.0], [500.0]], "float64"),
+     probs=V([0.01, 0.2, 0.6, 1.0], "float64"), dtype="float64")
+case("StatelessRandomBinomial", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     counts=V([1.0, 2.0], "float32"), probs=V([0.5, 0.5], "float32"), dtype="int32", error=True)
+case("StatelessShuffle", value=V(list(range(20)), "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessShuffle", "rows_string", value=V([[b"a", b"b"], [b"c", b"d"], [b"e", b"f"]], "string"),
+     key=K([5], "uint64"), counter=K([0, 9], "uint64"), alg=K(3, "int32"))
+case("StatelessShuffle", "large", value=V(np.arange(3000, dtype=np.int64)), key=K([99], "uint64"),
+     counter=K([3, 4], "uint64"), alg=K(1, "int32"))
+case("RandomIndexShuffle", index=V(list(range(12)), "int64"), seed=K([1, 2, 3], "int64"),
+     max_index=K(11, "int64"))
+case("RandomIndexShuffle", "scalar_u32", index=V(5, "uint32"), seed=K([7, 8, 9], "uint32"),
+     max_index=K(100000, "uint32"))
+case("RandomIndexShuffle", "big_range_rows", index=V([0, 1, 2], "int64"),
+     seed=K([[1, 2, 3], [4, 5, 6], [7, 8, 9]], "int64"), max_index=V([10, 2**40, 2**62], "int64"),
+     rounds=6)
+case("RandomIndexShuffle", "i32_pow2", index=V([0, 7, 65535], "int32"), seed=K([3, 2, 1], "int32"),
+     max_index=K(65536, "int32"))
+case("ParameterizedTruncatedNormal", shape=K([4, 5], "int32"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stdevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"),
+     seed=7, seed2=11)
+case("ParameterizedTruncatedNormal", "f64_scalars", shape=K([3, 7], "int32"),
+     means=V(0.5, "float64"), stdevs=V(2.0, "float64"), minvals=V(-1.0, "float64"),
+     maxvals=V(10.0, "float64"), seed=1, seed2=2)
+case("ParameterizedTruncatedNormal", "bad_params", shape=K([2, 2], "int32"),
+     means=V(0.0, "float32"), stdevs=V(1.0, "float32"), minvals=V(2.0, "float32"),
+     maxvals=V(1.0, "float32"), seed=1, seed2=2, error=True)
+case("StatelessParameterizedTruncatedNormal", shape=K([6, 4], "int32"), seed=K([7, 11], "int64"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stddevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"))
+case("StatelessParameterizedTruncatedNormal", "f64_broadcast", shape=K([5, 2, 3], "int64"),
+     seed=K([1, 2], "int32"), means=V([[0.0], [3.0]], "float64"), stddevs=V(1.5, "float64"),
+     minvals=V([-0.5, -10.0, 4.0], "float64"), maxvals=V(6.0, "float64"))
+case("Betainc", a=F(8, lo=0.1, hi=6.0), b=F(8, lo=0.1, hi=6.0), x=F(8, lo=0.0, hi=1.0))
+case("Betainc", "f64_scalars_edges", a=V([0.5, -1.0, 2.0, 2.0, 1e-3, 300.0, 2.0], "float64"),
+     b=V(3.0, "float64"), x=V([0.3, 0.5, 1.5, 1.0, 0.999, 0.99, 0.0], "float64"))
+case("Betainc", "f64_big_params", a=F(6, lo=20.0, hi=500.0, dt="float64"),
+     b=F(6, lo=20.0, hi=500.0, dt="float64"), x=F(6, lo=0.2, hi=0.8, dt="float64"))
+_SPECIAL_X = V([-2.0, 0.0, 1e-8, 1e-3, 0.2, 0.5, 1.0, 1.5, 1.6, 3.0, 7.5, 20.0, 39.0, 41.0,
+                80.0, 700.0], "float64")
+for _op in ("BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "Dawsn", "Expint", "FresnelCos",
+            "FresnelSin", "Spence"):
+  case(_op, "f64", x=_SPECIAL_X)
+  case(_op, x=F(12, lo=0.01, hi=12.0))
+case("Dawsn", "negative_large", x=V([-1e9, -300.0, -4.5, -0.15, 1e10], "float64"))
+case("FresnelCos", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("FresnelSin", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("Spence", "large", x=V([0.25, 0.75, 1.25, 2.0, 2.5, 1e6, 1e100], "float64"))
+
+# ---- rand: candidate samplers and accidental hits
+_TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")
+case("UniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("UniformCandidateSampler", "repeats_big_range", true_classes=_TRUE, num_true=2,
+     num_sampled=8, unique=False, range_max=1000003, seed=1, seed2=2)
+case("UniformCandidateSampler", "range_too_small", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=True, range_max=10, seed=1, seed2=2, error=True)
+case("LogUniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=6,
+     unique=True, range_max=50, seed=7, seed2=11)
+case("LogUniformCandidateSampler", "repeats", true_classes=V([[3], [40]], "int64"), num_true=1,
+     num_sampled=10, unique=False, range_max=100000, seed=3, seed2=4)
+case("LearnedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("LearnedUnigramCandidateSampler", "repeats", true_classes=V([[3], [3], [3]], "int64"),
+     num_true=1, num_sampled=9, unique=False, range_max=37, seed=5, seed2=5)
+case("FixedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=4,
+     unique=True, range_max=8, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0, 2.0, 2.0, 0.1], seed=7,
+     seed2=11)
+case("FixedUnigramCandidateSampler", "reserved_distorted", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=False, range_max=7, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0],
+     num_reserved_ids=2, distortion=0.75, seed=1, seed2=3)
+case("FixedUnigramCandidateSampler", "sharded", true_classes=V([[0], [2]], "int64"), num_true=1,
+     num_sampled=3, unique=True, range_max=4, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+     num_shards=2, shard=1, seed=4, seed2=4)
+case("AllCandidateSampler", true_classes=_TRUE, num_true=2, num_sampled=6, unique=True, seed=1,
+     seed2=1)
+case("UniformCandidateSampler", "true_out_of_range", true_classes=V([[1], [10]], "int64"),
+     num_true=1, num_sampled=3, unique=False, range_max=10, seed=1, seed2=2, error=True)
+case("ComputeAccidentalHits", true_classes=V([[1, 2], [3, 4], [5, 2]], "int64"),
+     sampled_candidates=V([2, 7, 5, 2, 9], "int64"), num_true=2)
+case("ComputeAccidentalHits", "none", true_classes=V([[1], [3]], "int64"),
+     sampled_candidates=V([2, 7], "int64"), num_true=1)
+
 
 # ---------------------------------------------------------------- building and running
 

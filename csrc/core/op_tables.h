@@ -14,6 +14,8 @@ extern const tfc_op_table tfc_ops_nn;        /* Relu, Softmax, BiasAdd, ... */
 extern const tfc_op_table tfc_ops_array;     /* Const, Placeholder, Identity, shape and index ops */
 extern const tfc_op_table tfc_ops_state;     /* VariableV2, Assign*, IsVariableInitialized */
 extern const tfc_op_table tfc_ops_random;    /* RandomUniform, RandomStandardNormal, ... */
+extern const tfc_op_table tfc_ops_stateless_random; /* StatelessRandomUniform, ... (seeded by a tensor) */
+extern const tfc_op_table tfc_ops_candidate_sampler; /* *CandidateSampler, ComputeAccidentalHits */
 extern const tfc_op_table tfc_ops_logging;   /* Print, NoOp-like control ops */
 extern const tfc_op_table tfc_ops_image;     /* image codecs, resize, ReadFile/WriteFile */
 extern const tfc_op_table tfc_ops_internal;  /* _Send, _Recv */
@@ -59,6 +61,8 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_array, \
   &tfc_ops_state, \
   &tfc_ops_random, \
+  &tfc_ops_stateless_random, \
+  &tfc_ops_candidate_sampler, \
   &tfc_ops_logging, \
   &tfc_ops_internal, \
   &tfc_ops_conv, \

@@ -14,6 +14,14 @@ extern const tfc_kernel_table tfc_kernels_nn;           /* activations, softmax,
 extern const tfc_kernel_table tfc_kernels_array;        /* Const, Identity, shape/index ops */
 extern const tfc_kernel_table tfc_kernels_state;        /* variables */
 extern const tfc_kernel_table tfc_kernels_random;       /* random ops */
+extern const tfc_kernel_table tfc_kernels_stateless_random; /* Stateless* random ops */
+extern const tfc_kernel_table tfc_kernels_random_gamma; /* RandomGamma, StatelessRandomGammaV2 */
+extern const tfc_kernel_table tfc_kernels_random_poisson; /* RandomPoissonV2, StatelessRandomPoisson */
+extern const tfc_kernel_table tfc_kernels_random_binomial; /* StatelessRandomBinomial */
+extern const tfc_kernel_table tfc_kernels_random_index_shuffle; /* RandomIndexShuffle */
+extern const tfc_kernel_table tfc_kernels_random_truncated_normal; /* [Stateless]ParameterizedTruncatedNormal */
+extern const tfc_kernel_table tfc_kernels_betainc; /* Betainc */
+extern const tfc_kernel_table tfc_kernels_candidate_sampler; /* *CandidateSampler, ComputeAccidentalHits */
 extern const tfc_kernel_table tfc_kernels_logging;      /* Print, NoOp */
 extern const tfc_kernel_table tfc_kernels_conv;         /* Conv2D, depthwise, pooling, batch norm */
 extern const tfc_kernel_table tfc_kernels_control;      /* Switch, Merge, Enter, Exit, NextIteration, LoopCond */
@@ -75,6 +83,14 @@ extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTenso
   &tfc_kernels_array, \
   &tfc_kernels_state, \
   &tfc_kernels_random, \
+  &tfc_kernels_stateless_random, \
+  &tfc_kernels_random_gamma, \
+  &tfc_kernels_random_poisson, \
+  &tfc_kernels_random_binomial, \
+  &tfc_kernels_random_index_shuffle, \
+  &tfc_kernels_random_truncated_normal, \
+  &tfc_kernels_betainc, \
+  &tfc_kernels_candidate_sampler, \
   &tfc_kernels_logging, \
   &tfc_kernels_conv, \
   &tfc_kernels_image, \
