@@ -239,7 +239,7 @@ def test_conj_real_and_integer_are_identity():
       np.testing.assert_array_equal(s.run(y), [3, 4])
 
 
-def test_conj_complex_and_bool_raise():
+def test_conj_of_complex_and_bool_raises():
   with tf.Graph().as_default():
     c = tf.conj(np.array([1 + 2j], np.complex64))
     with tf.Session() as s:
