@@ -175,6 +175,7 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
     "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
 # String ops.
 _LAZY["strings"] = ("tfc.strings", None)
+_LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),
               "string_strip": ("tfc.ops.string_ops", "strip"),

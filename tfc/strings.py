@@ -2,3 +2,4 @@
 from tfc.ops.string_ops import (as_string, join, length, lower, reduce_join,  # noqa: F401
                                 regex_full_match, regex_replace, split, strip, substr,
                                 to_hash_bucket_strong, to_number, upper)
+from tfc.ops.string_ops import string_format as format  # noqa: F401  pylint: disable=redefined-builtin

@@ -2,9 +2,12 @@
  * ops_strings.c — op definitions of the tf.strings ops beyond StringJoin /
  * StaticRegexFullMatch (ops_string.c): StringLength, Substr, StringStrip,
  * StringUpper, StringLower, StringToNumber, AsString, ReduceJoin,
- * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong.
+ * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong,
+ * StringFormat.
  * Names, attrs and defaults are TensorFlow's (string_ops.cc, parsing_ops.cc).
  */
+#include <string.h>
+
 #include "core/op_registry.h"
 #include "core/op_tables.h"
 
@@ -41,7 +44,34 @@ static bool shape_reduce_join(tfc_shape_ctx *ctx) {
 
 #define UNIT_ATTR "unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'"
 
+/* StringFormat: a scalar; the template must hold one placeholder per input. */
+static bool shape_string_format(tfc_shape_ctx *ctx) {
+  const tfc_attr_value *t = tfc_attrs_find(ctx->attrs, "template");
+  const tfc_attr_value *p = tfc_attrs_find(ctx->attrs, "placeholder");
+  if (t && p && t->kind == TFC_ATTR_S && p->kind == TFC_ATTR_S && p->v.s.len > 0) {
+    int64_t count = 0;
+    const char *s = t->v.s.data ? t->v.s.data : "";
+    size_t n = t->v.s.len, m = p->v.s.len;
+    for (size_t i = 0; i + m <= n;) {
+      if (memcmp(s + i, p->v.s.data, m) == 0) {
+        count++;
+        i += m;
+      } else {
+        i++;
+      }
+    }
+    if (count != ctx->n_inputs)
+      return tfc_shape_fail(ctx, "num placeholders in template and num inputs must match: "
+                            "%lld vs. %d", (long long)count, ctx->n_inputs);
+  }
+  ctx->out_shapes[0].rank = 0;
+  return true;
+}
+
 static const tfc_op_spec specs[] = {
+    {"StringFormat", "inputs: T", "output: string",
+     "T: list(type) >= 0; template: string = '%s'; placeholder: string = '%s'; summarize: int = 3",
+     0, shape_string_format},
     {"StringLength", "input: string", "output: int32", UNIT_ATTR, 0, tfc_shape_fn_unchanged},
     {"Substr", "input: string; pos: T; len: T", "output: string",
      "T: {int32, int64}; " UNIT_ATTR, 0, shape_substr},

@@ -131,3 +131,24 @@ def split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=
     raise ValueError("tfc's tf.strings.split returns a SparseTensor (result_type='SparseTensor')")
   with _ops.name_scope(name, "StringSplit", [input]):
     return parsing_ops.string_split_v2(input, sep=sep, maxsplit=maxsplit)
+
+
+def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
+  """Formats a string template using a list of tensors (TF's `StringFormat`).
+
+  Each occurrence of `placeholder` in `template` is replaced, in order, by the
+  matching tensor of `inputs` printed as tf.print shows it: numpy-like nested
+  brackets with at most `summarize` entries at each end of every dimension
+  (-1: all of them). Returns a scalar string tensor.
+
+  Raises:
+    ValueError: when the number of placeholders differs from len(inputs).
+  """
+  inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+  if template.count(placeholder) != len(inputs):
+    raise ValueError("The template expects %d tensors, but the inputs only has %d. Please "
+                     "ensure the number of placeholders in template matches inputs length."
+                     % (template.count(placeholder), len(inputs)))
+  return _apply_op("StringFormat", name, [inputs],
+                   {"template": template, "placeholder": placeholder,
+                    "summarize": summarize}).outputs[0]
