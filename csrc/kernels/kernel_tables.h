@@ -30,6 +30,7 @@ extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: V
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_string_format; /* StringFormat */
+extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
@@ -69,6 +70,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \
   &tfc_kernels_string_format, \
+  &tfc_kernels_edit_distance, \
   &tfc_kernels_linalg, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \

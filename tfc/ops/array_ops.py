@@ -628,6 +628,42 @@ def unique(x, out_idx=_dtypes.int32, name=None):
   return _UniqueOutput(*op.outputs)
 
 
+_UniqueWithCountsOutput = None
+
+
+def unique_with_counts(x, out_idx=_dtypes.int32, name=None):
+  """The distinct values `y` of the 1-D tensor `x` in order of first occurrence,
+  `idx` (x[i] == y[idx[i]]) and `count` (how often each y[k] occurs in x), as TF's
+  UniqueWithCounts; idx and count have type `out_idx`."""
+  global _UniqueWithCountsOutput
+  if _UniqueWithCountsOutput is None:
+    import collections  # pylint: disable=g-import-not-at-top
+    _UniqueWithCountsOutput = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+  op = _apply_op("UniqueWithCounts", name, [x], {"out_idx": _dtypes.as_dtype(out_idx)})
+  return _UniqueWithCountsOutput(*op.outputs)
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
+  """Levenshtein distance between the sequences of two SparseTensors (TF's
+  EditDistance): the last dimension holds the sequences; the result (float32) has
+  the larger of the two dense shapes without it. With `normalize` the distance is
+  divided by the length of the truth sequence.
+
+  Raises:
+    TypeError: when hypothesis or truth is not a SparseTensor(Value).
+  """
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  kinds = (sparse_tensor.SparseTensor, sparse_tensor.SparseTensorValue)
+  if not isinstance(hypothesis, kinds):
+    raise TypeError("Hypothesis must be a SparseTensor.")
+  if not isinstance(truth, kinds):
+    raise TypeError("Truth must be a SparseTensor.")
+  return _apply_op("EditDistance", name,
+                   [hypothesis.indices, hypothesis.values, hypothesis.dense_shape,
+                    truth.indices, truth.values, truth.dense_shape],
+                   {"normalize": normalize}).outputs[0]
+
+
 _ListDiffOutput = None
 
 
