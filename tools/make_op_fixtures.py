@@ -2675,6 +2675,26 @@ case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
 
 
+# ---- misc: tf.print, tf.strings.format, unique_with_counts, edit_distance
+case("StringFormat", inputs=[F(2, 3), I(7)], template="a {} b {}", placeholder="{}",
+     summarize=2)
+case("StringFormat", "all_strings", inputs=[V([[b"x", b"y\n"]], "string"), V(True)],
+     template="%s|%s", placeholder="%s", summarize=-1)
+case("PrintV2", input=V(b"tfc op fixture: PrintV2", "string"), output_stream="stderr",
+     end=" <end>\n")
+case("UniqueWithCounts", x=V([4, 1, 4, 7, 1, 1, 9], "int32"))
+case("UniqueWithCounts", "string_i64", x=V([b"b", b"a", b"b", b""], "string"), out_idx="int64")
+case("EditDistance", hypothesis_indices=K([[0, 0], [0, 1], [0, 2], [1, 0]], "int64"),
+     hypothesis_values=V([1, 2, 3, 4], "int32"), hypothesis_shape=K([3, 3], "int64"),
+     truth_indices=K([[0, 0], [0, 1], [2, 0], [2, 1]], "int64"),
+     truth_values=V([1, 5, 7, 8], "int32"), truth_shape=K([3, 2], "int64"))
+case("EditDistance", "strings_raw", normalize=False,
+     hypothesis_indices=K([[0, 0, 0], [1, 0, 0]], "int64"),
+     hypothesis_values=V([b"a", b"b"], "string"), hypothesis_shape=K([2, 1, 1], "int64"),
+     truth_indices=K([[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 1, 0]], "int64"),
+     truth_values=V([b"a", b"b", b"c", b"a"], "string"), truth_shape=K([2, 2, 2], "int64"))
+
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():
