@@ -2695,6 +2695,22 @@ case("EditDistance", "strings_raw", normalize=False,
      truth_values=V([b"a", b"b", b"c", b"a"], "string"), truth_shape=K([2, 2, 2], "int64"))
 
 
+
+def _scatter_nd_ref_case(op, dup=False):
+    def build(tf, inp):
+        base = (_rng(op).uniform(0.5, 3, (4, 3, 2))).astype("float32")
+        v, init = _var(tf, base, "v")
+        idx = inp(V([[3, 1], [0, 2], [3, 1]] if dup else [[3, 1], [0, 2]], "int32"), "indices")
+        upd = inp(F(3 if dup else 2, 2, lo=0.5, hi=2), "updates")
+        out = getattr(tf.raw_ops, op)(ref=v, indices=idx, updates=upd)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+for _op in ["ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"]:
+    custom(_op, "f32", _scatter_nd_ref_case(_op))
+custom("ScatterNdAdd", "f32_dup_indices", _scatter_nd_ref_case("ScatterNdAdd", dup=True))
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():
