@@ -178,6 +178,8 @@ _LAZY["strings"] = ("tfc.strings", None)
 _LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
 _LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
 _LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
+_LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",
+                                              "required_space_to_batch_paddings")
 _LAZY.update((_name, ("tfc.ops.state_ops", _name)) for _name in (
     "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "batch_scatter_update"))
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),

@@ -1,5 +1,6 @@
 """tf.scatter_nd_update / scatter_nd_add / scatter_nd_sub on ref variables
-(ScatterNdUpdate/Add/Sub) and tf.batch_scatter_update: values against NumPy and
+(ScatterNdUpdate/Add/Sub), tf.batch_scatter_update and
+tf.required_space_to_batch_paddings: values against NumPy and
 against TF 2.21's tf.compat.v1 results on the same graphs, and the errors."""
 import numpy as np
 import pytest
@@ -73,3 +74,20 @@ def test_scatter_nd_ref_errors():
       assert sess.run(v).tolist() == np.zeros((3, 4)).tolist()
       with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
         sess.run(use_uninit)
+
+
+def test_required_space_to_batch_paddings_matches_tf():
+  with tf.Graph().as_default():
+    p1, c1 = tf.required_space_to_batch_paddings([5, 7], [2, 3])
+    p2, c2 = tf.required_space_to_batch_paddings([4, 4, 9], [2, 2, 4], [[1, 0], [0, 3], [2, 2]])
+    ph = tf.placeholder(tf.int32, [2])
+    p3, c3 = tf.required_space_to_batch_paddings(ph, [3, 4], [[1, 1], [0, 2]])
+    assert p1.dtype == tf.int32 and p1.shape.as_list() == [2, 2]
+    with tf.Session() as sess:
+      assert [x.tolist() for x in sess.run([p1, c1])] == [[[0, 1], [0, 2]], [[0, 1], [0, 2]]]
+      assert [x.tolist() for x in sess.run([p2, c2])] == [[[1, 1], [0, 4], [2, 5]],
+                                                          [[0, 1], [0, 1], [0, 3]]]
+      assert [x.tolist() for x in sess.run([p3, c3], {ph: [10, 5]})] == [[[1, 1], [0, 3]],
+                                                                        [[0, 0], [0, 1]]]
+    with pytest.raises(ValueError):
+      tf.required_space_to_batch_paddings([5, 7, 1], [2, 3])
