@@ -176,6 +176,7 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
 # String ops.
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
+_LAZY["audio"] = ("tfc.audio", None)
 _LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
 _LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
 _LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",

@@ -2710,6 +2710,11 @@ def _scatter_nd_ref_case(op, dup=False):
 for _op in ["ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"]:
     custom(_op, "f32", _scatter_nd_ref_case(_op))
 custom("ScatterNdAdd", "f32_dup_indices", _scatter_nd_ref_case("ScatterNdAdd", dup=True))
+case("EncodeWav", audio=F(5, 2, lo=-1.2, hi=1.2), sample_rate=K(16000, "int32"))
+_WAV = bytes.fromhex("524946462c00000057415645666d74201000000001000200803e000000fa0000"
+                     "04001000646174610800000000004000010080ff")
+case("DecodeWav", contents=V(_WAV, "string"))
+case("DecodeWav", "desired", contents=V(_WAV, "string"), desired_channels=3, desired_samples=4)
 
 # ---------------------------------------------------------------- building and running
 
