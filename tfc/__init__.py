@@ -177,6 +177,12 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
 _LAZY["strings"] = ("tfc.strings", None)
 _LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
 _LAZY["audio"] = ("tfc.audio", None)
+_LAZY["quantization"] = ("tfc.quantization", None)
+_LAZY.update((_name, ("tfc.ops.fake_quant_ops", _name)) for _name in (
+    "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
+    "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
+    "fake_quant_with_min_max_vars_per_channel",
+    "fake_quant_with_min_max_vars_per_channel_gradient"))
 _LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
 _LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
 _LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",

@@ -2715,6 +2715,29 @@ _WAV = bytes.fromhex("524946462c00000057415645666d74201000000001000200803e000000
                      "04001000646174610800000000004000010080ff")
 case("DecodeWav", contents=V(_WAV, "string"))
 case("DecodeWav", "desired", contents=V(_WAV, "string"), desired_channels=3, desired_samples=4)
+_FQ_X = F(4, 6, lo=-7, hi=7)
+case("FakeQuantWithMinMaxArgs", inputs=_FQ_X)
+case("FakeQuantWithMinMaxArgs", "bits5_narrow", inputs=_FQ_X, min=-3.1, max=5.3, num_bits=5,
+     narrow_range=True)
+case("FakeQuantWithMinMaxArgs", "edges", inputs=V([-6.0, 6.0, 0.0, -6.03, 6.02, 0.0234], "float32"))
+case("FakeQuantWithMinMaxArgsGradient", gradients=F(4, 6), inputs=_FQ_X, min=-2.0, max=3.0)
+case("FakeQuantWithMinMaxArgs", "bad_range", error=True, inputs=_FQ_X, min=1.0, max=0.5)
+case("FakeQuantWithMinMaxVars", inputs=_FQ_X, min=V(-0.7, "float32"), max=V(2.9, "float32"),
+     num_bits=4)
+case("FakeQuantWithMinMaxVars", "zero_range", inputs=_FQ_X, min=V(0.0, "float32"),
+     max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVars", "positive_range", inputs=_FQ_X, min=V(0.3, "float32"),
+     max=V(4.4, "float32"), narrow_range=True)
+case("FakeQuantWithMinMaxVarsGradient", gradients=F(4, 6), inputs=_FQ_X, min=V(-0.7, "float32"),
+     max=V(2.9, "float32"))
+case("FakeQuantWithMinMaxVarsGradient", "zero_range", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(0.0, "float32"), max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", "bits3", inputs=F(2, 3, 4, lo=-3, hi=3),
+     min=V([-1.0, -2.0, 0.5, -0.2], "float32"), max=V([1.0, 0.1, 2.5, 3.0], "float32"), num_bits=3)
+case("FakeQuantWithMinMaxVarsPerChannelGradient", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
 
 # ---------------------------------------------------------------- building and running
 
