@@ -2739,6 +2739,34 @@ case("FakeQuantWithMinMaxVarsPerChannel", "bits3", inputs=F(2, 3, 4, lo=-3, hi=3
 case("FakeQuantWithMinMaxVarsPerChannelGradient", gradients=F(4, 6), inputs=_FQ_X,
      min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
 
+
+def _quantize_case(T, mode, lo, hi, axis=-1, **kw):
+    def build(tf, inp):
+        x = inp(F(3, 4, 5, lo=-4, hi=6), "x")
+        q = tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                  max_range=tf.constant(np.float32(hi)), T=getattr(tf, T),
+                                  mode=mode, axis=axis, **kw)
+        d = tf.raw_ops.Dequantize(input=q.output, min_range=q.output_min,
+                                  max_range=q.output_max, mode=mode, axis=axis,
+                                  narrow_range=kw.get("narrow_range", False))
+        return {"fetches": [q.output, q.output_min, q.output_max, d]}
+    return build
+
+
+for _T in ["quint8", "qint8", "quint16", "qint16", "qint32"]:
+    for _mode in ["MIN_COMBINED", "MIN_FIRST", "SCALED"]:
+        custom("QuantizeV2", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, -1.3, 4.7))
+        custom("Dequantize", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, 0.5, 3.0))
+custom("QuantizeV2", "scaled_even_narrow", _quantize_case("qint8", "SCALED", -2.0, 5.0,
+                                                           round_mode="HALF_TO_EVEN",
+                                                           narrow_range=True))
+custom("QuantizeV2", "axis1", _quantize_case("qint8", "SCALED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("Dequantize", "axis1", _quantize_case("quint8", "MIN_COMBINED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("QuantizeV2", "even_needs_scaled", _quantize_case("quint8", "MIN_COMBINED", -1.0, 1.0,
+                                                         round_mode="HALF_TO_EVEN"), error=True)
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

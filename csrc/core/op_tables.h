@@ -23,6 +23,7 @@ extern const tfc_op_table tfc_ops_checkpoint; /* SaveV2, RestoreV2, MergeV2Check
 extern const tfc_op_table tfc_ops_string;    /* StringJoin, StaticRegexFullMatch */
 extern const tfc_op_table tfc_ops_audio;     /* DecodeWav, EncodeWav */
 extern const tfc_op_table tfc_ops_fake_quant; /* FakeQuantWithMinMax* and gradients */
+extern const tfc_op_table tfc_ops_quantize;   /* QuantizeV2, Dequantize */
 extern const tfc_op_table tfc_ops_summary;   /* ScalarSummary, HistogramSummary, MergeSummary */
 extern const tfc_op_table tfc_ops_parsing;   /* ParseExample*, DecodeRaw/CSV, StringSplit* */
 extern const tfc_op_table tfc_ops_data_flow; /* stacks, tensor arrays, queues, readers */
@@ -58,6 +59,7 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_summary, \
   &tfc_ops_audio, \
   &tfc_ops_fake_quant, \
+  &tfc_ops_quantize, \
   &tfc_ops_control, \
   &tfc_ops_parsing, \
   &tfc_ops_data_flow, \

@@ -33,6 +33,7 @@ extern const tfc_kernel_table tfc_kernels_string_format; /* StringFormat */
 extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
 extern const tfc_kernel_table tfc_kernels_audio;        /* DecodeWav, EncodeWav */
 extern const tfc_kernel_table tfc_kernels_fake_quant;   /* FakeQuantWithMinMax* and gradients */
+extern const tfc_kernel_table tfc_kernels_quantize;     /* QuantizeV2, Dequantize */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
@@ -75,6 +76,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_edit_distance, \
   &tfc_kernels_audio, \
   &tfc_kernels_fake_quant, \
+  &tfc_kernels_quantize, \
   &tfc_kernels_linalg, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \

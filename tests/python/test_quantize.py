@@ -1,0 +1,98 @@
+"""tf.quantization.quantize / tf.quantize_v2 (QuantizeV2) and tf.dequantize
+(Dequantize): the values TF 2.21 gives for each mode and quantized type (more in
+the op fixtures), a NumPy model of MIN_COMBINED, per-axis ranges, and the errors."""
+import numpy as np
+import pytest
+
+import tfc as tf
+
+X = np.array([-1.5, -0.3, 0.0, 0.26, 1.0, 2.5, 7.0], np.float32)
+
+TF_CASES = [
+    ("quint8", "MIN_COMBINED", -1.0, 2.0, {}, [0, 60, 85, 107, 170, 255, 255], -1.0, 2.0,
+     [-1.0, -0.29411762952804565, 0.0, 0.2588235139846802, 1.0, 2.0, 2.0]),
+    ("qint8", "MIN_COMBINED", -1.0, 2.0, {}, [-128, -69, -43, -21, 42, 127, 127], -1.0, 2.0,
+     [-1.0, -0.3058823347091675, 0.0, 0.2588235139846802, 1.0, 2.0, 2.0]),
+    ("quint8", "MIN_FIRST", -1.0, 2.0, {}, [0, 59, 85, 107, 170, 255, 255], -1.0, 2.0,
+     [-1.0, -0.3058823347091675, 0.0, 0.2588235139846802, 1.0, 2.0, 2.0]),
+    ("qint8", "SCALED", -1.0, 2.0, {}, [-95, -19, 0, 17, 64, 127, 127], -2.0157480239868164, 2.0,
+     [-1.496062994003296, -0.29921260476112366, 0.0, 0.26771652698516846, 1.0078740119934082,
+      2.0, 2.0]),
+    ("qint8", "SCALED", -1.0, 2.0, dict(round_mode="HALF_TO_EVEN", narrow_range=True),
+     [-95, -19, 0, 17, 64, 127, 127], -2.0, 2.0,
+     [-1.496062994003296, -0.29921260476112366, 0.0, 0.26771652698516846, 1.0078740119934082,
+      2.0, 2.0]),
+    # 7.0 * scale overflows int32: TF's conversion gives INT32_MIN there
+    ("qint32", "SCALED", -3.0, 3.0, {},
+     [-1073741824, -214748384, 0, 186115248, 715827904, 1789569792, -2147483648], -3.0, 3.0,
+     [-1.5, -0.30000001192092896, 0.0, 0.25999999046325684, 1.0, 2.5, -3.0]),
+]
+
+
+@pytest.mark.parametrize("T,mode,lo,hi,kw,q_want,min_want,max_want,d_want", TF_CASES)
+def test_quantize_dequantize_match_tf(T, mode, lo, hi, kw, q_want, min_want, max_want, d_want):
+  with tf.Graph().as_default():
+    q = tf.quantization.quantize(X, lo, hi, getattr(tf, T), mode=mode, **kw)
+    assert q.output.op.type == "QuantizeV2" and q.output.dtype == getattr(tf, T)
+    d = tf.quantization.dequantize(q.output, q.output_min, q.output_max, mode=mode,
+                                   narrow_range=kw.get("narrow_range", False))
+    assert d.op.type == "Dequantize" and d.dtype == tf.float32
+    with tf.Session() as sess:
+      qv, mn, mx, dv = sess.run([q.output, q.output_min, q.output_max, d])
+  assert qv.tolist() == q_want
+  assert float(mn) == min_want and float(mx) == max_want
+  assert dv.tolist() == [np.float32(v) for v in d_want]
+
+
+def test_min_combined_quint8_against_numpy():
+  rng = np.random.RandomState(2)
+  x = rng.uniform(-3, 5, 500).astype(np.float32)
+  lo, hi = np.float32(-2.0), np.float32(4.0)
+  scale = np.float32(255.0 / 6.0)
+  want = np.round((np.clip(x, lo, hi) - lo) * scale)   # no .5 ties in this draw
+  with tf.Graph().as_default():
+    q = tf.quantize_v2(x, -2.0, 4.0, tf.quint8)
+    with tf.Session() as sess:
+      got = sess.run(q.output)
+  np.testing.assert_array_equal(got, want.astype(np.uint8))
+
+
+def test_per_axis_ranges():
+  x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10 - 1
+  lo, hi = [-1.0, -0.5, 0.0], [1.0, 0.5, 2.0]
+  with tf.Graph().as_default():
+    q = tf.quantization.quantize(x, lo, hi, tf.qint8, mode="SCALED", axis=1)
+    assert q.output_min.shape.as_list() == [3]
+    d = tf.dequantize(q.output, q.output_min, q.output_max, mode="SCALED", axis=1)
+    single = [tf.quantization.quantize(x[:, i], lo[i], hi[i], tf.qint8, mode="SCALED")
+              for i in range(3)]
+    with tf.Session() as sess:
+      qv, dv, sv = sess.run([q.output, d, single])
+  for i in range(3):
+    np.testing.assert_array_equal(qv[:, i], sv[i].output)
+  assert dv.shape == x.shape
+
+
+def test_errors():
+  x = np.ones((3, 4), np.float32)
+  with tf.Graph().as_default():
+    bad_range = tf.quantization.quantize(x, 1.0, -1.0, tf.quint8)
+    bad_round = tf.quantization.quantize(x, -1.0, 1.0, tf.quint8, round_mode="HALF_TO_EVEN")
+    q = tf.quantization.quantize(x, -1.0, 1.0, tf.quint8)
+    first_axis = tf.quantization.dequantize(q.output, [0.0] * 4, [1.0] * 4, mode="MIN_FIRST",
+                                            axis=1)
+    with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+      tf.quantization.quantize(x, [-1.0], [1.0], tf.quint8)
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 4"):
+      tf.quantization.quantize(x, [-1.0, 0.0], [1.0, 2.0], tf.quint8, axis=1)
+    with pytest.raises(TypeError):
+      tf.quantization.quantize(x, -1.0, 1.0, tf.float32)
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError,
+                         match="input_max_range must be larger than input_min_range"):
+        sess.run(bad_range)
+      with pytest.raises(tf.errors.InvalidArgumentError,
+                         match="Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED'"):
+        sess.run(bad_round)
+      with pytest.raises(tf.errors.UnimplementedError, match="MIN_FIRST mode is not implemented"):
+        sess.run(first_axis)
