@@ -2766,6 +2766,21 @@ custom("Dequantize", "axis1", _quantize_case("quint8", "MIN_COMBINED", [-1., -2.
                                              [1., 2.5, 3., 0.2], axis=1))
 custom("QuantizeV2", "even_needs_scaled", _quantize_case("quint8", "MIN_COMBINED", -1.0, 1.0,
                                                          round_mode="HALF_TO_EVEN"), error=True)
+_QDQ_X = F(4, 5, lo=-5, hi=3)
+case("QuantizeAndDequantizeV2", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"))
+case("QuantizeAndDequantizeV2", "given_unsigned_half_up", input=_QDQ_X,
+     input_min=V(0.5, "float32"), input_max=V(4.0, "float32"), range_given=True,
+     signed_input=False, num_bits=4, round_mode="HALF_UP")
+case("QuantizeAndDequantizeV2", "given_narrow_f64", input=F(4, 5, lo=-5, hi=3, dt="float64"),
+     input_min=V(-2.0, "float64"), input_max=V(3.0, "float64"), range_given=True,
+     narrow_range=True, num_bits=6)
+case("QuantizeAndDequantizeV2", "axis1", input=F(2, 3, 4, lo=-2, hi=4),
+     input_min=V([0.0, 0.0, 0.0], "float32"), input_max=V([0.0, 0.0, 0.0], "float32"), axis=1)
+case("QuantizeAndDequantizeV3", input=_QDQ_X, input_min=V(-2.0, "float32"),
+     input_max=V(3.0, "float32"), num_bits=V(5, "int32"))
+case("QuantizeAndDequantizeV3", "data_range", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"), num_bits=V(3, "int32"), range_given=False, signed_input=False)
 
 # ---------------------------------------------------------------- building and running
 

@@ -34,6 +34,7 @@ extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
 extern const tfc_kernel_table tfc_kernels_audio;        /* DecodeWav, EncodeWav */
 extern const tfc_kernel_table tfc_kernels_fake_quant;   /* FakeQuantWithMinMax* and gradients */
 extern const tfc_kernel_table tfc_kernels_quantize;     /* QuantizeV2, Dequantize */
+extern const tfc_kernel_table tfc_kernels_quantize_dequantize; /* QuantizeAndDequantizeV2/V3 */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_scatter_nd;  /* GatherNd, ScatterNd, TensorScatter* */
 extern const tfc_kernel_table tfc_kernels_sort;        /* TopKV2, LowerBound, UpperBound */
@@ -77,6 +78,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_audio, \
   &tfc_kernels_fake_quant, \
   &tfc_kernels_quantize, \
+  &tfc_kernels_quantize_dequantize, \
   &tfc_kernels_linalg, \
   &tfc_kernels_math_special, \
   &tfc_kernels_scatter_nd, \

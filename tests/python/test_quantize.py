@@ -96,3 +96,46 @@ def test_errors():
         sess.run(bad_round)
       with pytest.raises(tf.errors.UnimplementedError, match="MIN_FIRST mode is not implemented"):
         sess.run(first_axis)
+
+
+QDQ_X = np.array([-3.3, -1.0, -0.25, 0.0, 0.3, 1.25, 2.6, 5.0], np.float32)
+QDQ_CASES = [  # (kwargs, TF 2.21's output)
+    ({}, [-3.307086706161499, -0.9842519760131836, -0.23622047901153564, 0.0, 0.31496062874794006,
+          1.2598425149917603, 2.5984251499176025, 5.0]),
+    (dict(range_given=True, num_bits=4),
+     [-3.4285714626312256, -0.8571428656578064, -0.4285714328289032, 0.0, 0.4285714328289032,
+      1.2857142686843872, 2.5714285373687744, 3.0]),
+    (dict(range_given=True, signed_input=False, round_mode="HALF_UP", num_bits=3),
+     [0.0, 0.0, 0.0, 0.0, 0.4285714328289032, 1.2857142686843872, 2.5714285373687744, 3.0]),
+    (dict(narrow_range=True, num_bits=2), [-5.0, -0.0, -0.0, 0.0, 0.0, 0.0, 5.0, 5.0]),
+]
+
+
+@pytest.mark.parametrize("kw,want", QDQ_CASES)
+def test_quantize_and_dequantize_matches_tf(kw, want):
+  lo, hi = (-2.0, 3.0) if kw.get("range_given") else (0.0, 0.0)
+  with tf.Graph().as_default():
+    out = tf.quantization.quantize_and_dequantize(QDQ_X, lo, hi, **kw)
+    assert out.op.type == "QuantizeAndDequantizeV2"
+    with tf.Session() as sess:
+      got = sess.run(out)
+  assert got.tolist() == [np.float32(v) for v in want]
+  np.testing.assert_array_equal(np.signbit(got), np.signbit(np.array(want, np.float32)))
+
+
+def test_quantize_and_dequantize_per_axis_and_gradient():
+  x = np.random.RandomState(4).uniform(-2, 4, (2, 3, 4)).astype(np.float32)
+  with tf.Graph().as_default():
+    xt = tf.constant(x)
+    out = tf.quantization.quantize_and_dequantize(xt, [0.0] * 3, [0.0] * 3, axis=1)
+    per_slice = [tf.quantization.quantize_and_dequantize(x[:, i], 0.0, 0.0) for i in range(3)]
+    (g,) = tf.gradients(out, [xt], grad_ys=tf.constant(np.full(x.shape, 2.0, np.float32)))
+    given_axis = tf.quantization.quantize_and_dequantize(xt, [0.0] * 3, [1.0] * 3, axis=1,
+                                                         range_given=True)
+    with tf.Session() as sess:
+      ov, sv, gv = sess.run([out, per_slice, g])
+      with pytest.raises(tf.errors.InvalidArgumentError, match="input_min must be a scalar"):
+        sess.run(given_axis)
+  for i in range(3):
+    np.testing.assert_array_equal(ov[:, i], sv[i])
+  np.testing.assert_array_equal(gv, np.full(x.shape, 2.0))   # straight through, as TF

@@ -1,6 +1,7 @@
 """Gradient functions of the fake-quantization ops (TF's array_grad.py ones): the
 incoming gradient passes where the input lies in the nudged range; the Vars ops
-also give min/max the gradient summed below / above it."""
+also give min/max the gradient summed below / above it. QuantizeAndDequantizeV2/V3
+pass the gradient straight through to the input."""
 from tfc.framework.op_def_library import _apply_op
 from tfc.ops.gradient_registry import RegisterGradient, NoGradient
 
@@ -28,6 +29,16 @@ def _fake_quant_per_channel_grad(op, grad):
   attrs = _attrs(op, ("num_bits", "narrow_range"))
   return list(_apply_op("FakeQuantWithMinMaxVarsPerChannelGradient", None,
                         [grad, op.inputs[0], op.inputs[1], op.inputs[2]], attrs).outputs)
+
+
+@RegisterGradient("QuantizeAndDequantizeV2")
+def _quantize_and_dequantize_v2_grad(unused_op, grad):
+  return [grad, None, None]
+
+
+@RegisterGradient("QuantizeAndDequantizeV3")
+def _quantize_and_dequantize_v3_grad(unused_op, grad):
+  return [grad, None, None, None]
 
 
 for _t in ("FakeQuantWithMinMaxArgsGradient", "FakeQuantWithMinMaxVarsGradient",

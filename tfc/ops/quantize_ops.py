@@ -44,3 +44,24 @@ def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None, axis
   attrs = {"mode": mode, "narrow_range": narrow_range, "axis": -1 if axis is None else axis,
            "dtype": _dtypes.as_dtype(dtype)}
   return _apply_op("Dequantize", name, [input, min_range, max_range], attrs).outputs[0]
+
+
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_bits=8,  # pylint: disable=redefined-builtin
+                            range_given=False, round_mode="HALF_TO_EVEN", name=None,
+                            narrow_range=False, axis=None):
+  """Rounds the float `input` to the num_bits integer grid of its range and maps it
+  back (TF's QuantizeAndDequantizeV2); the range is the data's min/max unless
+  range_given (then [input_min, input_max], clamped to); per slice of `axis`.
+  round_mode "HALF_TO_EVEN" or "HALF_UP". The gradient passes straight through."""
+  if axis is None:
+    axis = -1
+  elif axis < 0:
+    from tfc.framework import ops as _ops  # pylint: disable=g-import-not-at-top
+    input = _ops.convert_to_tensor(input)
+    if input.shape.ndims is None:
+      raise ValueError("input should have known rank to use negative axis.")
+    axis %= input.shape.ndims
+  return _apply_op("QuantizeAndDequantizeV2", name, [input, input_min, input_max],
+                   {"signed_input": signed_input, "num_bits": num_bits,
+                    "range_given": range_given, "round_mode": round_mode,
+                    "narrow_range": narrow_range, "axis": axis}).outputs[0]
