@@ -2781,6 +2781,12 @@ case("QuantizeAndDequantizeV3", input=_QDQ_X, input_min=V(-2.0, "float32"),
      input_max=V(3.0, "float32"), num_bits=V(5, "int32"))
 case("QuantizeAndDequantizeV3", "data_range", input=_QDQ_X, input_min=V(0.0, "float32"),
      input_max=V(0.0, "float32"), num_bits=V(3, "int32"), range_given=False, signed_input=False)
+case("UnsortedSegmentJoin", inputs=V([[b"a", b"b"], [b"", b"d"], [b"e", b""]], "string"),
+     segment_ids=V([2, 0, 2], "int32"), num_segments=K(4, "int32"), separator="::")
+case("UnsortedSegmentJoin", "nd_ids_i64", inputs=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     segment_ids=V([[0, 1], [1, 0]], "int64"), num_segments=K(2, "int64"))
+case("UnsortedSegmentJoin", "out_of_range", error=True, inputs=V([b"a", b"b"], "string"),
+     segment_ids=V([0, 2], "int32"), num_segments=K(2, "int32"))
 
 # ---------------------------------------------------------------- building and running
 

@@ -3,13 +3,14 @@
  * StaticRegexFullMatch (ops_string.c): StringLength, Substr, StringStrip,
  * StringUpper, StringLower, StringToNumber, AsString, ReduceJoin,
  * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong,
- * StringFormat.
+ * StringFormat, UnsortedSegmentJoin.
  * Names, attrs and defaults are TensorFlow's (string_ops.cc, parsing_ops.cc).
  */
 #include <string.h>
 
 #include "core/op_registry.h"
 #include "core/op_tables.h"
+#include "core/shape_fns_array.h"
 
 /* Substr: the output has the input's shape. */
 static bool shape_substr(tfc_shape_ctx *ctx) {
@@ -69,6 +70,10 @@ static bool shape_string_format(tfc_shape_ctx *ctx) {
 }
 
 static const tfc_op_spec specs[] = {
+    {"UnsortedSegmentJoin", "inputs: string; segment_ids: Tindices; num_segments: Tnumsegments",
+     "output: string",
+     "separator: string = ''; Tindices: {int32, int64}; Tnumsegments: {int32, int64} = int32", 0,
+     tfc_shape_fn_unsorted_segment},
     {"StringFormat", "inputs: T", "output: string",
      "T: list(type) >= 0; template: string = '%s'; placeholder: string = '%s'; summarize: int = 3",
      0, shape_string_format},

@@ -30,6 +30,7 @@ extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: V
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_string_format; /* StringFormat */
+extern const tfc_kernel_table tfc_kernels_string_segment_join; /* UnsortedSegmentJoin */
 extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
 extern const tfc_kernel_table tfc_kernels_audio;        /* DecodeWav, EncodeWav */
 extern const tfc_kernel_table tfc_kernels_fake_quant;   /* FakeQuantWithMinMax* and gradients */
@@ -74,6 +75,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \
   &tfc_kernels_string_format, \
+  &tfc_kernels_string_segment_join, \
   &tfc_kernels_edit_distance, \
   &tfc_kernels_audio, \
   &tfc_kernels_fake_quant, \

@@ -152,3 +152,11 @@ def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
   return _apply_op("StringFormat", name, [inputs],
                    {"template": template, "placeholder": placeholder,
                     "summarize": summarize}).outputs[0]
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+  """Joins the strings of `inputs` by segment (TF's UnsortedSegmentJoin): output[s]
+  joins, in order and with `separator`, the entries whose segment id is s; the
+  output has shape [num_segments] + inputs.shape[rank(segment_ids):]."""
+  return _apply_op("UnsortedSegmentJoin", name, [inputs, segment_ids, num_segments],
+                   {"separator": separator}).outputs[0]
