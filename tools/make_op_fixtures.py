@@ -2787,6 +2787,15 @@ case("UnsortedSegmentJoin", "nd_ids_i64", inputs=V([[b"a", b"b"], [b"c", b"d"]],
      segment_ids=V([[0, 1], [1, 0]], "int64"), num_segments=K(2, "int64"))
 case("UnsortedSegmentJoin", "out_of_range", error=True, inputs=V([b"a", b"b"], "string"),
      segment_ids=V([0, 2], "int32"), num_segments=K(2, "int32"))
+case("StringNGrams", data=V([b"a", b"b", b"c", b"d", b"e", b"f"], "string"),
+     data_splits=V([0, 4, 4, 6], "int64"), separator=" ", ngram_widths=[1, 3], left_pad="<",
+     right_pad=">", pad_width=-1, preserve_short_sequences=False)
+case("StringNGrams", "short_i32", data=V([b"a", b"b", b"c", b"d", b"e"], "string"),
+     data_splits=V([0, 1, 5], "int32"), separator="_", ngram_widths=[4], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=True)
+case("StringNGrams", "bad_splits", error=True, data=V([b"a", b"b"], "string"),
+     data_splits=V([0, 3], "int64"), separator=" ", ngram_widths=[2], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=False)
 
 # ---------------------------------------------------------------- building and running
 

@@ -3,7 +3,7 @@
  * StaticRegexFullMatch (ops_string.c): StringLength, Substr, StringStrip,
  * StringUpper, StringLower, StringToNumber, AsString, ReduceJoin,
  * RegexFullMatch, RegexReplace, StaticRegexReplace, StringToHashBucketStrong,
- * StringFormat, UnsortedSegmentJoin.
+ * StringFormat, UnsortedSegmentJoin, StringNGrams.
  * Names, attrs and defaults are TensorFlow's (string_ops.cc, parsing_ops.cc).
  */
 #include <string.h>
@@ -69,7 +69,23 @@ static bool shape_string_format(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* StringNGrams: data and data_splits vectors; ngrams and ngrams_splits
+ * vectors (the splits as long as data_splits). */
+static bool shape_string_ngrams(tfc_shape_ctx *ctx) {
+  for (int i = 0; i < 2; i++)
+    if (ctx->in_shapes[i].rank >= 0 && ctx->in_shapes[i].rank != 1)
+      return tfc_shape_fail(ctx, "Shape must be rank 1 but is rank %d", ctx->in_shapes[i].rank);
+  int64_t unknown = -1;
+  ctx->out_shapes[0] = tfc_shape_make(1, &unknown);
+  ctx->out_shapes[1] = ctx->in_shapes[1].rank == 1 ? ctx->in_shapes[1] : tfc_shape_make(1, &unknown);
+  return true;
+}
+
 static const tfc_op_spec specs[] = {
+    {"StringNGrams", "data: string; data_splits: Tsplits", "ngrams: string; ngrams_splits: Tsplits",
+     "separator: string; ngram_widths: list(int) >= 0; left_pad: string; right_pad: string; "
+     "pad_width: int; preserve_short_sequences: bool; Tsplits: {int32, int64} = int64",
+     0, shape_string_ngrams},
     {"UnsortedSegmentJoin", "inputs: string; segment_ids: Tindices; num_segments: Tnumsegments",
      "output: string",
      "separator: string = ''; Tindices: {int32, int64}; Tnumsegments: {int32, int64} = int32", 0,

@@ -31,6 +31,7 @@ extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stit
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
 extern const tfc_kernel_table tfc_kernels_string_format; /* StringFormat */
 extern const tfc_kernel_table tfc_kernels_string_segment_join; /* UnsortedSegmentJoin */
+extern const tfc_kernel_table tfc_kernels_string_ngrams; /* StringNGrams */
 extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
 extern const tfc_kernel_table tfc_kernels_audio;        /* DecodeWav, EncodeWav */
 extern const tfc_kernel_table tfc_kernels_fake_quant;   /* FakeQuantWithMinMax* and gradients */
@@ -76,6 +77,7 @@ extern const tfc_kernel_table tfc_kernels_sparse_serialize;  /* Serialize(Many)S
   &tfc_kernels_strings, \
   &tfc_kernels_string_format, \
   &tfc_kernels_string_segment_join, \
+  &tfc_kernels_string_ngrams, \
   &tfc_kernels_edit_distance, \
   &tfc_kernels_audio, \
   &tfc_kernels_fake_quant, \
