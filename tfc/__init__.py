@@ -184,7 +184,7 @@ _LAZY.update((_name, ("tfc.ops.fake_quant_ops", _name)) for _name in (
     "fake_quant_with_min_max_vars_per_channel",
     "fake_quant_with_min_max_vars_per_channel_gradient"))
 _LAZY.update((_name, ("tfc.ops.quantize_ops", _name)) for _name in (
-    "quantize", "quantize_v2", "dequantize"))
+    "quantize", "quantize_v2", "dequantize", "quantized_concat"))
 _LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
 _LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
 _LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",

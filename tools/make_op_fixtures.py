@@ -2797,6 +2797,29 @@ case("StringNGrams", "bad_splits", error=True, data=V([b"a", b"b"], "string"),
      data_splits=V([0, 3], "int64"), separator=" ", ngram_widths=[2], left_pad="",
      right_pad="", pad_width=0, preserve_short_sequences=False)
 
+
+def _quantized_concat_case(T, axis):
+    def build(tf, inp):
+        qs = []
+        for i, (shape, lo, hi) in enumerate([((2, 3), -1.0, 2.0), ((2, 2), 0.0, 5.0),
+                                             ((2, 1), -3.0, 0.25)]):
+            if axis == 0:
+                shape = shape[::-1]
+            x = inp(F(*shape, lo=-4, hi=6), "x%d" % i)
+            qs.append(tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                            max_range=tf.constant(np.float32(hi)),
+                                            T=getattr(tf, T), mode="MIN_FIRST"))
+        c = tf.raw_ops.QuantizedConcat(concat_dim=tf.constant(axis),
+                                       values=[q.output for q in qs],
+                                       input_mins=[q.output_min for q in qs],
+                                       input_maxes=[q.output_max for q in qs])
+        return {"fetches": list(c)}
+    return build
+
+
+custom("QuantizedConcat", "quint8_axis1", _quantized_concat_case("quint8", 1))
+custom("QuantizedConcat", "qint32_axis0", _quantized_concat_case("qint32", 0))
+
 # ---------------------------------------------------------------- building and running
 
 def _tf():

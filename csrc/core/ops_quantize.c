@@ -1,6 +1,6 @@
 /*
- * ops_quantize.c — op definitions of QuantizeV2, Dequantize and
- * QuantizeAndDequantizeV2/V3 (TF's
+ * ops_quantize.c — op definitions of QuantizeV2, Dequantize,
+ * QuantizeAndDequantizeV2/V3 and QuantizedConcat (TF's
  * array_ops.cc names, args, attrs and shape functions); kernels in
  * kernels/quantize.c.
  */
@@ -62,7 +62,47 @@ static bool qdq_shape(tfc_shape_ctx *ctx) {
   "signed_input: bool = true; T: {bfloat16, half, float, double}; narrow_range: bool = false; " \
   "axis: int = -1"
 
+/* QuantizedConcat: inputs (concat_dim, N values, N mins, N maxes); the
+ * output has the values' rank (dims known when all agree off the concat
+ * dim and it is constant), then two scalars. */
+static bool quantized_concat_shape(tfc_shape_ctx *ctx) {
+  int n = (ctx->n_inputs - 1) / 3;
+  for (int i = 1 + n; i < ctx->n_inputs; i++)
+    if (ctx->in_shapes[i].rank > 0)
+      return tfc_shape_fail(ctx, "Shape must be rank 0 but is rank %d", ctx->in_shapes[i].rank);
+  int rank = -1;
+  for (int i = 1; i <= n; i++) {
+    int r = ctx->in_shapes[i].rank;
+    if (r >= 0 && rank >= 0 && r != rank)
+      return tfc_shape_fail(ctx, "Shape must be rank %d but is rank %d", rank, r);
+    if (r >= 0) rank = r;
+  }
+  const tfc_tensor *cd = ctx->in_values ? ctx->in_values[0] : NULL;
+  tfc_shape out = rank >= 0 ? tfc_shape_unknown_dims(rank) : tfc_shape_unknown();
+  if (cd != NULL && rank > 0) {
+    int64_t d = tfc_tensor_get_int64(cd, 0);
+    if (d < 0) d += rank;
+    for (int k = 0; k < rank; k++) {
+      int64_t v = k == d ? 0 : -1;
+      for (int i = 1; i <= n; i++) {
+        const tfc_shape *s = &ctx->in_shapes[i];
+        int64_t x = s->rank == rank ? s->dims[k] : -1;
+        if (k == d) v = (v < 0 || x < 0) ? -1 : v + x;
+        else if (v < 0) v = x;
+      }
+      out.dims[k] = v;
+    }
+  }
+  ctx->out_shapes[0] = out;
+  ctx->out_shapes[1] = tfc_shape_scalar();
+  ctx->out_shapes[2] = tfc_shape_scalar();
+  return true;
+}
+
 static const tfc_op_spec specs[] = {
+    {"QuantizedConcat", "concat_dim: int32; values: N * T; input_mins: N * float; "
+     "input_maxes: N * float", "output: T; output_min: float; output_max: float",
+     "N: int >= 2; T: type", 0, quantized_concat_shape},
     {"QuantizeAndDequantizeV2", "input: T; input_min: T; input_max: T", "output: T",
      QDQ_COMMON "; num_bits: int = 8; range_given: bool = false; "
      "round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'",

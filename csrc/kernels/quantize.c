@@ -15,6 +15,9 @@
  *     T_max / s and q = round(clamp(x) * s);
  *  rounding half away from zero, or half to even (SCALED only).
  *  Dequantize inverts each mode the way TF does.
+ * QuantizedConcat concatenates quantized tensors into the union of their
+ * ranges (with 0; symmetric for signed types), requantizing each input whose
+ * range differs through float32 as TF's Eigen requantization does.
  * TF's kernels run with denormals flushed to zero; so are the inputs, the
  * ranges, the scales and the results here (ftz), which decides edge cases
  * such as SCALED on an unsigned type with a range <= 0.
@@ -254,7 +257,105 @@ static void dequantize_compute(tfc_kernel_ctx *ctx) {
   }
 }
 
+/* TF's Eigen requantization (DEQUANTIZE_WITH_EIGEN then QUANTIZE_WITH_EIGEN,
+ * float32 throughout) of one value from [lo, hi] to [olo, ohi]. */
+static int64_t requantize(int64_t q, float lo, float hi, float olo, float ohi, int bits,
+                          int64_t tmin, int64_t tmax) {
+  const double steps = (double)((int64_t)1 << bits);
+  const float scale = (float)((double)(hi - lo) / (steps - 1.0));
+  const float min_rounded = hi == lo ? lo : roundf(lo / scale) * scale;
+  const float f = (min_rounded - (float)tmin * scale) + (float)q * scale;
+  const float rscale = ohi == olo ? 0.0f : (float)((steps - 1.0) / (double)(ohi - olo));
+  const float rmin_scaled = roundf(olo * rscale);
+  float r = roundf(f * rscale) - (rmin_scaled - (float)tmin);
+  r = fminf(fmaxf(r, fmaxf((float)tmin, -2.147483648e+09f)), fminf((float)tmax, +2.147483520e+09f));
+  return (int64_t)(int32_t)r;
+}
+
+static const tfc_dtype k_concat_types[] = {TFC_DTYPE_QUINT8, TFC_DTYPE_QINT32, TFC_DTYPE_INVALID};
+
+/* QuantizedConcat compute (see the file comment). */
+static void quantized_concat_compute(tfc_kernel_ctx *ctx) {
+  int n = (ctx->n_inputs - 1) / 3;
+  const tfc_tensor *cd = ctx->inputs[0];
+  if (cd->rank != 0) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "Concat dim tensor should be a scalar integer, but got rank %d", cd->rank);
+    return;
+  }
+  const tfc_tensor *first = ctx->inputs[1];
+  int64_t tmin, tmax;
+  int bits;
+  if (!qrange(first->dtype, &tmin, &tmax, &bits)) {
+    tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "QuantizedConcat: unsupported type %s",
+                    tfc_dtype_name(first->dtype));
+    return;
+  }
+  int rank = first->rank;
+  int64_t dim = *(const int32_t *)cd->data;
+  if (dim < 0 || dim >= rank) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                    "ConcatOp : Expected concatenating dimensions in the range [0, %d), but got %lld",
+                    rank, (long long)dim);
+    return;
+  }
+  float omin = FLT_MAX, omax = -FLT_MAX;
+  int64_t dims[TFC_MAX_RANK];
+  memcpy(dims, first->dims, sizeof(int64_t) * (size_t)rank);
+  dims[dim] = 0;
+  for (int i = 0; i < n; i++) {
+    const tfc_tensor *v = ctx->inputs[1 + i], *mn = ctx->inputs[1 + n + i], *mx = ctx->inputs[1 + 2 * n + i];
+    if (mn->nelems != 1 || mx->nelems != 1) {
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "input_mins and input_maxes must be scalars");
+      return;
+    }
+    bool ok = v->rank == rank;
+    for (int d = 0; ok && d < rank; d++) ok = d == dim || v->dims[d] == first->dims[d];
+    if (!ok) {
+      tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
+                      "ConcatOp : Dimensions of inputs should match: input 0 and input %d differ", i);
+      return;
+    }
+    dims[dim] += v->dims[dim];
+    float lo = *(const float *)mn->data, hi = *(const float *)mx->data;
+    omin = fminf(omin, lo);
+    omax = fmaxf(omax, hi);
+  }
+  omin = fminf(0.0f, omin);
+  if (tmin < 0) {
+    float largest = fmaxf(fabsf(omin), fabsf(omax));
+    omin = -largest;
+    omax = largest;
+  }
+  tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, first->dtype, rank, dims);
+  tfc_tensor *rmin = out ? tfc_kernel_alloc_output(ctx, 1, TFC_DTYPE_FLOAT, 0, NULL) : NULL;
+  tfc_tensor *rmax = rmin ? tfc_kernel_alloc_output(ctx, 2, TFC_DTYPE_FLOAT, 0, NULL) : NULL;
+  if (rmax == NULL) return;
+  *(float *)rmin->data = omin;
+  *(float *)rmax->data = omax;
+  int64_t outer = 1;
+  for (int d = 0; d < dim; d++) outer *= dims[d];
+  int64_t inner = 1;
+  for (int d = (int)dim + 1; d < rank; d++) inner *= dims[d];
+  int64_t out_row = dims[dim] * inner, offset = 0;
+  for (int i = 0; i < n; i++) {
+    const tfc_tensor *v = ctx->inputs[1 + i];
+    float lo = *(const float *)ctx->inputs[1 + n + i]->data;
+    float hi = *(const float *)ctx->inputs[1 + 2 * n + i]->data;
+    bool same = lo == omin && hi == omax;
+    int64_t row = v->dims[dim] * inner;
+    for (int64_t o = 0; o < outer; o++)
+      for (int64_t j = 0; j < row; j++) {
+        int64_t q = qload(v, o * row + j);
+        if (!same) q = requantize(q, lo, hi, omin, omax, bits, tmin, tmax);
+        qstore(out, o * out_row + offset + j, q);
+      }
+    offset += row;
+  }
+}
+
 static const tfc_kernel_def defs[] = {
+    {"QuantizedConcat", "CPU", "T", k_concat_types, NULL, quantized_concat_compute, NULL, 0},
     {"QuantizeV2", "CPU", NULL, NULL, NULL, quantize_compute, NULL, 0},
     {"Dequantize", "CPU", NULL, NULL, NULL, dequantize_compute, NULL, 0},
 };

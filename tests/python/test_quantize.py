@@ -139,3 +139,40 @@ def test_quantize_and_dequantize_per_axis_and_gradient():
   for i in range(3):
     np.testing.assert_array_equal(ov[:, i], sv[i])
   np.testing.assert_array_equal(gv, np.full(x.shape, 2.0))   # straight through, as TF
+
+
+CONCAT_CASES = [  # (T, range 1, range 2, TF 2.21's output, min, max)
+    ("quint8", (-1.0, 2.0), (0.0, 5.0), [[58, 128, 0, 57, 106], [128, 0, 128, 43, 43]], -1.0, 5.0),
+    ("qint32", (-1.0, 2.0), (0.0, 5.0),
+     [[-429496736, -429496736, -429496736, 684162880, 0],
+      [-376078848, 400542304, -429496736, 736348224, 1115861248]], -5.0, 5.0),
+]
+
+
+@pytest.mark.parametrize("T,r1,r2,want,wmin,wmax", CONCAT_CASES)
+def test_quantized_concat_matches_tf(T, r1, r2, want, wmin, wmax):
+  rng = np.random.RandomState(1)
+  # the same draws as the TF run (earlier cases drawn first)
+  for _ in range(1 if T == "quint8" else 5):
+    rng.uniform(-3, 5, (2, 3)), rng.uniform(-3, 5, (2, 2))
+  a_x = rng.uniform(-3, 5, (2, 3)).astype(np.float32)
+  b_x = rng.uniform(-3, 5, (2, 2)).astype(np.float32)
+  with tf.Graph().as_default():
+    a = tf.quantization.quantize(a_x, r1[0], r1[1], getattr(tf, T))
+    b = tf.quantization.quantize(b_x, r2[0], r2[1], getattr(tf, T))
+    c = tf.quantization.quantized_concat(1, [a.output, b.output], [a.output_min, b.output_min],
+                                         [a.output_max, b.output_max])
+    assert c[0].op.type == "QuantizedConcat" and c[0].shape.as_list() == [2, 5]
+    with tf.Session() as sess:
+      out, mn, mx = sess.run(c)
+  assert out.tolist() == want and float(mn) == wmin and float(mx) == wmax
+
+
+def test_quantized_concat_same_range_copies():
+  with tf.Graph().as_default():
+    a = tf.quantization.quantize(np.float32([[0.5, 1.5]]), -1.0, 2.0, tf.quint8)
+    c = tf.quantized_concat(0, [a.output, a.output], [a.output_min] * 2, [a.output_max] * 2)
+    with tf.Session() as sess:
+      av, (cv, mn, mx) = sess.run([a.output, c])
+  np.testing.assert_array_equal(cv, np.concatenate([av, av]))
+  assert (float(mn), float(mx)) == (-1.0, 2.0)

@@ -65,3 +65,16 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
                    {"signed_input": signed_input, "num_bits": num_bits,
                     "range_given": range_given, "round_mode": round_mode,
                     "narrow_range": narrow_range, "axis": axis}).outputs[0]
+
+
+def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
+  """Concatenates quantized tensors along concat_dim (TF's QuantizedConcat) into the
+  union of their ranges (containing 0; symmetric for signed types), requantizing
+  inputs whose range differs.
+
+  Returns:
+    (output, output_min, output_max).
+  """
+  op = _apply_op("QuantizedConcat", name,
+                 [concat_dim, list(values), list(input_mins), list(input_maxes)], {})
+  return tuple(op.outputs)
