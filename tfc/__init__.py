@@ -187,6 +187,22 @@ _LAZY["strings"] = ("tfc.strings", None)
 _LAZY["lookup"] = ("tfc.lookup", None)
 _LAZY["feature_column"] = ("tfc.feature_column", None)
 _LAZY["sets"] = ("tfc.sets", None)
+_LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
+_LAZY["audio"] = ("tfc.audio", None)
+_LAZY["quantization"] = ("tfc.quantization", None)
+_LAZY.update((_name, ("tfc.ops.fake_quant_ops", _name)) for _name in (
+    "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
+    "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
+    "fake_quant_with_min_max_vars_per_channel",
+    "fake_quant_with_min_max_vars_per_channel_gradient"))
+_LAZY.update((_name, ("tfc.ops.quantize_ops", _name)) for _name in (
+    "quantize", "quantize_v2", "dequantize", "quantized_concat"))
+_LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
+_LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
+_LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",
+                                              "required_space_to_batch_paddings")
+_LAZY.update((_name, ("tfc.ops.state_ops", _name)) for _name in (
+    "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "batch_scatter_update"))
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),
               "string_strip": ("tfc.ops.string_ops", "strip"),

@@ -3815,6 +3815,150 @@ case("ComputeAccidentalHits", true_classes=V([[1, 2], [3, 4], [5, 2]], "int64"),
 case("ComputeAccidentalHits", "none", true_classes=V([[1], [3]], "int64"),
      sampled_candidates=V([2, 7], "int64"), num_true=1)
 
+# ---- misc: tf.print, tf.strings.format, unique_with_counts, edit_distance
+case("StringFormat", inputs=[F(2, 3), I(7)], template="a {} b {}", placeholder="{}",
+     summarize=2)
+case("StringFormat", "all_strings", inputs=[V([[b"x", b"y\n"]], "string"), V(True)],
+     template="%s|%s", placeholder="%s", summarize=-1)
+case("PrintV2", input=V(b"tfc op fixture: PrintV2", "string"), output_stream="stderr",
+     end=" <end>\n")
+case("UniqueWithCounts", x=V([4, 1, 4, 7, 1, 1, 9], "int32"))
+case("UniqueWithCounts", "string_i64", x=V([b"b", b"a", b"b", b""], "string"), out_idx="int64")
+case("EditDistance", hypothesis_indices=K([[0, 0], [0, 1], [0, 2], [1, 0]], "int64"),
+     hypothesis_values=V([1, 2, 3, 4], "int32"), hypothesis_shape=K([3, 3], "int64"),
+     truth_indices=K([[0, 0], [0, 1], [2, 0], [2, 1]], "int64"),
+     truth_values=V([1, 5, 7, 8], "int32"), truth_shape=K([3, 2], "int64"))
+case("EditDistance", "strings_raw", normalize=False,
+     hypothesis_indices=K([[0, 0, 0], [1, 0, 0]], "int64"),
+     hypothesis_values=V([b"a", b"b"], "string"), hypothesis_shape=K([2, 1, 1], "int64"),
+     truth_indices=K([[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 1, 0]], "int64"),
+     truth_values=V([b"a", b"b", b"c", b"a"], "string"), truth_shape=K([2, 2, 2], "int64"))
+
+
+
+def _scatter_nd_ref_case(op, dup=False):
+    def build(tf, inp):
+        base = (_rng(op).uniform(0.5, 3, (4, 3, 2))).astype("float32")
+        v, init = _var(tf, base, "v")
+        idx = inp(V([[3, 1], [0, 2], [3, 1]] if dup else [[3, 1], [0, 2]], "int32"), "indices")
+        upd = inp(F(3 if dup else 2, 2, lo=0.5, hi=2), "updates")
+        out = getattr(tf.raw_ops, op)(ref=v, indices=idx, updates=upd)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+for _op in ["ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"]:
+    custom(_op, "f32", _scatter_nd_ref_case(_op))
+custom("ScatterNdAdd", "f32_dup_indices", _scatter_nd_ref_case("ScatterNdAdd", dup=True))
+case("EncodeWav", audio=F(5, 2, lo=-1.2, hi=1.2), sample_rate=K(16000, "int32"))
+_WAV = bytes.fromhex("524946462c00000057415645666d74201000000001000200803e000000fa0000"
+                     "04001000646174610800000000004000010080ff")
+case("DecodeWav", contents=V(_WAV, "string"))
+case("DecodeWav", "desired", contents=V(_WAV, "string"), desired_channels=3, desired_samples=4)
+_FQ_X = F(4, 6, lo=-7, hi=7)
+case("FakeQuantWithMinMaxArgs", inputs=_FQ_X)
+case("FakeQuantWithMinMaxArgs", "bits5_narrow", inputs=_FQ_X, min=-3.1, max=5.3, num_bits=5,
+     narrow_range=True)
+case("FakeQuantWithMinMaxArgs", "edges", inputs=V([-6.0, 6.0, 0.0, -6.03, 6.02, 0.0234], "float32"))
+case("FakeQuantWithMinMaxArgsGradient", gradients=F(4, 6), inputs=_FQ_X, min=-2.0, max=3.0)
+case("FakeQuantWithMinMaxArgs", "bad_range", error=True, inputs=_FQ_X, min=1.0, max=0.5)
+case("FakeQuantWithMinMaxVars", inputs=_FQ_X, min=V(-0.7, "float32"), max=V(2.9, "float32"),
+     num_bits=4)
+case("FakeQuantWithMinMaxVars", "zero_range", inputs=_FQ_X, min=V(0.0, "float32"),
+     max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVars", "positive_range", inputs=_FQ_X, min=V(0.3, "float32"),
+     max=V(4.4, "float32"), narrow_range=True)
+case("FakeQuantWithMinMaxVarsGradient", gradients=F(4, 6), inputs=_FQ_X, min=V(-0.7, "float32"),
+     max=V(2.9, "float32"))
+case("FakeQuantWithMinMaxVarsGradient", "zero_range", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(0.0, "float32"), max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", "bits3", inputs=F(2, 3, 4, lo=-3, hi=3),
+     min=V([-1.0, -2.0, 0.5, -0.2], "float32"), max=V([1.0, 0.1, 2.5, 3.0], "float32"), num_bits=3)
+case("FakeQuantWithMinMaxVarsPerChannelGradient", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
+
+
+def _quantize_case(T, mode, lo, hi, axis=-1, **kw):
+    def build(tf, inp):
+        x = inp(F(3, 4, 5, lo=-4, hi=6), "x")
+        q = tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                  max_range=tf.constant(np.float32(hi)), T=getattr(tf, T),
+                                  mode=mode, axis=axis, **kw)
+        d = tf.raw_ops.Dequantize(input=q.output, min_range=q.output_min,
+                                  max_range=q.output_max, mode=mode, axis=axis,
+                                  narrow_range=kw.get("narrow_range", False))
+        return {"fetches": [q.output, q.output_min, q.output_max, d]}
+    return build
+
+
+for _T in ["quint8", "qint8", "quint16", "qint16", "qint32"]:
+    for _mode in ["MIN_COMBINED", "MIN_FIRST", "SCALED"]:
+        custom("QuantizeV2", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, -1.3, 4.7))
+        custom("Dequantize", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, 0.5, 3.0))
+custom("QuantizeV2", "scaled_even_narrow", _quantize_case("qint8", "SCALED", -2.0, 5.0,
+                                                           round_mode="HALF_TO_EVEN",
+                                                           narrow_range=True))
+custom("QuantizeV2", "axis1", _quantize_case("qint8", "SCALED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("Dequantize", "axis1", _quantize_case("quint8", "MIN_COMBINED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("QuantizeV2", "even_needs_scaled", _quantize_case("quint8", "MIN_COMBINED", -1.0, 1.0,
+                                                         round_mode="HALF_TO_EVEN"), error=True)
+_QDQ_X = F(4, 5, lo=-5, hi=3)
+case("QuantizeAndDequantizeV2", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"))
+case("QuantizeAndDequantizeV2", "given_unsigned_half_up", input=_QDQ_X,
+     input_min=V(0.5, "float32"), input_max=V(4.0, "float32"), range_given=True,
+     signed_input=False, num_bits=4, round_mode="HALF_UP")
+case("QuantizeAndDequantizeV2", "given_narrow_f64", input=F(4, 5, lo=-5, hi=3, dt="float64"),
+     input_min=V(-2.0, "float64"), input_max=V(3.0, "float64"), range_given=True,
+     narrow_range=True, num_bits=6)
+case("QuantizeAndDequantizeV2", "axis1", input=F(2, 3, 4, lo=-2, hi=4),
+     input_min=V([0.0, 0.0, 0.0], "float32"), input_max=V([0.0, 0.0, 0.0], "float32"), axis=1)
+case("QuantizeAndDequantizeV3", input=_QDQ_X, input_min=V(-2.0, "float32"),
+     input_max=V(3.0, "float32"), num_bits=V(5, "int32"))
+case("QuantizeAndDequantizeV3", "data_range", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"), num_bits=V(3, "int32"), range_given=False, signed_input=False)
+case("UnsortedSegmentJoin", inputs=V([[b"a", b"b"], [b"", b"d"], [b"e", b""]], "string"),
+     segment_ids=V([2, 0, 2], "int32"), num_segments=K(4, "int32"), separator="::")
+case("UnsortedSegmentJoin", "nd_ids_i64", inputs=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     segment_ids=V([[0, 1], [1, 0]], "int64"), num_segments=K(2, "int64"))
+case("UnsortedSegmentJoin", "out_of_range", error=True, inputs=V([b"a", b"b"], "string"),
+     segment_ids=V([0, 2], "int32"), num_segments=K(2, "int32"))
+case("StringNGrams", data=V([b"a", b"b", b"c", b"d", b"e", b"f"], "string"),
+     data_splits=V([0, 4, 4, 6], "int64"), separator=" ", ngram_widths=[1, 3], left_pad="<",
+     right_pad=">", pad_width=-1, preserve_short_sequences=False)
+case("StringNGrams", "short_i32", data=V([b"a", b"b", b"c", b"d", b"e"], "string"),
+     data_splits=V([0, 1, 5], "int32"), separator="_", ngram_widths=[4], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=True)
+case("StringNGrams", "bad_splits", error=True, data=V([b"a", b"b"], "string"),
+     data_splits=V([0, 3], "int64"), separator=" ", ngram_widths=[2], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=False)
+
+
+def _quantized_concat_case(T, axis):
+    def build(tf, inp):
+        qs = []
+        for i, (shape, lo, hi) in enumerate([((2, 3), -1.0, 2.0), ((2, 2), 0.0, 5.0),
+                                             ((2, 1), -3.0, 0.25)]):
+            if axis == 0:
+                shape = shape[::-1]
+            x = inp(F(*shape, lo=-4, hi=6), "x%d" % i)
+            qs.append(tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                            max_range=tf.constant(np.float32(hi)),
+                                            T=getattr(tf, T), mode="MIN_FIRST"))
+        c = tf.raw_ops.QuantizedConcat(concat_dim=tf.constant(axis),
+                                       values=[q.output for q in qs],
+                                       input_mins=[q.output_min for q in qs],
+                                       input_maxes=[q.output_max for q in qs])
+        return {"fetches": list(c)}
+    return build
+
+
+custom("QuantizedConcat", "quint8_axis1", _quantized_concat_case("quint8", 1))
+custom("QuantizedConcat", "qint32_axis0", _quantized_concat_case("qint32", 0))
 
 # ---------------------------------------------------------------- building and running
 

@@ -23,6 +23,9 @@ extern const tfc_op_table tfc_ops_conv;      /* Conv2D, depthwise, pooling, fuse
 extern const tfc_op_table tfc_ops_control;   /* Switch, Merge, Enter, Exit, NextIteration, LoopCond */
 extern const tfc_op_table tfc_ops_checkpoint; /* SaveV2, RestoreV2, MergeV2Checkpoints, ... */
 extern const tfc_op_table tfc_ops_string;    /* StringJoin, StaticRegexFullMatch */
+extern const tfc_op_table tfc_ops_audio;     /* DecodeWav, EncodeWav */
+extern const tfc_op_table tfc_ops_fake_quant; /* FakeQuantWithMinMax* and gradients */
+extern const tfc_op_table tfc_ops_quantize;   /* QuantizeV2, Dequantize */
 extern const tfc_op_table tfc_ops_summary;   /* ScalarSummary, HistogramSummary, MergeSummary */
 extern const tfc_op_table tfc_ops_parsing;   /* ParseExample*, DecodeRaw/CSV, StringSplit* */
 extern const tfc_op_table tfc_ops_data_flow; /* stacks, tensor arrays, queues, readers */
@@ -70,6 +73,9 @@ extern const tfc_op_table tfc_ops_encoding;  /* Encode/DecodeBase64, DecodeCompr
   &tfc_ops_checkpoint, \
   &tfc_ops_string, \
   &tfc_ops_summary, \
+  &tfc_ops_audio, \
+  &tfc_ops_fake_quant, \
+  &tfc_ops_quantize, \
   &tfc_ops_control, \
   &tfc_ops_parsing, \
   &tfc_ops_data_flow, \

@@ -39,6 +39,14 @@ extern const tfc_kernel_table tfc_kernels_optional; /* Optional values */
 extern const tfc_kernel_table tfc_kernels_resource;     /* resource variables: VarHandleOp, ResourceApply*, ... */
 extern const tfc_kernel_table tfc_kernels_sparse;       /* DynamicPartition/Stitch, SparseToDense, ... */
 extern const tfc_kernel_table tfc_kernels_strings;      /* StringLength, Substr, AsString, RegexReplace, ... */
+extern const tfc_kernel_table tfc_kernels_string_format; /* StringFormat */
+extern const tfc_kernel_table tfc_kernels_string_segment_join; /* UnsortedSegmentJoin */
+extern const tfc_kernel_table tfc_kernels_string_ngrams; /* StringNGrams */
+extern const tfc_kernel_table tfc_kernels_edit_distance; /* EditDistance */
+extern const tfc_kernel_table tfc_kernels_audio;        /* DecodeWav, EncodeWav */
+extern const tfc_kernel_table tfc_kernels_fake_quant;   /* FakeQuantWithMinMax* and gradients */
+extern const tfc_kernel_table tfc_kernels_quantize;     /* QuantizeV2, Dequantize */
+extern const tfc_kernel_table tfc_kernels_quantize_dequantize; /* QuantizeAndDequantizeV2/V3 */
 extern const tfc_kernel_table tfc_kernels_linalg;       /* Cholesky, MatrixInverse, Svd, Qr, ... (LAPACK) */
 extern const tfc_kernel_table tfc_kernels_linalg_lu; /* Lu, TridiagonalSolve, TridiagonalMatMul */
 extern const tfc_kernel_table tfc_kernels_linalg_sqrtm; /* MatrixSquareRoot (LAPACK dgees) */
@@ -108,6 +116,14 @@ extern const tfc_kernel_table tfc_kernels_sparse_map;  /* Add(Many)SparseToTenso
   &tfc_kernels_resource, \
   &tfc_kernels_sparse, \
   &tfc_kernels_strings, \
+  &tfc_kernels_string_format, \
+  &tfc_kernels_string_segment_join, \
+  &tfc_kernels_string_ngrams, \
+  &tfc_kernels_edit_distance, \
+  &tfc_kernels_audio, \
+  &tfc_kernels_fake_quant, \
+  &tfc_kernels_quantize, \
+  &tfc_kernels_quantize_dequantize, \
   &tfc_kernels_linalg, \
   &tfc_kernels_linalg_lu, \
   &tfc_kernels_linalg_sqrtm, \

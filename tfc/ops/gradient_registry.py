@@ -19,7 +19,7 @@ def _load_builtins():
   if _BUILTINS_LOADED[0]:
     return
   _BUILTINS_LOADED[0] = True
-  from tfc.ops import math_grad, array_grad, nn_grad, control_flow_grad, tensor_array_grad, sparse_grad, linalg_grad, special_math_grad, segment_grad, scan_grad, scatter_nd_grad, array_extra_grad, lrn_grad, spectral_grad, image_detect_grad, nn3d_grad, nn_window_grad, ctc_grad, random_grad  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from tfc.ops import math_grad, array_grad, nn_grad, control_flow_grad, tensor_array_grad, sparse_grad, linalg_grad, special_math_grad, segment_grad, scan_grad, scatter_nd_grad, array_extra_grad, lrn_grad, spectral_grad, image_detect_grad, nn3d_grad, nn_window_grad, ctc_grad, random_grad, fake_quant_grad  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
 
 
 class RegisterGradient(object):
