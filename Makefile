@@ -374,7 +374,8 @@ fuzz-run: $(BUILD)/graphdef.dict
 # build/fuzzcov replay every corpus input once.
 FUZZ_COV_FILES := csrc/graph/graphdef.c csrc/graph/graphdef_pb.c csrc/graph/tensor_proto.c \
                   csrc/io/table_reader.c csrc/io/bundle_reader.c csrc/io/bundle_codec.c \
-                  csrc/io/record_reader.c csrc/io/zstream.c csrc/io/example.c
+                  csrc/io/record_reader.c csrc/io/zstream.c csrc/io/example.c \
+                  csrc/io/sequence_example.c
 .PHONY: fuzz-coverage
 fuzz-coverage: fuzz-deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=build/fuzzcov LAYERS="base core graph io" OPTFLAGS="-O1 -g" \

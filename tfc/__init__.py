@@ -57,7 +57,8 @@ from tfc.ops.math_ops import (add, subtract, sub, multiply, mul, divide, truediv
                               squared_difference, equal, not_equal, less, less_equal, greater,
                               greater_equal, logical_and, logical_or, logical_not, logical_xor,
                               cast, saturate_cast, to_float, to_double, to_int32, to_int64,
-                              to_bfloat16, add_n, accumulate_n, matmul, reduce_sum, reduce_mean,
+                              to_bfloat16, to_complex64, to_complex128, complex, add_n,
+                              accumulate_n, matmul, reduce_sum, reduce_mean,
                               reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any,
                               reduce_logsumexp, count_nonzero, argmax, argmin, range,
                               scalar_mul, conj, div_no_nan, clip_by_value,
@@ -156,6 +157,7 @@ _LAZY["make_template"] = ("tfc.ops.template", "make_template")
 _LAZY.update((_name, ("tfc.ops.linalg_ops", _name)) for _name in (
     "tensordot", "trace", "cross", "matrix_diag_part", "matrix_diag", "matrix_set_diag",
     "matrix_band_part"))
+_LAZY["matrix_square_root"] = ("tfc.ops.linalg_lu", "matrix_square_root")
 _LAZY.update({"diag": ("tfc.ops.linalg_ops", "tensor_diag"),
               "diag_part": ("tfc.ops.linalg_ops", "tensor_diag_part")})
 # Namespaces a frozen-graph inference never touches load on first use.
@@ -174,7 +176,33 @@ _LAZY.update((_name, ("tfc.ops.linalg_impl", _name)) for _name in (
     "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals",
     "svd", "qr", "cholesky_solve", "matrix_solve_ls"))
 # String ops.
+# Spectral ops: FFTs, tf.signal, tf.spectral.
+_LAZY["signal"] = ("tfc.signal", None)
+_LAZY["spectral"] = ("tfc.spectral", None)
+_LAZY.update((_name, ("tfc.ops.spectral_ops", _name)) for _name in (
+    "fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d"))
+_LAZY.update((_name, ("tfc.ops.nn_window_ops", _name)) for _name in (
+    "extract_image_patches", "extract_volume_patches"))
 _LAZY["strings"] = ("tfc.strings", None)
+_LAZY["lookup"] = ("tfc.lookup", None)
+_LAZY["feature_column"] = ("tfc.feature_column", None)
+_LAZY["sets"] = ("tfc.sets", None)
+_LAZY["print"] = ("tfc.ops.logging_ops", "print_v2")
+_LAZY["audio"] = ("tfc.audio", None)
+_LAZY["quantization"] = ("tfc.quantization", None)
+_LAZY.update((_name, ("tfc.ops.fake_quant_ops", _name)) for _name in (
+    "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
+    "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
+    "fake_quant_with_min_max_vars_per_channel",
+    "fake_quant_with_min_max_vars_per_channel_gradient"))
+_LAZY.update((_name, ("tfc.ops.quantize_ops", _name)) for _name in (
+    "quantize", "quantize_v2", "dequantize", "quantized_concat"))
+_LAZY["unique_with_counts"] = ("tfc.ops.array_ops", "unique_with_counts")
+_LAZY["edit_distance"] = ("tfc.ops.array_ops", "edit_distance")
+_LAZY["required_space_to_batch_paddings"] = ("tfc.ops.array_ops",
+                                              "required_space_to_batch_paddings")
+_LAZY.update((_name, ("tfc.ops.state_ops", _name)) for _name in (
+    "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "batch_scatter_update"))
 _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "string_to_number": ("tfc.ops.string_ops", "to_number"),
               "string_strip": ("tfc.ops.string_ops", "strip"),
@@ -182,7 +210,10 @@ _LAZY.update({"as_string": ("tfc.ops.string_ops", "as_string"),
               "reduce_join": ("tfc.ops.string_ops", "reduce_join"),
               "regex_replace": ("tfc.ops.string_ops", "regex_replace"),
               "string_join": ("tfc.ops.string_ops", "join"),
-              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong")})
+              "string_to_hash_bucket_strong": ("tfc.ops.string_ops", "to_hash_bucket_strong"),
+              "string_to_hash_bucket_fast": ("tfc.ops.string_ops", "to_hash_bucket_fast"),
+              "string_to_hash_bucket": ("tfc.ops.string_ops", "to_hash_bucket"),
+              "fingerprint": ("tfc.ops.string_ops", "fingerprint")})
 # Sparse tensors, row partitioning and stitching.
 _LAZY["sparse"] = ("tfc.sparse", None)
 _LAZY.update((_name, ("tfc.ops.data_flow_ops", _name)) for _name in (
@@ -198,7 +229,8 @@ _LAZY.update((_name, ("tfc.ops.sparse_ops", _name)) for _name in (
 _LAZY["setdiff1d"] = ("tfc.ops.array_ops", "setdiff1d")
 _LAZY.update((_name, ("tfc.ops.parsing_ops", _name)) for _name in (
     "parse_example", "parse_single_example", "FixedLenFeature", "VarLenFeature",
-    "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split"))
+    "FixedLenSequenceFeature", "decode_raw", "decode_csv", "string_split",
+    "parse_single_sequence_example", "SparseFeature"))
 _LAZY.update((_name, ("tfc.framework.sparse_tensor", _name)) for _name in (
     "SparseTensor", "SparseTensorValue", "convert_to_tensor_or_sparse_tensor"))
 _LAZY["TensorArray"] = ("tfc.ops.tensor_array_ops", "TensorArray")
@@ -216,7 +248,7 @@ _LAZY["data"] = ("tfc.data", None)
 for _module, _names in (
     ("tfc.framework.random_seed", "set_random_seed get_seed"),
     ("tfc.ops.random_ops", "random_normal random_uniform truncated_normal random_shuffle "
-                           "multinomial random_crop"),
+                           "multinomial random_crop random_gamma random_poisson"),
     ("tfc.ops.state_ops", "assign assign_add assign_sub is_variable_initialized count_up_to "
                           "scatter_update scatter_add scatter_sub scatter_mul scatter_div "
                           "scatter_max scatter_min"),
@@ -243,7 +275,7 @@ _LAZY.update((_name, ("tfc." + _name, None)) for _name in ("nn", "math", "linalg
 # Trigonometry, special functions and bitwise ops beyond the basic math family.
 _LAZY.update((_name, ("tfc.ops.special_math_ops", _name)) for _name in (
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "erf",
-    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta"))
+    "erfc", "lgamma", "digamma", "igamma", "igammac", "zeta", "polygamma", "lbeta", "betainc"))
 _LAZY["bitwise"] = ("tfc.bitwise", None)
 _LAZY.update((_name, ("tfc.ops.einsum_ops", _name)) for _name in (
     "einsum", "repeat", "batch_gather"))

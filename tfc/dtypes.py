@@ -304,8 +304,8 @@ def _dtype_from_enum(enum):
 
 
 def __getattr__(name):
-  """tf.dtypes.cast and tf.dtypes.saturate_cast (the math ops, loaded on first use)."""
-  if name in ("cast", "saturate_cast"):
+  """tf.dtypes.cast, saturate_cast and complex (the math ops, loaded on first use)."""
+  if name in ("cast", "saturate_cast", "complex"):
     from tfc.ops import math_ops  # pylint: disable=g-import-not-at-top
     return getattr(math_ops, name)
   raise AttributeError("module 'tfc.dtypes' has no attribute %r" % name)

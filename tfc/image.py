@@ -89,7 +89,8 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
     elif method == ResizeMethod.BICUBIC:
       images = resize_bicubic(images, size_t, align_corners=align_corners)
     elif method == ResizeMethod.AREA:
-      raise NotImplementedError("ResizeMethod.AREA is not implemented in tfc")
+      from tfc.ops import image_detect_ops  # pylint: disable=g-import-not-at-top
+      images = image_detect_ops.resize_area(images, size_t, align_corners=align_corners)
     else:
       raise ValueError("Resize method is not implemented.")
     images.set_shape([None, new_h, new_w, None])
@@ -658,3 +659,28 @@ def random_saturation(image, lower, upper, seed=None):
     raise ValueError("lower must be non-negative.")
   factor = random_ops.random_uniform([], lower, upper, seed=seed)
   return adjust_saturation(image, factor)
+
+
+_DETECT_NAMES = ("non_max_suppression", "non_max_suppression_with_scores",
+                 "non_max_suppression_padded", "non_max_suppression_overlaps",
+                 "combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes",
+                 "extract_glimpse", "sample_distorted_bounding_box", "resize_area")
+
+
+def __getattr__(name):
+  """The detection-style ops (tfc/ops/image_detect_ops.py) load on first use."""
+  if name in _DETECT_NAMES:
+    from tfc.ops import image_detect_ops  # pylint: disable=g-import-not-at-top
+    value = getattr(image_detect_ops, name)
+    globals()[name] = value
+    return value
+  if name in ("extract_patches", "extract_image_patches"):
+    from tfc.ops import nn_window_ops  # pylint: disable=g-import-not-at-top
+    value = getattr(nn_window_ops, name)
+    globals()[name] = value
+    return value
+  raise AttributeError("module 'tfc.image' has no attribute %r" % name)
+
+
+def __dir__():
+  return sorted(set(globals()) | set(_DETECT_NAMES) | {"extract_patches", "extract_image_patches"})

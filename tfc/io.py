@@ -88,7 +88,8 @@ from tfc.python_io import (TFRecordCompressionType, TFRecordOptions,  # noqa: E4
                            TFRecordWriter, tf_record_iterator)
 from tfc.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature,  # noqa: E402,F401
                                  VarLenFeature, decode_csv, decode_raw, parse_example,
-                                 parse_single_example)
+                                 parse_single_example, parse_sequence_example, SparseFeature,
+                                 parse_single_sequence_example)
 
 # Byte encodings, serialized tensors and file-name patterns.
 from tfc.ops.encoding_ops import (encode_base64, decode_base64, decode_compressed,  # noqa: E402,F401

@@ -831,3 +831,18 @@ SeparableConvolution2D = SeparableConv2D
 __all__ += ["Layer", "InputSpec", "Dense", "Conv1D", "Conv2D", "Conv2DTranspose",
             "SeparableConv2D", "BatchNormalization", "MaxPooling1D", "MaxPooling2D",
             "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten"]
+
+_CONV3D_NAMES = ("conv3d", "conv3d_transpose", "max_pooling3d", "average_pooling3d",
+                 "separable_conv1d", "max_pool3d", "average_pool3d", "Conv3D", "Conv3DTranspose",
+                 "SeparableConv1D", "MaxPooling3D", "AveragePooling3D", "MaxPool3D", "AvgPool3D",
+                 "Convolution3D", "Convolution3DTranspose", "SeparableConvolution1D")
+
+
+def __getattr__(name):
+  """The 3-D layers and separable_conv1d (tfc/layers_conv3d.py) load on first use."""
+  if name in _CONV3D_NAMES:
+    from tfc import layers_conv3d  # pylint: disable=g-import-not-at-top
+    value = getattr(layers_conv3d, name)
+    globals()[name] = value
+    return value
+  raise AttributeError("module 'tfc.layers' has no attribute %r" % name)

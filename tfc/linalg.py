@@ -12,6 +12,10 @@ from tfc.ops.linalg_ops import (tensordot, trace, adjoint, cross, normalize,  # 
 transpose = matrix_transpose
 
 
+_LU_NAMES = ("lu", "lu_solve", "lu_reconstruct", "lu_matrix_inverse", "matrix_rank", "pinv", "expm", "eigh_tridiagonal", "sqrtm",
+             "tridiagonal_solve", "tridiagonal_matmul")
+
+
 def __getattr__(name):
   """The LAPACK-backed functions load on first use."""
   from tfc.ops import linalg_impl  # pylint: disable=g-import-not-at-top
@@ -25,5 +29,20 @@ def __getattr__(name):
     value = getattr(linalg_impl, alias)
     globals()[name] = value
     return value
+  if name in _LU_NAMES:
+    from tfc.ops import linalg_lu  # pylint: disable=g-import-not-at-top
+    value = getattr(linalg_lu, name)
+    globals()[name] = value
+    return value
+  if name == "experimental":
+    from tfc import linalg_experimental  # pylint: disable=g-import-not-at-top
+    globals()[name] = linalg_experimental
+    return linalg_experimental
+  if name.startswith("LinearOperator"):
+    from tfc.ops import linear_operator  # pylint: disable=g-import-not-at-top
+    value = getattr(linear_operator, name, None)
+    if value is not None:
+      globals()[name] = value
+      return value
   raise AttributeError("module 'tfc.linalg' has no attribute %r" % name)
 from tfc.ops.einsum_ops import einsum  # noqa: F401,E402

@@ -23,7 +23,8 @@ from tfc.ops.nn_ops import (softplus, softsign, softmax, log_softmax, l2_normali
 from tfc.ops.special_math_ops import (tan, asin, acos, atan, sinh, cosh, asinh, acosh,  # noqa: F401
                                       atanh, atan2, erf, erfc, erfinv, ndtri, lgamma, digamma,
                                       igamma, igammac, zeta, polygamma, xlog1py, nextafter,
-                                      lbeta, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e)
+                                      lbeta, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e,
+                                      betainc, erfcinv)
 from tfc import math_special as special  # noqa: F401,E402
 from tfc.ops.segment_ops import (segment_max, segment_min, segment_prod,  # noqa: F401,E402
                                  unsorted_segment_max, unsorted_segment_min,

@@ -19,4 +19,5 @@ from tfc.ops.sparse_ops import (sparse_add as add, sparse_concat as concat,  # n
                                 sparse_merge as merge, sparse_reduce_max as reduce_max,
                                 sparse_reduce_max_sparse as reduce_max_sparse,
                                 sparse_reduce_sum_sparse as reduce_sum_sparse,
-                                sparse_eye as eye)
+                                sparse_eye as eye, sparse_cross as cross,
+                                sparse_cross_hashed as cross_hashed)

@@ -72,6 +72,8 @@ LEFT_OUT = [
     ("re:tf[.](CXX11_ABI_FLAG|CXX_VERSION|MONOLITHIC_BUILD)$",
      "TF's C++ build flags (for compiling custom ops against TF)"),
     ("tf.user_ops", "TF's example custom op"),
+    ("re:tf[.](signal[.])?i?r?fftnd$", _GPU + " (TF 2's N-D FFTs: TF 2.21 has FFTND kernels for GPUs "
+                                               "only; not in TF 1.15)"),
 ]
 
 NOTES = """\

@@ -62,7 +62,8 @@ OUT = os.path.join(FIXTURES, "ops")
 
 TOLERANCE = ("float outputs, per output: |tfc - tf| <= rtol * max(|tf|) + 1e-30 elementwise "
              "over the finite elements (max over the output's finite TF values), rtol 1e-5 "
-             "(float16 outputs: 2e-3, two half ulps) unless the case names another; NaN and "
+             "(float16 outputs: 2e-3, two half ulps) unless the case names another; complex "
+             "outputs as their (re, im) float pairs; NaN and "
              "+-inf exactly where TF has them; integer, bool and string outputs exactly; "
              "dtype and shape identical; error cases: the same error class")
 
@@ -184,6 +185,12 @@ SKIPPED = {
     "TensorSummaryV2": "checked byte for byte against TensorFlow's serialized Summary for string, float, int64 and int32 tensors with and without metadata in tests/python/test_summary_tensorboard.py",
     "_Send": "internal: inserted by graph partitioning, never written in a GraphDef",
     "_Recv": "internal: inserted by graph partitioning, never written in a GraphDef",
+    "_HostSend": "internal: TensorFlow's partitioner writes it for host-memory tensors in the "
+                 "partitions a TF master registers on a tfc worker; the same kernel as _Send "
+                 "(tests/python/test_compat_distributed.py runs such partitions)",
+    "_HostRecv": "internal: TensorFlow's partitioner writes it for host-memory tensors in the "
+                 "partitions a TF master registers on a tfc worker; the same kernel as _Recv "
+                 "(tests/python/test_compat_distributed.py runs such partitions)",
     "_FusedConv2D": "internal: written by the plan builder's fusion pass; TF 2.21 has no "
                     "tf.raw_ops._FusedConv2D to build a case with (tests/python/test_fusion.py "
                     "compares it with the unfused ops)",
@@ -192,6 +199,20 @@ SKIPPED = {
                                    "with (tests/python/test_fusion.py compares it with the "
                                    "unfused ops)",
 }
+# dataexp: tf.data.experimental datasets
+SKIPPED.update((_op, _INPUT_PIPELINE_DATA) for _op in (
+    "IgnoreErrorsDataset", "ExperimentalIgnoreErrorsDataset", "AssertCardinalityDataset",
+    "UniqueDataset", "ExperimentalUniqueDataset", "DirectedInterleaveDataset",
+    "ExperimentalDirectedInterleaveDataset", "RandomDataset", "ExperimentalRandomDataset",
+    "ScanDataset", "ExperimentalScanDataset", "TakeWhileDataset", "ExperimentalTakeWhileDataset",
+    "RewriteDataset", "GroupByWindowDataset", "ExperimentalGroupByWindowDataset",
+    "GroupByReducerDataset", "ExperimentalGroupByReducerDataset", "ListDataset",
+    "IteratorGetNextAsOptional", "CSVDataset", "CSVDatasetV2", "ExperimentalCSVDataset"))
+_OPTIONAL = ("Optional values are DT_VARIANT tensors (no fetchable output of their own to compare "
+             "for OptionalFromValue/OptionalNone): tests/python/test_data_experimental_ops.py runs a "
+             "GraphDef TensorFlow wrote with these ops and checks the values and errors")
+SKIPPED.update((_op, _OPTIONAL) for _op in (
+    "OptionalFromValue", "OptionalNone", "OptionalHasValue", "OptionalGetValue"))
 
 # Cases where tfc does not reproduce TF 2.21 on purpose, with the reason:
 #   "skip_outputs": [i]    those outputs are compared for dtype and shape only
@@ -226,6 +247,11 @@ DIFFERS = {
                   "3 or 4 by scheduling order. Output 0 (the value before the increment) is "
                   "compared."},
 }
+# dataexp
+DIFFERS["TridiagonalSolve/singular"] = {
+    "tfc_error": "InvalidArgumentError",
+    "reason": "TF 1.15 fails a singular system ('The matrix is not invertible.'); TF 2.21 "
+              "returns NaNs"}
 
 
 # ---------------------------------------------------------------- input specs
@@ -2674,6 +2700,1265 @@ case("FusedBatchNormV3", "big_training", x=FB(2, 32, 32, 17), scale=F(17, lo=0.5
 case("BiasAddGrad", "big", out_backprop=FB(4, 40, 40, 8))
 case("ResizeBilinear", "big", images=FB(1, 50, 60, 3), size=K([91, 83], "int32"))
 
+
+# ---- complex numbers and FFTs (fft): complex64/complex128 inputs, the
+# Complex/Real/Imag/Angle/ComplexAbs/Conj ops, the FFT family with TF's
+# cropping and padding to fft_length
+class CSpec(Spec):
+    """A fed complex tensor: real and imaginary parts uniform in [lo, hi)."""
+
+    def make(self, rng):
+        if self.value is not None:
+            return np.array(self.value, dtype=self.dtype)
+        re = rng.uniform(self.lo, self.hi, size=self.shape)
+        im = rng.uniform(self.lo, self.hi, size=self.shape)
+        return (re + 1j * im).astype(self.dtype)
+
+
+def CX(*shape, lo=-2.0, hi=2.0, dt="complex64"):
+    """A fed complex tensor (see CSpec)."""
+    return CSpec(shape=shape, lo=lo, hi=hi, dtype=dt)
+
+
+for _dt, _rdt in (("complex64", "float32"), ("complex128", "float64")):
+    _s = "c64" if _dt == "complex64" else "c128"
+    case("Complex", _s, real=F(2, 3, dt=_rdt), imag=F(3, dt=_rdt), Tout=_dt)
+    for _op in ("Real", "Imag", "Angle", "ComplexAbs"):
+        case(_op, _s, Tout=_rdt, **{"x" if _op == "ComplexAbs" else "input": CX(2, 5, dt=_dt)})
+    case("Conj", _s, input=CX(7, dt=_dt))
+    for _op in ("Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "Pow",
+                "SquaredDifference", "Equal", "NotEqual"):
+        case(_op, _s, x=CX(2, 3, dt=_dt), y=CX(3, dt=_dt))
+    for _op in ("Neg", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Tanh",
+                "Sigmoid", "Sign", "Reciprocal", "Sin", "Cos", "OnesLike", "ZerosLike"):
+        case(_op, _s, x=CX(6, dt=_dt))
+    for _op in ("SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"):
+        case(_op, _s, y=CX(5, lo=0.5, hi=1.5, dt=_dt), dy=CX(5, dt=_dt))
+    case("AddN", _s, inputs=[CX(4, dt=_dt), CX(4, dt=_dt), CX(4, dt=_dt)])
+    for _op in ("Sum", "Mean", "Prod"):
+        case(_op, _s + "_axis1", input=CX(3, 4, 5, lo=-1, hi=1, dt=_dt), axis=K(1, "int32"))
+        case(_op, _s + "_all", input=CX(3, 4, lo=-1, hi=1, dt=_dt), axis=K([0, 1], "int32"))
+    case("MatMul", _s, a=CX(3, 4, dt=_dt), b=CX(4, 5, dt=_dt))
+    case("MatMul", _s + "_ta_tb", a=CX(4, 3, dt=_dt), b=CX(5, 4, dt=_dt), transpose_a=True,
+         transpose_b=True)
+    case("MatMul", _s + "_big", a=CX(40, 30, dt=_dt), b=CX(30, 20, dt=_dt))
+    case("BatchMatMulV2", _s + "_adj", x=CX(2, 4, 3, dt=_dt), y=CX(1, 5, 4, dt=_dt), adj_x=True,
+         adj_y=True)
+    case("BatchMatMul", _s + "_adj_x", x=CX(2, 4, 3, dt=_dt), y=CX(2, 4, 5, dt=_dt), adj_x=True)
+    case("Select", _s, condition=B(4), x=CX(4, dt=_dt), y=CX(4, dt=_dt))
+    case("Cast", _s + "_to_f32", x=CX(5, dt=_dt), DstT="float32")
+    case("Cast", _s + "_to_i32", x=CX(5, lo=-50, hi=50, dt=_dt), DstT="int32")
+    case("Cast", _s + "_to_bool", x=V([0, 1j, 2.5, -1 + 1j], _dt), DstT="bool")
+    case("Cast", "f64_to_" + _s, x=F(5, dt="float64"), DstT=_dt)
+    case("Cast", "i64_to_" + _s, x=I(5, lo=-1000, hi=1000, dt="int64"), DstT=_dt)
+    case("Cast", _s + "_swap", x=CX(5, dt=_dt),
+         DstT="complex128" if _dt == "complex64" else "complex64")
+    for _op, _shape in (("FFT", (3, 8)), ("IFFT", (2, 7)), ("FFT2D", (2, 6, 5)),
+                        ("IFFT2D", (4, 3)), ("FFT3D", (2, 3, 4, 5)), ("IFFT3D", (3, 4, 2))):
+        case(_op, _s, input=CX(*_shape, dt=_dt))
+    case("FFT", _s + "_prime_97", input=CX(2, 97, dt=_dt))
+    case("IFFT", _s + "_1000", input=CX(1000, dt=_dt))
+    for _op, _shape, _len in (("RFFT", (3, 8), [8]), ("RFFT", (3, 8), [5]),
+                              ("RFFT2D", (2, 6, 5), [4, 5]),
+                              ("RFFT3D", (2, 3, 4, 5), [3, 4, 4])):
+        case(_op, "%s_%s" % (_s, "x".join(map(str, _len))), input=F(*_shape, dt=_rdt),
+             fft_length=K(_len, "int32"), Tcomplex=_dt)
+    for _op, _shape, _len in (("IRFFT", (3, 5), [8]), ("IRFFT", (3, 5), [9]),
+                              ("IRFFT", (3, 5), [4]), ("IRFFT2D", (2, 6, 4), [6, 6]),
+                              ("IRFFT2D", (2, 6, 4), [4, 7]),
+                              ("IRFFT3D", (2, 3, 4, 3), [3, 4, 4])):
+        case(_op, "%s_%s" % (_s, "x".join(map(str, _len))), input=CX(*_shape, dt=_dt),
+             fft_length=K(_len, "int32"), Treal=_rdt)
+    case("RFFT", _s + "_fed_length", input=F(2, 10, dt=_rdt), fft_length=V([6], "int32"),
+         Tcomplex=_dt)
+case("RFFT", "input_shorter", input=F(3, 8), fft_length=K([13], "int32"), error=True)
+case("IRFFT", "input_shorter", input=CX(3, 5), fft_length=K([12], "int32"), error=True)
+case("RFFT", "negative_length", input=F(3, 8), fft_length=V([-2], "int32"), error=True)
+case("RFFT", "empty_input", input=F(3, 0), fft_length=K([4], "int32"))
+DIFFERS["RFFT/empty_input"] = {
+    "skip_outputs": [0],
+    "reason": "TF allocates the output of an empty input without writing it (uninitialised "
+              "values); tfc gives the transform of the zero padding, zeros"}
+case("FFT", "big", input=CX(64, 300))
+for _dt in ("complex64", "complex128"):
+    case("ConjugateTranspose", _dt, x=CX(2, 3, 4, dt=_dt), perm=K([2, 0, 1], "int32"))
+    case("Cumsum", _dt, x=CX(3, 5, dt=_dt), axis=K(1, "int32"), exclusive=True)
+    case("Cumprod", _dt, x=CX(3, 5, lo=-1, hi=1, dt=_dt), axis=K(0, "int32"), reverse=True)
+case("ConjugateTranspose", "f32", x=F(3, 4), perm=K([1, 0], "int32"))
+case("ConjugateTranspose", "size1_dims", x=CX(1, 5, 1), perm=K([2, 1, 0], "int32"))
+
+
+
+# ---- SequenceExample parsing (seqex): context and feature lists through
+# ParseSingleSequenceExample, ParseSequenceExample and ParseSequenceExampleV2
+
+def _pb_sequence_example(context, lists, split=False):
+    """A serialized SequenceExample: context (key, serialized Feature) entries
+    and lists (key, [serialized Feature per step]) entries, in order;
+    split=True puts each feature list in a FeatureLists of its own."""
+    ctx = _pb_example(context) if context else b""
+    entries = [_pb_len(1, _pb_len(1, k.encode()) + _pb_len(2, b"".join(_pb_len(1, f) for f in steps)))
+               for k, steps in lists]
+    if split:
+        return ctx + b"".join(_pb_len(2, e) for e in entries)
+    return ctx + (_pb_len(2, b"".join(entries)) if entries else b"")
+
+
+_SEQ = [
+    _pb_sequence_example(
+        [("length", _pb_feature([3], "int64")), ("ctx_f", _pb_feature([1.5, -2.0], "float")),
+         ("title", _pb_feature([b"ab", b"c"], "bytes"))],
+        [("frames", [_pb_feature([1.0, 2.0], "float"), _pb_feature([3.0, 4.0], "float"),
+                     _pb_feature([5.0, 6.0], "float")]),
+         ("words", [_pb_feature([b"x"], "bytes"), b"", _pb_feature([b"y", b"zz"], "bytes")]),
+         ("ids", [_pb_feature([4], "int64"), _pb_feature([5], "int64"), _pb_feature([6], "int64")])]),
+    # lists split over two FeatureLists, a repeated key (the last wins), unpacked values
+    _pb_sequence_example(
+        [("length", _pb_feature([1], "int64", packed=False))],
+        [("frames", [_pb_feature([9.0, 9.0], "float")]),
+         ("ids", [_pb_feature([1], "int64")]),
+         ("frames", [_pb_feature([7.0, 8.0], "float", packed=False)]),
+         ("words", [_pb_feature([b"only"], "bytes")])], split=True) + _pb_len(9, b"junk"),
+    # no context, no optional lists
+    _pb_sequence_example([("length", _pb_feature([0], "int64"))],
+                         [("ids", [])]),
+]
+_SEQ_NAMES = [b"s0", b"s1", b"s2"]
+
+
+def _seq_v1(examples, names=True, missing=("frames", "words_dense"), ctx_required=False):
+    def build(tf, inp):
+        ser = inp(V(examples, "string"), "serialized")
+        dbg = inp(V(_SEQ_NAMES[:len(examples)], "string"), "names") if names else \
+            tf.constant([], tf.string)
+        out = tf.raw_ops.ParseSequenceExample(
+            serialized=ser, debug_name=dbg,
+            context_dense_defaults=[tf.constant([], tf.int64),
+                                    tf.constant([], tf.string) if ctx_required else
+                                    tf.constant([b"t0", b"t1"])],
+            feature_list_dense_missing_assumed_empty=list(missing),
+            context_sparse_keys=["ctx_f"], context_dense_keys=["length", "title"],
+            feature_list_sparse_keys=["words"], feature_list_dense_keys=["frames", "ids"],
+            Ncontext_sparse=1, Ncontext_dense=2, Nfeature_list_sparse=1, Nfeature_list_dense=2,
+            context_sparse_types=[tf.float32], feature_list_sparse_types=[tf.string],
+            feature_list_dense_types=[tf.float32, tf.int64],
+            context_dense_shapes=[[], [2]], feature_list_dense_shapes=[[2], []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values) +
+                list(out.feature_list_dense_lengths)}
+    return build
+
+
+def _seq_v2(examples, scalar=False, missing=(True, False), ctx_type="int64", frames_shape=(2,)):
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=ser, debug_name=tf.constant([], tf.string),
+            context_sparse_keys=tf.constant(["ctx_f"]), context_dense_keys=tf.constant(["length"]),
+            context_ragged_keys=tf.constant([], tf.string),
+            feature_list_sparse_keys=tf.constant(["words"]),
+            feature_list_dense_keys=tf.constant(["frames", "ids"]),
+            feature_list_ragged_keys=tf.constant([], tf.string),
+            feature_list_dense_missing_assumed_empty=tf.constant(list(missing)),
+            context_dense_defaults=[tf.constant([], ctx_type)],
+            Ncontext_sparse=1, context_sparse_types=[tf.float32], context_dense_shapes=[[]],
+            Nfeature_list_sparse=1, Nfeature_list_dense=2,
+            feature_list_sparse_types=[tf.string], feature_list_dense_types=[tf.float32, tf.int64],
+            feature_list_dense_shapes=[list(frames_shape), []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values) +
+                list(out.feature_list_dense_lengths)}
+    return build
+
+
+def _seq_single(example, missing=("frames", "words_dense"), ids_type="int64", ctx_shape=(2,)):
+    def build(tf, inp):
+        ser = inp(V(example, "string"), "serialized")
+        out = tf.raw_ops.ParseSingleSequenceExample(
+            serialized=ser, feature_list_dense_missing_assumed_empty=tf.constant(list(missing),
+                                                                                 tf.string),
+            context_sparse_keys=["ctx_f"], context_dense_keys=["length", "title"],
+            feature_list_sparse_keys=["words"], feature_list_dense_keys=["frames", "ids"],
+            context_dense_defaults=[tf.constant([], tf.int64),
+                                    tf.constant(np.array([b"t"] * int(np.prod(ctx_shape)),
+                                                         dtype=object).reshape(ctx_shape))],
+            debug_name=tf.constant("dbg"), context_sparse_types=[tf.float32],
+            feature_list_sparse_types=[tf.string], feature_list_dense_types=[tf.float32, ids_type],
+            context_dense_shapes=[[], list(ctx_shape)], feature_list_dense_shapes=[[2], []])
+        return {"fetches": list(out.context_sparse_indices) + list(out.context_sparse_values) +
+                list(out.context_sparse_shapes) + list(out.context_dense_values) +
+                list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                list(out.feature_list_sparse_shapes) + list(out.feature_list_dense_values)}
+    return build
+
+
+custom("ParseSequenceExample", "mixed", _seq_v1(_SEQ))
+custom("ParseSequenceExample", "no_names", _seq_v1(_SEQ[:2], names=False))
+custom("ParseSequenceExample", "list_required", _seq_v1(_SEQ, missing=()), error=True)
+custom("ParseSequenceExample", "ctx_required", _seq_v1(_SEQ, ctx_required=True), error=True)
+custom("ParseSequenceExample", "wrong_type", _seq_v1([_SEQ[0]] + [_pb_sequence_example(
+    [("length", _pb_feature([1.0], "float"))], [("ids", [])])]), error=True)
+custom("ParseSequenceExample", "wrong_step_count", _seq_v1([_pb_sequence_example(
+    [("length", _pb_feature([1], "int64"))],
+    [("ids", [_pb_feature([1], "int64")]),
+     ("frames", [_pb_feature([1.0], "float"), _pb_feature([1.0, 2.0, 3.0], "float")])])]),
+    error=True)
+custom("ParseSequenceExample", "not_a_sequence_example", _seq_v1([b"\x12\x05abc"]), error=True)
+custom("ParseSequenceExampleV2", "batch", _seq_v2(_SEQ))
+custom("ParseSequenceExampleV2", "scalar", _seq_v2(_SEQ, scalar=True))
+custom("ParseSequenceExampleV2", "list_required", _seq_v2(_SEQ, missing=(False, False)), error=True)
+custom("ParseSequenceExampleV2", "wrong_type", _seq_v2(_SEQ, ctx_type="float32"), error=True)
+custom("ParseSequenceExampleV2", "wrong_total", _seq_v2(_SEQ, frames_shape=(3,)), error=True)
+custom("ParseSingleSequenceExample", "mixed", _seq_single(_SEQ[0]))
+custom("ParseSingleSequenceExample", "split_lists", _seq_single(_SEQ[1]))
+custom("ParseSingleSequenceExample", "missing_lists", _seq_single(_SEQ[2]))
+custom("ParseSingleSequenceExample", "list_required", _seq_single(_SEQ[2], missing=()), error=True)
+custom("ParseSingleSequenceExample", "wrong_type", _seq_single(_SEQ[0], ids_type="float32"),
+       error=True)
+custom("ParseSingleSequenceExample", "wrong_count", _seq_single(_SEQ[0], ctx_shape=(3,)),
+       error=True)
+
+
+def _seq_v2_ragged(examples, scalar=False):
+    """ParseSequenceExampleV2 with ragged context and feature-list keys beside
+    a dense and a sparse one (int32 and int64 row splits)."""
+    def build(tf, inp):
+        ser = inp(V(examples[0] if scalar else examples, "string"), "serialized")
+        out = tf.raw_ops.ParseSequenceExampleV2(
+            serialized=ser, debug_name=tf.constant([], tf.string),
+            context_sparse_keys=tf.constant([], tf.string), context_dense_keys=tf.constant(["length"]),
+            context_ragged_keys=tf.constant(["ctx_f", "title"]),
+            feature_list_sparse_keys=tf.constant(["ids"]),
+            feature_list_dense_keys=tf.constant([], tf.string),
+            feature_list_ragged_keys=tf.constant(["words", "frames"]),
+            feature_list_dense_missing_assumed_empty=tf.constant([], tf.bool),
+            context_dense_defaults=[tf.constant(-1, tf.int64)], context_dense_shapes=[[]],
+            context_ragged_value_types=[tf.float32, tf.string],
+            context_ragged_split_types=[tf.int64, tf.int32],
+            Nfeature_list_sparse=1, feature_list_sparse_types=[tf.int64],
+            feature_list_ragged_value_types=[tf.string, tf.float32],
+            feature_list_ragged_split_types=[tf.int32, tf.int64])
+        fetches = (list(out.context_dense_values) + list(out.context_ragged_values) +
+                   list(out.feature_list_sparse_indices) + list(out.feature_list_sparse_values) +
+                   list(out.feature_list_sparse_shapes) + list(out.feature_list_ragged_values) +
+                   list(out.feature_list_ragged_inner_splits))
+        if not scalar:  # a scalar input leaves TF's row splits and outer splits unset
+            fetches += list(out.context_ragged_row_splits) + list(out.feature_list_ragged_outer_splits)
+        return {"fetches": fetches}
+    return build
+
+
+custom("ParseSequenceExampleV2", "ragged", _seq_v2_ragged(_SEQ))
+custom("ParseSequenceExampleV2", "ragged_scalar", _seq_v2_ragged(_SEQ, scalar=True))
+
+# SparseTensorsMap ops (seqex): a session resource written by one op and read
+# by another in later steps
+_SPARSE_MAP = ("SparseTensorsMap op: handles into a session resource that one step writes and a "
+               "later step takes; tests/python/test_sparse_tensors_map.py checks handles, takes and "
+               "messages against TensorFlow's, tests/python/test_compat_sparse_batching.py whole "
+               "queue pipelines with TensorFlow")
+SKIPPED.update({"AddSparseToTensorsMap": _SPARSE_MAP, "AddManySparseToTensorsMap": _SPARSE_MAP,
+                "TakeManySparseFromTensorsMap": _SPARSE_MAP})
+
+# ---- nnimg: detection-style image ops (non-max suppression, crop and resize,
+# bounding boxes, glimpses, area resize)
+_NMS_BOXES = V([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                [0, 10.1, 1, 11.1], [0, 100, 1, 101], [1, 1, 0, 0], [0.5, 0.5, 0.5, 0.9]],
+               "float32")
+_NMS_SCORES = V([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.85, 0.4], "float32")
+case("NonMaxSuppression", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(3, "int32"),
+     iou_threshold=0.5)
+case("NonMaxSuppression", "random", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(20, "int32"), iou_threshold=0.3)
+case("NonMaxSuppression", "bad_iou", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=1.5)
+case("NonMaxSuppressionV2", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"))
+case("NonMaxSuppressionV2", "f16", boxes=V([[0, 0, 1, 1], [0, 0.5, 1, 1.5], [0, 2, 1, 3]],
+                                           "float16"),
+     scores=V([0.5, 0.75, 0.25], "float16"), max_output_size=K(3, "int32"),
+     iou_threshold=K(0.3, "float16"))
+case("NonMaxSuppressionV3", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(10, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV3", "negative_size", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(-1, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"))
+case("NonMaxSuppressionV4", boxes=_NMS_BOXES, scores=_NMS_SCORES, max_output_size=K(6, "int32"),
+     iou_threshold=K(0.5, "float32"), score_threshold=K(0.35, "float32"))
+case("NonMaxSuppressionV4", "padded", boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.35, "float32"), pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "hard", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.0, "float32"))
+case("NonMaxSuppressionV5", "soft", boxes=F(30, 4, lo=0, hi=1), scores=F(30, lo=0, hi=1),
+     max_output_size=K(12, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.2, "float32"), soft_nms_sigma=K(0.5, "float32"),
+     pad_to_max_output_size=True)
+case("NonMaxSuppressionV5", "bad_sigma", error=True, boxes=_NMS_BOXES, scores=_NMS_SCORES,
+     max_output_size=K(3, "int32"), iou_threshold=K(0.4, "float32"),
+     score_threshold=K(0.3, "float32"), soft_nms_sigma=K(-1.0, "float32"))
+case("NonMaxSuppressionWithOverlaps", overlaps=F(10, 10, lo=0, hi=1), scores=F(10, lo=0, hi=1),
+     max_output_size=K(6, "int32"), overlap_threshold=K(0.5, "float32"),
+     score_threshold=K(0.1, "float32"))
+case("CombinedNonMaxSuppression", boxes=F(2, 12, 1, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 12, 3, lo=0, hi=1), max_output_size_per_class=K(4, "int32"),
+     max_total_size=K(7, "int32"), iou_threshold=K(0.5, "float32"),
+     score_threshold=K(0.2, "float32"))
+case("CombinedNonMaxSuppression", "per_class_boxes_no_clip", boxes=F(2, 10, 3, 4, lo=-0.2, hi=1.2),
+     scores=F(2, 10, 3, lo=0, hi=1), max_output_size_per_class=K(3, "int32"),
+     max_total_size=K(20, "int32"), iou_threshold=K(0.3, "float32"),
+     score_threshold=K(0.1, "float32"), clip_boxes=False, pad_per_class=True)
+_CR_BOXES = V([[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.3, 0.1, 1.2, 0.7],
+               [0.9, 0.8, 0.2, 0.1]], "float32")
+case("CropAndResize", image=F(2, 6, 7, 3), boxes=_CR_BOXES, box_ind=V([0, 1, 1, 0], "int32"),
+     crop_size=K([4, 5], "int32"), extrapolation_value=-1.0)
+case("CropAndResize", "nearest_u8", image=I(2, 5, 6, 2, lo=0, hi=255, dt="uint8"),
+     boxes=_CR_BOXES, box_ind=V([1, 0, 1, 0], "int32"), crop_size=K([3, 3], "int32"),
+     method="nearest")
+case("CropAndResize", "one_pixel", image=F(1, 6, 5, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 0, 0, 0], "int32"), crop_size=K([1, 1], "int32"))
+case("CropAndResize", "bad_box_ind", error=True, image=F(1, 4, 4, 1), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 0, 0], "int32"), crop_size=K([2, 2], "int32"))
+case("CropAndResizeGradImage", grads=F(4, 4, 5, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"), image_size=K([2, 6, 7, 3], "int32"), T="float32")
+case("CropAndResizeGradImage", "nearest_f64", grads=F(4, 3, 3, 2), boxes=_CR_BOXES,
+     box_ind=V([1, 0, 1, 0], "int32"), image_size=K([2, 5, 6, 2], "int32"), T="float64",
+     method="nearest")
+case("CropAndResizeGradBoxes", grads=F(4, 4, 5, 3), image=F(2, 6, 7, 3), boxes=_CR_BOXES,
+     box_ind=V([0, 1, 1, 0], "int32"))
+case("CropAndResizeGradBoxes", "one_pixel_i32", grads=F(4, 1, 1, 1),
+     image=I(1, 6, 5, 1, lo=0, hi=50), boxes=_CR_BOXES, box_ind=V([0, 0, 0, 0], "int32"))
+_DRAW_BOXES = V([[[0.1, 0.2, 0.6, 0.7], [0.3, -0.2, 1.3, 0.5], [0.8, 0.8, 0.2, 0.9]],
+                 [[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5], [1.2, 0.1, 1.5, 0.3]]], "float32")
+case("DrawBoundingBoxes", images=F(2, 8, 9, 3, lo=0, hi=0.1), boxes=_DRAW_BOXES)
+case("DrawBoundingBoxes", "gray_f16", images=F(2, 6, 6, 1, lo=0, hi=0.1, dt="float16"),
+     boxes=_DRAW_BOXES)
+case("DrawBoundingBoxesV2", images=F(2, 8, 9, 4, lo=0, hi=0.1), boxes=_DRAW_BOXES,
+     colors=V([[0.2, 0.4, 0.6, 0.8, 1.0], [0.9, 0.7, 0.5, 0.3, 0.1]], "float32"))
+case("DrawBoundingBoxesV2", "bad_depth", error=True, images=F(1, 4, 4, 2), boxes=F(1, 1, 4),
+     colors=V([[1.0, 1.0]], "float32"))
+_GL_OFFS = V([[0.3, -0.2], [-0.9, 0.8]], "float32")
+for _op in ("ExtractGlimpse", "ExtractGlimpseV2"):
+    case(_op, input=F(2, 6, 7, 2), size=K([3, 4], "int32"), offsets=_GL_OFFS,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels", input=F(2, 6, 7, 1), size=K([2, 3], "int32"),
+         offsets=V([[1.3, 2.6], [-1.7, 6.5]], "float32"), normalized=False, centered=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "pixels_centered", input=F(2, 6, 7, 1), size=K([3, 2], "int32"),
+         offsets=V([[1.3, -2.6], [-2.5, 0.5]], "float32"), normalized=False,
+         uniform_noise=False, noise="zero")
+    case(_op, "inside_uniform", input=F(1, 6, 7, 2), size=K([2, 2], "int32"),
+         offsets=V([[0.0, 0.0]], "float32"))
+for _op, _extra in (("SampleDistortedBoundingBox", {"min_object_covered": 0.3}),
+                    ("SampleDistortedBoundingBoxV2", {"min_object_covered": K(0.3, "float32")})):
+    case(_op, image_size=V([480, 640, 3], "int32"),
+         bounding_boxes=V([[[0.1, 0.2, 0.5, 0.6], [0.3, 0.3, 0.9, 0.8]]], "float32"),
+         seed=7, seed2=11, **_extra)
+    case(_op, "no_boxes_i64", image_size=V([37, 53, 1], "int64"),
+         bounding_boxes=V(np.zeros((1, 0, 4)), "float32"), seed=3, seed2=5,
+         use_image_if_no_bounding_boxes=True, area_range=[0.1, 0.6],
+         aspect_ratio_range=[0.5, 2.0], **_extra)
+    case(_op, "u8_small", image_size=V([9, 12, 3], "uint8"),
+         bounding_boxes=V([[[0.0, 0.0, 1.0, 1.0]]], "float32"), seed=1, seed2=2,
+         max_attempts=5, **_extra)
+    case(_op, "bad_box", error=True, image_size=V([9, 12, 3], "int32"),
+         bounding_boxes=V([[[0.0, 0.0, 1.5, 1.0]]], "float32"), seed=1, seed2=2, **_extra)
+case("ResizeArea", images=F(2, 7, 9, 3), size=K([3, 4], "int32"))
+case("ResizeArea", "up_align_i32", images=I(1, 4, 5, 2, lo=0, hi=99), size=K([7, 11], "int32"),
+     align_corners=True)
+case("ResizeArea", "one_channel", images=F(1, 10, 6, 1), size=K([4, 5], "int32"))
+case("ResizeArea", "bad_size", error=True, images=F(1, 4, 4, 1), size=K([0, 2], "int32"))
+
+
+# ---- nnimg: 3-D convolution and pooling
+case("Conv3D", "same_s2", input=F(2, 5, 6, 7, 3), filter=F(3, 2, 3, 3, 4),
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3D", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3D", "big", input=FB(2, 10, 12, 12, 8), filter=FB(3, 3, 3, 8, 16),
+     strides=[1, 1, 1, 1, 1], padding="SAME", rtol=1e-4,
+     why="float sums of 216 products in another order (BLAS) than Eigen's")
+case("Conv3D", "dilated_error", error=True, input=F(1, 4, 4, 4, 1), filter=F(2, 2, 2, 1, 1),
+     strides=[1, 1, 1, 1, 1], padding="SAME", dilations=[1, 2, 2, 2, 1])
+case("Conv3DBackpropInputV2", input_sizes=K([2, 5, 6, 7, 3], "int32"), filter=F(3, 2, 3, 3, 4),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropInputV2", "valid_i64_f64", input_sizes=K([1, 4, 5, 4, 2], "int64"),
+     filter=F(2, 3, 2, 2, 3, dt="float64"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+case("Conv3DBackpropFilterV2", input=F(2, 5, 6, 7, 3), filter_sizes=K([3, 2, 3, 3, 4], "int32"),
+     out_backprop=F(2, 3, 6, 4, 4), strides=[1, 2, 1, 2, 1], padding="SAME")
+case("Conv3DBackpropFilterV2", "valid_f64", input=F(1, 4, 5, 4, 2, dt="float64"),
+     filter_sizes=K([2, 3, 2, 2, 3], "int32"), out_backprop=F(1, 3, 2, 3, 3, dt="float64"),
+     strides=[1, 1, 2, 1, 1], padding="VALID")
+_P3 = dict(ksize=[1, 2, 3, 2, 1], strides=[1, 2, 2, 1, 1])
+case("MaxPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("MaxPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("MaxPool3D", "batch_window", error=True, input=F(1, 4, 4, 4, 1), padding="VALID",
+     ksize=[2, 2, 2, 2, 1], strides=[1, 1, 1, 1, 1])
+case("AvgPool3D", input=F(2, 5, 6, 4, 3), padding="SAME", **_P3)
+case("AvgPool3D", "valid", input=F(1, 4, 5, 6, 2), padding="VALID",
+     ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", orig_input_shape=K([2, 5, 6, 4, 3], "int32"), grad=F(2, 3, 3, 4, 3),
+     padding="SAME", **_P3)
+case("AvgPool3DGrad", "valid", orig_input_shape=K([1, 4, 5, 6, 2], "int32"),
+     grad=F(1, 2, 2, 3, 2), padding="VALID", ksize=[1, 2, 2, 2, 1],
+     strides=[1, 2, 2, 2, 1])
+case("AvgPool3DGrad", "big_window", orig_input_shape=K([1, 2, 3, 3, 1], "int32"),
+     grad=F(1, 1, 2, 2, 1), padding="SAME", ksize=[1, 4, 4, 4, 1], strides=[1, 2, 2, 2, 1])
+
+
+def _maxpool3d_grad(gradgrad, padding, ksize, strides, shape):
+    """MaxPool3DGrad / MaxPool3DGradGrad of a MaxPool3D computed in the same graph
+    (inputs rounded to a few values, so that windows hold ties)."""
+    def build(tf, inp):
+        x = inp(F(*shape, step=0.5), "x")
+        y = tf.raw_ops.MaxPool3D(input=x, ksize=ksize, strides=strides, padding=padding)
+        if gradgrad:
+            g = inp(F(*shape), "g")
+            out = tf.raw_ops.MaxPool3DGradGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                               strides=strides, padding=padding)
+        else:
+            g = tf.ones_like(y) * inp(F(1), "scale")
+            out = tf.raw_ops.MaxPool3DGrad(orig_input=x, orig_output=y, grad=g, ksize=ksize,
+                                           strides=strides, padding=padding)
+        return {"fetches": [out]}
+    return build
+
+
+for _name, _pad, _ks, _st, _shape in (("same", "SAME", [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], (2, 5, 6, 4, 3)),
+                                      ("valid", "VALID", [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], (1, 4, 5, 6, 2))):
+    custom("MaxPool3DGrad", _name, _maxpool3d_grad(False, _pad, _ks, _st, _shape))
+    custom("MaxPool3DGradGrad", _name, _maxpool3d_grad(True, _pad, _ks, _st, _shape))
+
+
+# ---- nnimg: argmax pooling, morphological dilation, patch extraction
+case("MaxPoolWithArgmax", input=F(2, 5, 6, 3, step=0.5), ksize=[1, 3, 2, 1],
+     strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolWithArgmax", "batch_index_i32", input=F(2, 6, 5, 2), ksize=[1, 2, 2, 1],
+     strides=[1, 2, 1, 1], padding="VALID", include_batch_in_index=True, Targmax="int32")
+case("MaxPoolWithArgmax", "u8", input=I(1, 4, 4, 2, lo=0, hi=3, dt="uint8"), ksize=[1, 2, 2, 1],
+     strides=[1, 1, 1, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", input=F(2, 5, 6, 3), grad=F(2, 3, 3, 3),
+     argmax=V(np.random.RandomState(7).randint(0, 90, (2, 3, 3, 3)), "int64"),
+     ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+case("MaxPoolGradWithArgmax", "batch_index", input=F(2, 4, 4, 1), grad=F(2, 2, 2, 1),
+     argmax=V([[[[0], [5]], [[10], [15]]], [[[16], [17]], [[30], [31]]]], "int64"),
+     ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID", include_batch_in_index=True)
+case("Dilation2D", input=F(2, 6, 7, 3), filter=F(3, 2, 3), strides=[1, 1, 2, 1],
+     rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2D", "valid_i32", input=I(1, 5, 5, 2, lo=-9, hi=9), filter=I(2, 2, 2, lo=-3, hi=3),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("Dilation2DBackpropInput", input=F(2, 6, 7, 3), filter=F(3, 2, 3), out_backprop=F(2, 6, 4, 3),
+     strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", input=F(2, 6, 7, 3), filter=F(3, 2, 3),
+     out_backprop=F(2, 6, 4, 3), strides=[1, 1, 2, 1], rates=[1, 2, 1, 1], padding="SAME")
+case("Dilation2DBackpropFilter", "valid_f64", input=F(1, 5, 5, 2, dt="float64"),
+     filter=F(2, 2, 2, dt="float64"), out_backprop=F(1, 2, 3, 2, dt="float64"),
+     strides=[1, 2, 1, 1], rates=[1, 1, 2, 1], padding="VALID")
+case("ExtractImagePatches", images=F(2, 5, 6, 3), ksizes=[1, 3, 2, 1], strides=[1, 2, 1, 1],
+     rates=[1, 1, 2, 1], padding="SAME")
+case("ExtractImagePatches", "valid_i64", images=I(1, 6, 5, 2, dt="int64"), ksizes=[1, 2, 2, 1],
+     strides=[1, 3, 2, 1], rates=[1, 2, 1, 1], padding="VALID")
+case("ExtractImagePatches", "depth_window", error=True, images=F(1, 4, 4, 2),
+     ksizes=[1, 2, 2, 2], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="VALID")
+case("ExtractVolumePatches", input=F(2, 4, 5, 4, 2), ksizes=[1, 2, 3, 2, 1],
+     strides=[1, 2, 1, 2, 1], padding="SAME")
+case("ExtractVolumePatches", "valid_f64", input=F(1, 4, 4, 5, 1, dt="float64"),
+     ksizes=[1, 2, 2, 3, 1], strides=[1, 1, 2, 1, 1], padding="VALID")
+
+
+# ---- nnimg: connectionist temporal classification
+_CTC_IDX = V([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2], [2, 3]], "int64")
+_CTC_VAL = V([1, 3, 3, 0, 2, 2, 2, 1, 1], "int32")
+case("CTCLoss", inputs=F(7, 3, 5), labels_indices=_CTC_IDX, labels_values=_CTC_VAL,
+     sequence_length=V([7, 5, 6], "int32"))
+case("CTCLoss", "f64_no_merge", inputs=F(7, 3, 5, dt="float64"), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([7, 6, 7], "int32"), ctc_merge_repeated=False)
+case("CTCLoss", "collapse_ignore_long", inputs=F(6, 3, 5, lo=-4, hi=4), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([6, 0, 3], "int32"),
+     preprocess_collapse_repeated=True, ignore_longer_outputs_than_inputs=True)
+case("CTCLoss", "too_long", error=True, inputs=F(4, 3, 5), labels_indices=_CTC_IDX,
+     labels_values=_CTC_VAL, sequence_length=V([4, 4, 3], "int32"))
+case("CTCLoss", "bad_label", error=True, inputs=F(4, 1, 5), labels_indices=V([[0, 0], [0, 1]], "int64"),
+     labels_values=V([4, 1], "int32"), sequence_length=V([4], "int32"))
+case("CTCGreedyDecoder", inputs=F(8, 3, 4, step=0.25), sequence_length=V([8, 5, 0], "int32"))
+case("CTCGreedyDecoder", "merge_f64_blank0", inputs=F(8, 2, 4, dt="float64"),
+     sequence_length=V([8, 7], "int32"), merge_repeated=True, blank_index=0)
+case("CTCGreedyDecoder", "seq_too_long", error=True, inputs=F(3, 2, 4),
+     sequence_length=V([3, 4], "int32"))
+case("CTCBeamSearchDecoder", inputs=F(9, 3, 5, lo=-3, hi=3), sequence_length=V([9, 6, 4], "int32"),
+     beam_width=4, top_paths=3)
+case("CTCBeamSearchDecoder", "no_merge_f64", inputs=F(7, 2, 4, lo=-2, hi=2, dt="float64"),
+     sequence_length=V([7, 5], "int32"), beam_width=6, top_paths=2, merge_repeated=False)
+case("CTCBeamSearchDecoder", "narrow_beam", inputs=F(12, 2, 6, lo=-3, hi=3),
+     sequence_length=V([12, 10], "int32"), beam_width=2, top_paths=1)
+case("CTCBeamSearchDecoder", "too_many_paths", error=True, inputs=F(3, 1, 4),
+     sequence_length=V([0], "int32"), beam_width=3, top_paths=2)
+# dataexp: LU factorization and tridiagonal systems (linalg_lu.c)
+_LU4 = [[2.0, -1.0, 0.5, 3.0], [1.0, 3.0, -2.0, 0.0], [4.0, 1.5, 4.0, -1.0], [0.5, 0.0, 1.0, 2.0]]
+case("Lu", input=V(_GEN, "float32"))
+case("Lu", "f64_batch_i64", input=V([_LU4, np.eye(4).tolist()], "float64"), output_idx_type="int64")
+case("Lu", "singular", input=V([[1.0, 2.0], [2.0, 4.0]], "float64"), error=True)
+case("TridiagonalSolve", diagonals=F(3, 5), rhs=F(5, 2))
+case("TridiagonalSolve", "f64_batch_no_pivoting", diagonals=V(
+    [[[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, 1.0, 1.0]],
+     [[0.5, 0.5, 0.0], [3.0, -3.0, 2.0], [0.0, 0.25, 1.0]]], "float64"),
+     rhs=F(2, 3, 4, dt="float64"), partial_pivoting=False)
+case("TridiagonalSolve", "pivoting_needed", diagonals=V(
+    [[1.0, 1.0, 0.0], [0.0, 2.0, 3.0], [0.0, 1.0, 1.0]], "float64"), rhs=F(3, 1, dt="float64"))
+case("TridiagonalSolve", "singular", diagonals=V(
+    [[1.0, 2.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64"), rhs=F(3, 1, dt="float64"))
+case("TridiagonalMatMul", superdiag=F(1, 4), maindiag=F(1, 4), subdiag=F(1, 4), rhs=F(4, 3))
+case("MatrixSquareRoot", input=V(_SPD, "float32"))
+case("MatrixSquareRoot", "f64_batch_complex_pairs", input=V(
+    [[[1.0, -2.0, 0.5], [3.0, 1.0, 0.0], [0.2, 0.1, 2.0]], _SPD], "float64"))
+case("MatrixSquareRoot", "f64_general", input=V(
+    [[4.0, 1.0, -2.0, 0.5], [0.5, 3.0, 1.0, 0.0], [1.0, -1.0, 5.0, 2.0], [0.0, 2.0, -1.0, 6.0]], "float64"))
+case("MatrixSquareRoot", "negative_eigenvalue", input=V([[-1.0, 0.0], [0.0, 4.0]], "float64"))
+case("TridiagonalMatMul", "f64_batch", superdiag=F(2, 1, 3, dt="float64"),
+     maindiag=F(2, 1, 3, dt="float64"), subdiag=F(2, 1, 3, dt="float64"), rhs=F(2, 3, 2, dt="float64"))
+
+
+# ---- lookup branch: string hashing (FarmHash Fingerprint64, TF's Hash64) and
+# lookup tables (hash, mutable, mutable-of-tensors, dense; key/value and text
+# file initializers)
+_LONG_WORDS = _WORDS + [b"x" * 17, b"y" * 33, b"z" * 64, b"w" * 65, bytes(range(200))]
+case("StringToHashBucketFast", input=V(_LONG_WORDS, "string"), num_buckets=1000)
+case("StringToHashBucketFast", "matrix_one_bucket", input=V([[b"a", b"b"], [b"c", b""]], "string"),
+     num_buckets=1)
+case("StringToHashBucket", string_tensor=V(_LONG_WORDS, "string"), num_buckets=97)
+case("Fingerprint", "strings", data=V(_LONG_WORDS, "string"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "string_rows", data=V([[b"a", b"bc", b""], [b"xyz", b"q", b"r"]], "string"),
+     method=V(b"farmhash64", "string"))
+case("Fingerprint", "i32_rows", data=I(3, 5, lo=-100, hi=100), method=V(b"farmhash64", "string"))
+case("Fingerprint", "f64_rows", data=F(2, 2, 3, dt="float64"), method=V(b"farmhash64", "string"))
+case("Fingerprint", "bad_method", data=I(3), method=V(b"md5", "string"), error=True)
+
+
+def _hash_table(tf, keys, values, kdt, vdt, name="table"):
+    h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt, shared_name=name)
+    init = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant(keys, dtype=kdt),
+                                        values=tf.constant(values, dtype=vdt))
+    return h, init
+
+
+def _lookup_find_str(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"bb", b"ccc"], [1, 2, 3], tf.string, tf.int64)
+    keys = inp(V([[b"a", b"zz", b"ccc"], [b"", b"bb", b"a"]], "string"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out, tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+def _lookup_find_i64_str(tf, inp):
+    h, init = _hash_table(tf, [5, -7, 1 << 40], [b"five", b"minus seven", b"big"], tf.int64, tf.string)
+    keys = inp(V([5, 6, 1 << 40, -7], "int64"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys, default_value=tf.constant(b"UNK"))
+    k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.string)
+    return {"init": [init], "fetches": [out, tf.raw_ops.Size(input=k), tf.raw_ops.Size(input=v)]}
+
+
+def _lookup_find_full_default(tf, inp):
+    h, init = _hash_table(tf, [1, 2], [0.5, 1.5], tf.int32, tf.float32)
+    keys = inp(V([1, 3, 2, 4], "int32"), "keys")
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=keys,
+                                       default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float32"), "dflt"))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_find_uninitialized(tf, inp):
+    h = tf.raw_ops.HashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([b"a"], "string"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [out]}
+
+
+def _lookup_find_wrong_key_type(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1], "int64"), "keys"),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [out]}
+
+
+def _lookup_init_conflict(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"a"], [1, 2], tf.string, tf.int64)
+    return {"targets": [init]}
+
+
+def _lookup_init_twice(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"b", b"a"]),
+                                         values=tf.constant([2, 1], tf.int64))
+    with tf.control_dependencies([again]):
+        size = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"init": [init], "fetches": [size]}
+
+
+def _lookup_init_twice_different(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         values=tf.constant([1, 3, 4], tf.int64))
+    return {"init": [init], "targets": [again]}
+
+
+def _lookup_init_twice_same_size(tf, inp):
+    h, init = _hash_table(tf, [b"a", b"b"], [1, 2], tf.string, tf.int64)
+    again = tf.raw_ops.InitializeTableV2(table_handle=h, keys=tf.constant([b"a", b"c"]),
+                                         values=tf.constant([5, 3], tf.int64))
+    with tf.control_dependencies([again]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"b", b"c"]),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f]}
+
+
+def _lookup_insert_static(tf, inp):
+    h, init = _hash_table(tf, [b"a"], [1], tf.string, tf.int64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"b"]),
+                                         values=tf.constant([2], tf.int64))
+    return {"init": [init], "targets": [ins]}
+
+
+custom("LookupTableFindV2", "string_to_int64", _lookup_find_str)
+custom("LookupTableFindV2", "int64_to_string", _lookup_find_i64_str)
+custom("LookupTableFindV2", "full_size_default", _lookup_find_full_default)
+def _mutable_full_default(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.int64, value_dtype=tf.float64)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([0.5, 1.5], tf.float64))
+    with tf.control_dependencies([ins]):
+        out = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=inp(V([1, 3, 2, 4], "int64"), "keys"),
+                                           default_value=inp(V([9.0, 8.0, 7.0, 6.0], "float64"), "dflt"))
+    return {"fetches": [out]}
+
+
+custom("LookupTableFindV2", "mutable_full_size_default", _mutable_full_default)
+custom("LookupTableFindV2", "uninitialized", _lookup_find_uninitialized, error=True)
+custom("LookupTableFindV2", "wrong_key_dtype", _lookup_find_wrong_key_type, error=True)
+custom("InitializeTableV2", "duplicate_key_other_value", _lookup_init_conflict, error=True)
+custom("InitializeTableV2", "twice_same_data", _lookup_init_twice)
+custom("InitializeTableV2", "twice_other_size", _lookup_init_twice_different, error=True)
+custom("InitializeTableV2", "twice_same_size_kept", _lookup_init_twice_same_size)
+custom("LookupTableInsertV2", "static_table", _lookup_insert_static, error=True)
+
+
+def _mutable_ops(tf, inp):
+    h = tf.raw_ops.MutableHashTableV2(key_dtype=tf.string, value_dtype=tf.float32, shared_name="m")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=inp(V([b"a", b"b", b"c", b"a"], "string"), "keys"),
+                                         values=inp(V([1.0, 2.0, 3.0, 4.0], "float32"), "values"))
+    with tf.control_dependencies([ins]):
+        s1 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f1 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[b"a", b"b"], [b"c", b"d"]]),
+                                          default_value=tf.constant(-1.0))
+    with tf.control_dependencies([s1, f1]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([b"b", b"zz", b"c"]))
+    with tf.control_dependencies([rm]):
+        s2 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v, s2]):
+        imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=tf.constant([b"x", b"y"]),
+                                             values=tf.constant([5.0, 6.0]))
+    with tf.control_dependencies([imp]):
+        s3 = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f3 = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"a", b"x", b"y"]),
+                                          default_value=tf.constant(0.0))
+    return {"fetches": [s1, f1, s2, k, v, s3, f3]}
+
+
+def _mutable_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.int32, value_shape=[3])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([7, 8], tf.int64),
+                                         values=inp(I(2, 3, lo=-9, hi=9), "values"))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[8, 9], [7, 7]], tf.int64),
+                                         default_value=tf.constant([0, -1, -2]))
+    with tf.control_dependencies([f]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([8], tf.int64))
+    with tf.control_dependencies([rm]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int32)
+    return {"fetches": [f, k, v]}
+
+
+def _mutable_value_shape_mismatch(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.int64, value_dtype=tf.float32, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, 2], tf.int64),
+                                         values=tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    return {"targets": [ins]}
+
+
+custom("LookupTableInsertV2", "mutable_find_remove_export_import", _mutable_ops)
+custom("MutableHashTableOfTensorsV2", "insert_find_remove", _mutable_of_tensors)
+custom("LookupTableInsertV2", "value_shape_mismatch", _mutable_value_shape_mismatch, error=True)
+
+
+def _dense(tf, kdt, vdt, empty, deleted, value_shape=(), buckets=8, load=0.8):
+    return tf.raw_ops.MutableDenseHashTableV2(empty_key=tf.constant(empty, kdt), deleted_key=tf.constant(deleted, kdt),
+                                              value_dtype=vdt, value_shape=list(value_shape),
+                                              initial_num_buckets=buckets, max_load_factor=load)
+
+
+def _dense_int64(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    keys = inp(V([3, 11, 19, 4, 100, 7, 12, 5, 6, 27], "int64"), "keys")
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=keys, values=inp(F(10), "values"))
+    with tf.control_dependencies([ins]):
+        rm = tf.raw_ops.LookupTableRemoveV2(table_handle=h, keys=tf.constant([11, 4, 1000], tf.int64))
+    with tf.control_dependencies([rm]):
+        ins2 = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([43, 11], tf.int64),
+                                              values=tf.constant([0.5, 0.25]))
+    with tf.control_dependencies([ins2]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([3, 4, 11, 43, 8], tf.int64),
+                                         default_value=tf.constant(-9.0))
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+    return {"fetches": [k, v, f, s]}
+
+
+def _dense_string_vector_values(tf, inp):
+    h = _dense(tf, tf.string, tf.int32, b"", b"<deleted>", value_shape=[2], buckets=4, load=0.5)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([b"apple", b"kiwi", b"fig"]),
+                                         values=inp(I(3, 2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.string, Tvalues=tf.int32)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([b"fig", b"plum"]),
+                                         default_value=tf.constant([-1, -2]))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_vector_keys(tf, inp):
+    h = _dense(tf, tf.int64, tf.int64, [-1, -1], [-2, -2], buckets=4)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([[1, 2], [3, 4], [1, 3]], tf.int64),
+                                         values=tf.constant([10, 20, 30], tf.int64))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExportV2(table_handle=h, Tkeys=tf.int64, Tvalues=tf.int64)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([[3, 4], [2, 1]], tf.int64),
+                                         default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [k, v, f]}
+
+
+def _dense_import(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, 0, -1, buckets=4)
+    # what a checkpoint restore feeds: the exported [buckets, 1] arrays, shapes unknown to the graph
+    keys = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0], [5], [-1], [2]], tf.int64), shape=None)
+    values = tf.raw_ops.PlaceholderWithDefault(input=tf.constant([[0.0], [1.5], [0.0], [2.5]]), shape=None)
+    imp = tf.raw_ops.LookupTableImportV2(table_handle=h, keys=keys, values=values)
+    with tf.control_dependencies([imp]):
+        s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant([5, 2, 3], tf.int64),
+                                         default_value=tf.constant(-1.0))
+    return {"fetches": [s, f]}
+
+
+def _dense_empty_key_insert(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2)
+    ins = tf.raw_ops.LookupTableInsertV2(table_handle=h, keys=tf.constant([1, -1], tf.int64),
+                                         values=tf.constant([1.0, 2.0]))
+    return {"targets": [ins]}
+
+
+def _dense_bad_buckets(tf, inp):
+    h = _dense(tf, tf.int64, tf.float32, -1, -2, buckets=6)
+    return {"fetches": [tf.raw_ops.LookupTableSizeV2(table_handle=h)]}
+
+
+custom("MutableDenseHashTableV2", "int64_insert_remove_export", _dense_int64)
+custom("MutableDenseHashTableV2", "string_keys_vector_values", _dense_string_vector_values)
+custom("MutableDenseHashTableV2", "vector_keys", _dense_vector_keys)
+custom("MutableDenseHashTableV2", "import_buckets", _dense_import)
+custom("MutableDenseHashTableV2", "empty_key_insert", _dense_empty_key_insert, error=True)
+custom("MutableDenseHashTableV2", "bucket_count_not_power_of_two", _dense_bad_buckets, error=True)
+
+
+def _text_table(kdt, vdt, rel, probe, default, **attrs):
+    def build(tf, inp):
+        h = tf.raw_ops.HashTableV2(key_dtype=kdt, value_dtype=vdt)
+        init = tf.raw_ops.InitializeTableFromTextFileV2(table_handle=h, filename=inp(PATH(rel), "filename"), **attrs)
+        with tf.control_dependencies([init]):
+            f = tf.raw_ops.LookupTableFindV2(table_handle=h, keys=tf.constant(probe, kdt),
+                                             default_value=tf.constant(default, vdt))
+            s = tf.raw_ops.LookupTableSizeV2(table_handle=h)
+        return {"fetches": [f, s]}
+    return build
+
+
+custom("InitializeTableFromTextFileV2", "word_to_line", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"cherry", b"apple", b"date", b"fig"], -1, key_index=-2, value_index=-1))
+custom("InitializeTableFromTextFileV2", "line_to_word", _text_table(
+    "int64", "string", "lookup/vocab.txt", [0, 2, 3, 4], b"?", key_index=-1, value_index=-2))
+custom("InitializeTableFromTextFileV2", "columns_csv", _text_table(
+    "string", "float32", "lookup/pairs.csv", [b"a", b"c", b"d"], 0.0, key_index=0, value_index=2, delimiter=","))
+custom("InitializeTableFromTextFileV2", "int_columns_offset", _text_table(
+    "int64", "int32", "lookup/pairs.csv", [2, 0, 5], -1, key_index=-1, value_index=1, delimiter=",", offset=3))
+custom("InitializeTableFromTextFileV2", "vocab_size_truncates", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"banana", b"cherry"], -1, key_index=-2, value_index=-1, vocab_size=2))
+custom("InitializeTableFromTextFileV2", "vocab_size_too_big", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"a"], -1, key_index=-2, value_index=-1, vocab_size=9), error=True)
+custom("InitializeTableFromTextFileV2", "empty_line", _text_table(
+    "string", "int64", "lookup/empty_line.txt", [b"x"], -1, key_index=-2, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "missing_column", _text_table(
+    "string", "int64", "lookup/vocab.txt", [b"x"], -1, key_index=1, value_index=-1), error=True)
+custom("InitializeTableFromTextFileV2", "bad_number", _text_table(
+    "string", "int64", "lookup/pairs.csv", [b"a"], -1, key_index=1, value_index=0, delimiter=","), error=True)
+# the other table ops, each under its own name (same graphs as above)
+custom("HashTableV2", "string_to_int64", _lookup_find_str)
+custom("MutableHashTableV2", "find_remove_export_import", _mutable_ops)
+custom("LookupTableRemoveV2", "mutable", _mutable_ops)
+custom("LookupTableRemoveV2", "dense", _dense_int64)
+custom("LookupTableSizeV2", "mutable", _mutable_ops)
+custom("LookupTableExportV2", "dense_int64", _dense_int64)
+custom("LookupTableExportV2", "dense_vector_keys", _dense_vector_keys)
+custom("LookupTableImportV2", "mutable", _mutable_ops)
+custom("LookupTableImportV2", "dense_buckets", _dense_import)
+# version-1 tables: the handle is a Ref(string) [container, name]
+def _v1_static(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64, shared_name="v1")
+    init = tf.raw_ops.InitializeTable(table_handle=h, keys=tf.constant([b"a", b"b"]),
+                                      values=tf.constant([1, 2], tf.int64))
+    f = tf.raw_ops.LookupTableFind(table_handle=h, keys=inp(V([b"b", b"q", b"a"], "string"), "keys"),
+                                   default_value=tf.constant(-1, tf.int64))
+    return {"init": [init], "fetches": [f, tf.raw_ops.LookupTableSize(table_handle=h)]}
+
+
+def _v1_mutable(tf, inp):
+    h = tf.raw_ops.MutableHashTable(key_dtype=tf.int64, value_dtype=tf.float32)
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([4, 5], tf.int64),
+                                       values=inp(F(2), "values"))
+    with tf.control_dependencies([ins]):
+        k, v = tf.raw_ops.LookupTableExport(table_handle=h, Tkeys=tf.int64, Tvalues=tf.float32)
+    with tf.control_dependencies([k, v]):
+        imp = tf.raw_ops.LookupTableImport(table_handle=h, keys=tf.constant([9], tf.int64),
+                                           values=tf.constant([0.5]))
+    with tf.control_dependencies([imp]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([4, 9], tf.int64),
+                                       default_value=tf.constant(-1.0))
+    return {"fetches": [tf.raw_ops.Size(input=k), f]}
+
+
+def _v1_text(tf, inp):
+    h = tf.raw_ops.HashTable(key_dtype=tf.string, value_dtype=tf.int64)
+    init = tf.raw_ops.InitializeTableFromTextFile(table_handle=h, filename=inp(PATH("lookup/vocab.txt"), "f"),
+                                                  key_index=-2, value_index=-1)
+    with tf.control_dependencies([init]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"date", b"apple", b"x"]),
+                                       default_value=tf.constant(-1, tf.int64))
+    return {"fetches": [f]}
+
+
+def _v1_of_tensors(tf, inp):
+    h = tf.raw_ops.MutableHashTableOfTensors(key_dtype=tf.string, value_dtype=tf.int64, value_shape=[2])
+    ins = tf.raw_ops.LookupTableInsert(table_handle=h, keys=tf.constant([b"k"]),
+                                       values=tf.constant([[3, 4]], tf.int64))
+    with tf.control_dependencies([ins]):
+        f = tf.raw_ops.LookupTableFind(table_handle=h, keys=tf.constant([b"k", b"z"]),
+                                       default_value=tf.constant([0, 0], tf.int64))
+    return {"fetches": [f]}
+
+
+for _op in ["HashTable", "InitializeTable", "LookupTableFind", "LookupTableSize"]:
+    custom(_op, "v1_static", _v1_static)
+for _op in ["MutableHashTable", "LookupTableInsert", "LookupTableExport", "LookupTableImport"]:
+    custom(_op, "v1_mutable", _v1_mutable)
+custom("InitializeTableFromTextFile", "v1_text", _v1_text)
+custom("MutableHashTableOfTensors", "v1_of_tensors", _v1_of_tensors)
+
+# what feature columns build: bucket indices and feature crosses
+case("Bucketize", input=V([[-5.0, 0.0, 0.5], [1.0, 10.0, 11.0]], "float32"), boundaries=[0.0, 1.0, 10.0])
+case("Bucketize", "f64", input=V([0.1, 0.30000001, 0.3, -1e300], "float64"), boundaries=[0.1, 0.3])
+case("Bucketize", "i64", input=V([-3, 0, 2, 3, 100], "int64"), boundaries=[0.0, 2.5, 3.0])
+case("Bucketize", "i32_no_boundaries", input=V([-3, 7], "int32"), boundaries=[])
+case("Bucketize", "unsorted", input=V([1.0], "float32"), boundaries=[2.0, 1.0], error=True)
+
+
+def _cross(hashed, num_buckets=0, dense=True, out="int64", internal="int64", key=956888297470, ints=True):
+    def build(tf, inp):
+        ind_a = tf.constant([[0, 0], [0, 1], [1, 0], [3, 0]], tf.int64)
+        val_a = inp(V([b"a", b"bb", b"c", b"d"], "string"), "va")
+        ind_b = tf.constant([[0, 0], [1, 0], [1, 1], [3, 2]], tf.int64)
+        val_b = inp(V([7, -3, 12, 5], "int64") if ints else V([b"p", b"q", b"r", b"s"], "string"), "vb")
+        shape = tf.constant([4, 3], tf.int64)
+        dense_in = [inp(V([[b"x", b"y"], [b"z", b"w"], [b"u", b"v"], [b"s", b"t"]], "string"), "d")] if dense else []
+        o = tf.raw_ops.SparseCross(indices=[ind_a, ind_b], values=[val_a, val_b], shapes=[shape, shape],
+                                   dense_inputs=dense_in, hashed_output=hashed, num_buckets=num_buckets,
+                                   hash_key=key, out_type=out, internal_type=internal)
+        return {"fetches": list(o)}
+    return build
+
+
+custom("SparseCross", "hashed_buckets", _cross(True, 1000))
+custom("SparseCross", "hashed_no_buckets", _cross(True, 0, dense=False))
+custom("SparseCross", "strings", _cross(False, out="string", internal="string", ints=False))
+custom("SparseCross", "strings_int_internal", _cross(False, out="string", internal="int64"))
+custom("SparseCross", "hashed_strings_only", _cross(True, 50, internal="string", ints=False, key=1))
+
+# sets: the last dimension of each input is a set
+_SET_A = [[[3, 1, 1, 0], [2, 2, 2, 2]], [[5, 4, 3, 2], [9, 9, 8, 7]]]
+_SET_B = [[[1, 5, 3, 3], [7, 8, 9, 2]], [[5, 5, 5, 5], [0, 1, 2, 3]]]
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToDenseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int32"),
+         set2=V(_SET_B, "int32"), set_operation=_op_name)
+case("DenseToDenseSetOperation", "strings", set1=V([[b"b", b"a", b""], [b"x", b"x", b"y"]], "string"),
+     set2=V([[b"a", b"c", b"c"], [b"z", b"x", b"w"]], "string"), set_operation="union")
+case("DenseToDenseSetOperation", "u8_intersection", set1=V([[1, 200, 3]], "uint8"), set2=V([[200, 1, 9]], "uint8"),
+     set_operation="intersection")
+case("DenseToDenseSetOperation", "bad_operation", set1=V([[1]], "int64"), set2=V([[1]], "int64"),
+     set_operation="xor", error=True)
+_SP_IND = K([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 1, 2], [1, 1, 3]], "int64")
+_SP_SHAPE = K([2, 2, 5], "int64")
+for _op_name in ["a-b", "b-a", "intersection", "union"]:
+    case("DenseToSparseSetOperation", _op_name.replace("-", "_minus_"), set1=V(_SET_A, "int64"),
+         set2_indices=_SP_IND, set2_values=V([3, 7, 2, 9, 4], "int64"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+    case("SparseToSparseSetOperation", _op_name.replace("-", "_minus_"),
+         set1_indices=K([[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 1, 0]], "int64"),
+         set1_values=V([b"p", b"q", b"r", b"s"], "string"), set1_shape=K([2, 2, 3], "int64"),
+         set2_indices=_SP_IND, set2_values=V([b"q", b"p", b"t", b"s", b"u"], "string"), set2_shape=_SP_SHAPE,
+         set_operation=_op_name)
+case("SparseToSparseSetOperation", "unordered_indices",
+     set1_indices=K([[1, 0], [0, 0]], "int64"), set1_values=V([1, 2], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([2, 2], "int64"),
+     set_operation="union", error=True)
+case("SparseToSparseSetOperation", "mismatched_groups",
+     set1_indices=K([[0, 0]], "int64"), set1_values=V([1], "int32"), set1_shape=K([2, 2], "int64"),
+     set2_indices=K([[0, 0]], "int64"), set2_values=V([1], "int32"), set2_shape=K([3, 2], "int64"),
+     set_operation="union", error=True)
+case("SetSize", set_indices=_SP_IND, set_values=V([3, 3, 2, 9, 9], "int64"), set_shape=_SP_SHAPE)
+case("SetSize", "strings", set_indices=K([[0, 0], [0, 1], [2, 0]], "int64"),
+     set_values=V([b"a", b"b", b"a"], "string"), set_shape=K([3, 4], "int64"))
+case("SetSize", "out_of_order", set_indices=K([[0, 1], [0, 0]], "int64"), set_values=V([1, 2], "int32"),
+     set_shape=K([2, 3], "int64"), error=True)
+# ---- rand: stateless random ops (seeded by a [2] seed; V2 forms by key / counter / alg)
+case("StatelessRandomUniform", shape=K([3, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomUniform", "f64_i32seed", shape=K([7], "int64"), seed=K([-3, 2], "int32"),
+     dtype="float64")
+case("StatelessRandomUniform", "f16", shape=K([10], "int32"), seed=K([1, 2], "int64"),
+     dtype="float16")
+case("StatelessRandomUniform", "bf16", shape=K([9], "int32"), seed=K([1, 2], "int64"),
+     dtype="bfloat16")
+case("StatelessRandomUniform", "large", shape=K([1000], "int32"), seed=K([123, 456], "int64"),
+     dtype="float32")
+case("StatelessRandomNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"), dtype="float32")
+case("StatelessRandomNormal", "f64", shape=K([9], "int32"), seed=K([2**40, -5], "int64"),
+     dtype="float64")
+case("StatelessRandomNormal", "large_odd", shape=K([1001], "int32"), seed=K([5, 77], "int32"),
+     dtype="float32")
+case("StatelessTruncatedNormal", shape=K([4, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="float32")
+case("StatelessTruncatedNormal", "f64", shape=K([9], "int32"), seed=K([3, 4], "int64"),
+     dtype="float64")
+case("StatelessTruncatedNormal", "large", shape=K([999], "int32"), seed=K([9, 3], "int64"),
+     dtype="float32")
+case("StatelessRandomUniformInt", "i32", shape=K([3, 4], "int32"), seed=K([7, 11], "int64"),
+     minval=K(-5, "int32"), maxval=K(17, "int32"))
+case("StatelessRandomUniformInt", "i64", shape=K([6], "int32"), seed=K([2, 9], "int32"),
+     minval=K(0, "int64"), maxval=K(1000000007, "int64"))
+case("StatelessRandomUniformInt", "empty_range", shape=K([2], "int32"), seed=K([2, 9], "int64"),
+     minval=V(5, "int32"), maxval=V(5, "int32"), error=True)
+case("StatelessRandomUniformFullInt", "u64", shape=K([5], "int32"), seed=K([7, 11], "int64"))
+case("StatelessRandomUniformFullInt", "i32", shape=K([2, 5], "int32"), seed=K([7, 11], "int64"),
+     dtype="int32")
+case("StatelessRandomUniformFullInt", "u32", shape=K([7], "int32"), seed=K([-4, 1], "int32"),
+     dtype="uint32")
+case("StatelessRandomUniformFullInt", "u32_seed", shape=K([7], "int32"),
+     seed=K([4000000000, 1], "uint32"), dtype="uint32", error=True)
+case("StatelessRandomUniformFullInt", "i64", shape=K([3], "int64"), seed=K([0, 0], "int64"),
+     dtype="int64")
+case("StatelessMultinomial", logits=F(3, 4), num_samples=K(6, "int32"), seed=K([5, 6], "int64"))
+case("StatelessMultinomial", "i32_out", logits=F(2, 3, dt="float64"), num_samples=K(4, "int32"),
+     seed=K([8, 1], "int32"), output_dtype="int32")
+case("StatelessMultinomial", "many_classes", logits=F(2, 50), num_samples=K(20, "int32"),
+     seed=K([1, 2], "int64"))
+case("StatelessRandomGetKeyCounter", seed=K([7, 11], "int64"))
+case("StatelessRandomGetAlg")
+case("StatelessRandomGetKeyCounterAlg", seed=K([-7, 11], "int32"))
+case("StatelessRandomUniformV2", shape=K([3, 5], "int32"), key=K([0x1234567890abcdef], "uint64"),
+     counter=K([5, 2**63 + 7], "uint64"), alg=K(1, "int32"), dtype="float32")
+case("StatelessRandomUniformV2", "auto_f64", shape=K([7], "int32"), key=K([99], "uint64"),
+     counter=K([0, 1], "uint64"), alg=K(3, "int32"), dtype="float64")
+case("StatelessRandomNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessTruncatedNormalV2", shape=K([4, 5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformIntV2", "i64", shape=K([6], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), minval=K(-100, "int64"),
+     maxval=K(100, "int64"))
+case("StatelessRandomUniformFullIntV2", "u64", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessRandomUniformFullIntV2", "i32", shape=K([5], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), dtype="int32")
+
+# ---- rand: gamma and Poisson sampling (stateful and stateless), their derivatives
+case("RandomGamma", shape=K([5], "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"), seed=7,
+     seed2=11)
+case("RandomGamma", "f64_matrix_alpha", shape=K([3, 2], "int64"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"), seed=1, seed2=2)
+case("RandomGamma", "f16", shape=K([6], "int32"), alpha=V([0.7, 4.0], "float16"), seed=3, seed2=4)
+case("RandomGamma", "scalar_alpha_large", shape=K([300], "int32"), alpha=V(3.0, "float32"), seed=5,
+     seed2=6)
+case("RandomGammaGrad", alpha=F(6, lo=0.1, hi=5.0), sample=F(6, lo=0.05, hi=8.0))
+case("RandomGammaGrad", "f64_broadcast", alpha=V([[0.5, 2.0, 20.0]], "float64"),
+     sample=V([[0.1, 1.5, 25.0], [3.0, 0.01, 15.0]], "float64"))
+case("IgammaGradA", "f64", a=F(8, lo=0.2, hi=6.0, dt="float64"), x=F(8, lo=0.01, hi=9.0, dt="float64"))
+case("IgammaGradA", "f32", a=F(5, lo=0.5, hi=3.0), x=F(5, lo=0.1, hi=4.0))
+case("RandomPoissonV2", shape=K([6], "int32"), rate=V([0.5, 3.0, 9.9, 10.0, 55.0, 1000.0], "float32"),
+     seed=7, seed2=11, dtype="int64")
+case("RandomPoissonV2", "f64_out", shape=K([2, 3], "int32"), rate=V([[2.0], [400.0]], "float64"),
+     seed=1, seed2=2, dtype="float64")
+case("RandomPoissonV2", "int_rate_i32", shape=K([4], "int64"), rate=V([1, 20], "int32"), seed=3,
+     seed2=3, dtype="int32")
+case("RandomPoissonV2", "f16", shape=K([5], "int32"), rate=V([4.0, 12.0], "float16"), seed=3,
+     seed2=3, dtype="float16")
+case("StatelessRandomGammaV2", shape=K([5, 4], "int32"), seed=K([7, 11], "int64"),
+     alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV2", "f64", shape=K([3, 2, 2], "int64"), seed=K([-1, 2], "int32"),
+     alpha=V([[0.01, 0.3], [1.0, 7.0]], "float64"))
+case("StatelessRandomGammaV2", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     alpha=V([1.0, 2.0], "float32"), error=True)
+case("StatelessRandomGammaV3", shape=K([5, 4], "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"), alpha=V([0.5, 1.0, 2.5, 30.0], "float32"))
+case("StatelessRandomGammaV3", "f64_auto", shape=K([3, 2], "int64"), key=K([5], "uint64"),
+     counter=K([0, 9], "uint64"), alg=K(3, "int32"), alpha=V([0.2, 7.0], "float64"))
+case("StatelessRandomPoisson", shape=K([4, 3], "int32"), seed=K([7, 11], "int64"),
+     lam=V([0.5, 12.0, 300.0], "float32"), dtype="int32")
+case("StatelessRandomPoisson", "f64", shape=K([6], "int32"), seed=K([2, 3], "int64"),
+     lam=V(4.5, "float64"), dtype="float64")
+case("StatelessRandomBinomial", shape=K([4, 6], "int32"), seed=K([7, 11], "int64"),
+     counts=V([1.0, 5.0, 30.0, 200.0, 1000.0, 7.0], "float32"),
+     probs=V([0.3, 0.9, 0.5, 0.05, 0.7, 0.0], "float32"), dtype="int32")
+case("StatelessRandomBinomial", "f64_broadcast", shape=K([3, 2, 4], "int64"),
+     seed=K([-1, 2], "int32"), counts=V([[10.0], [500.0]], "float64"),
+     probs=V([0.01, 0.2, 0.6, 1.0], "float64"), dtype="float64")
+case("StatelessRandomBinomial", "bad_shape", shape=K([3, 5], "int32"), seed=K([1, 2], "int64"),
+     counts=V([1.0, 2.0], "float32"), probs=V([0.5, 0.5], "float32"), dtype="int32", error=True)
+case("StatelessShuffle", value=V(list(range(20)), "int32"), key=K([17], "uint64"),
+     counter=K([1, 2], "uint64"), alg=K(1, "int32"))
+case("StatelessShuffle", "rows_string", value=V([[b"a", b"b"], [b"c", b"d"], [b"e", b"f"]], "string"),
+     key=K([5], "uint64"), counter=K([0, 9], "uint64"), alg=K(3, "int32"))
+case("StatelessShuffle", "large", value=V(np.arange(3000, dtype=np.int64)), key=K([99], "uint64"),
+     counter=K([3, 4], "uint64"), alg=K(1, "int32"))
+case("RandomIndexShuffle", index=V(list(range(12)), "int64"), seed=K([1, 2, 3], "int64"),
+     max_index=K(11, "int64"))
+case("RandomIndexShuffle", "scalar_u32", index=V(5, "uint32"), seed=K([7, 8, 9], "uint32"),
+     max_index=K(100000, "uint32"))
+case("RandomIndexShuffle", "big_range_rows", index=V([0, 1, 2], "int64"),
+     seed=K([[1, 2, 3], [4, 5, 6], [7, 8, 9]], "int64"), max_index=V([10, 2**40, 2**62], "int64"),
+     rounds=6)
+case("RandomIndexShuffle", "i32_pow2", index=V([0, 7, 65535], "int32"), seed=K([3, 2, 1], "int32"),
+     max_index=K(65536, "int32"))
+case("ParameterizedTruncatedNormal", shape=K([4, 5], "int32"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stdevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"),
+     seed=7, seed2=11)
+case("ParameterizedTruncatedNormal", "f64_scalars", shape=K([3, 7], "int32"),
+     means=V(0.5, "float64"), stdevs=V(2.0, "float64"), minvals=V(-1.0, "float64"),
+     maxvals=V(10.0, "float64"), seed=1, seed2=2)
+case("ParameterizedTruncatedNormal", "bad_params", shape=K([2, 2], "int32"),
+     means=V(0.0, "float32"), stdevs=V(1.0, "float32"), minvals=V(2.0, "float32"),
+     maxvals=V(1.0, "float32"), seed=1, seed2=2, error=True)
+case("StatelessParameterizedTruncatedNormal", shape=K([6, 4], "int32"), seed=K([7, 11], "int64"),
+     means=V([0.0, 1.0, -2.0, 5.0], "float32"), stddevs=V([1.0, 0.5, 2.0, 1.0], "float32"),
+     minvals=V([-1.0, 0.9, 3.0, -np.inf], "float32"), maxvals=V([1.0, 1.1, np.inf, 4.0], "float32"))
+case("StatelessParameterizedTruncatedNormal", "f64_broadcast", shape=K([5, 2, 3], "int64"),
+     seed=K([1, 2], "int32"), means=V([[0.0], [3.0]], "float64"), stddevs=V(1.5, "float64"),
+     minvals=V([-0.5, -10.0, 4.0], "float64"), maxvals=V(6.0, "float64"))
+case("Betainc", a=F(8, lo=0.1, hi=6.0), b=F(8, lo=0.1, hi=6.0), x=F(8, lo=0.0, hi=1.0))
+case("Betainc", "f64_scalars_edges", a=V([0.5, -1.0, 2.0, 2.0, 1e-3, 300.0, 2.0], "float64"),
+     b=V(3.0, "float64"), x=V([0.3, 0.5, 1.5, 1.0, 0.999, 0.99, 0.0], "float64"))
+case("Betainc", "f64_big_params", a=F(6, lo=20.0, hi=500.0, dt="float64"),
+     b=F(6, lo=20.0, hi=500.0, dt="float64"), x=F(6, lo=0.2, hi=0.8, dt="float64"))
+_SPECIAL_X = V([-2.0, 0.0, 1e-8, 1e-3, 0.2, 0.5, 1.0, 1.5, 1.6, 3.0, 7.5, 20.0, 39.0, 41.0,
+                80.0, 700.0], "float64")
+for _op in ("BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "Dawsn", "Expint", "FresnelCos",
+            "FresnelSin", "Spence"):
+  case(_op, "f64", x=_SPECIAL_X)
+  case(_op, x=F(12, lo=0.01, hi=12.0))
+case("Dawsn", "negative_large", x=V([-1e9, -300.0, -4.5, -0.15, 1e10], "float64"))
+case("FresnelCos", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("FresnelSin", "negative_large", x=V([-1e6, -33.3, -2.2, -0.7, 1e300], "float64"))
+case("Spence", "large", x=V([0.25, 0.75, 1.25, 2.0, 2.5, 1e6, 1e100], "float64"))
+
+# ---- rand: candidate samplers and accidental hits
+_TRUE = V([[1, 2], [3, 4], [5, 0]], "int64")
+case("UniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("UniformCandidateSampler", "repeats_big_range", true_classes=_TRUE, num_true=2,
+     num_sampled=8, unique=False, range_max=1000003, seed=1, seed2=2)
+case("UniformCandidateSampler", "range_too_small", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=True, range_max=10, seed=1, seed2=2, error=True)
+case("LogUniformCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=6,
+     unique=True, range_max=50, seed=7, seed2=11)
+case("LogUniformCandidateSampler", "repeats", true_classes=V([[3], [40]], "int64"), num_true=1,
+     num_sampled=10, unique=False, range_max=100000, seed=3, seed2=4)
+case("LearnedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=5,
+     unique=True, range_max=10, seed=7, seed2=11)
+case("LearnedUnigramCandidateSampler", "repeats", true_classes=V([[3], [3], [3]], "int64"),
+     num_true=1, num_sampled=9, unique=False, range_max=37, seed=5, seed2=5)
+case("FixedUnigramCandidateSampler", "unique", true_classes=_TRUE, num_true=2, num_sampled=4,
+     unique=True, range_max=8, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0, 2.0, 2.0, 0.1], seed=7,
+     seed2=11)
+case("FixedUnigramCandidateSampler", "reserved_distorted", true_classes=_TRUE, num_true=2,
+     num_sampled=12, unique=False, range_max=7, unigrams=[5.0, 1.0, 0.5, 9.0, 3.0],
+     num_reserved_ids=2, distortion=0.75, seed=1, seed2=3)
+case("FixedUnigramCandidateSampler", "sharded", true_classes=V([[0], [2]], "int64"), num_true=1,
+     num_sampled=3, unique=True, range_max=4, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+     num_shards=2, shard=1, seed=4, seed2=4)
+case("AllCandidateSampler", true_classes=_TRUE, num_true=2, num_sampled=6, unique=True, seed=1,
+     seed2=1)
+case("UniformCandidateSampler", "true_out_of_range", true_classes=V([[1], [10]], "int64"),
+     num_true=1, num_sampled=3, unique=False, range_max=10, seed=1, seed2=2, error=True)
+case("ComputeAccidentalHits", true_classes=V([[1, 2], [3, 4], [5, 2]], "int64"),
+     sampled_candidates=V([2, 7, 5, 2, 9], "int64"), num_true=2)
+case("ComputeAccidentalHits", "none", true_classes=V([[1], [3]], "int64"),
+     sampled_candidates=V([2, 7], "int64"), num_true=1)
+
+# ---- misc: tf.print, tf.strings.format, unique_with_counts, edit_distance
+case("StringFormat", inputs=[F(2, 3), I(7)], template="a {} b {}", placeholder="{}",
+     summarize=2)
+case("StringFormat", "all_strings", inputs=[V([[b"x", b"y\n"]], "string"), V(True)],
+     template="%s|%s", placeholder="%s", summarize=-1)
+case("PrintV2", input=V(b"tfc op fixture: PrintV2", "string"), output_stream="stderr",
+     end=" <end>\n")
+case("UniqueWithCounts", x=V([4, 1, 4, 7, 1, 1, 9], "int32"))
+case("UniqueWithCounts", "string_i64", x=V([b"b", b"a", b"b", b""], "string"), out_idx="int64")
+case("EditDistance", hypothesis_indices=K([[0, 0], [0, 1], [0, 2], [1, 0]], "int64"),
+     hypothesis_values=V([1, 2, 3, 4], "int32"), hypothesis_shape=K([3, 3], "int64"),
+     truth_indices=K([[0, 0], [0, 1], [2, 0], [2, 1]], "int64"),
+     truth_values=V([1, 5, 7, 8], "int32"), truth_shape=K([3, 2], "int64"))
+case("EditDistance", "strings_raw", normalize=False,
+     hypothesis_indices=K([[0, 0, 0], [1, 0, 0]], "int64"),
+     hypothesis_values=V([b"a", b"b"], "string"), hypothesis_shape=K([2, 1, 1], "int64"),
+     truth_indices=K([[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 1, 0]], "int64"),
+     truth_values=V([b"a", b"b", b"c", b"a"], "string"), truth_shape=K([2, 2, 2], "int64"))
+
+
+
+def _scatter_nd_ref_case(op, dup=False):
+    def build(tf, inp):
+        base = (_rng(op).uniform(0.5, 3, (4, 3, 2))).astype("float32")
+        v, init = _var(tf, base, "v")
+        idx = inp(V([[3, 1], [0, 2], [3, 1]] if dup else [[3, 1], [0, 2]], "int32"), "indices")
+        upd = inp(F(3 if dup else 2, 2, lo=0.5, hi=2), "updates")
+        out = getattr(tf.raw_ops, op)(ref=v, indices=idx, updates=upd)
+        return {"init": [init], "fetches": [out]}
+    return build
+
+
+for _op in ["ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"]:
+    custom(_op, "f32", _scatter_nd_ref_case(_op))
+custom("ScatterNdAdd", "f32_dup_indices", _scatter_nd_ref_case("ScatterNdAdd", dup=True))
+case("EncodeWav", audio=F(5, 2, lo=-1.2, hi=1.2), sample_rate=K(16000, "int32"))
+_WAV = bytes.fromhex("524946462c00000057415645666d74201000000001000200803e000000fa0000"
+                     "04001000646174610800000000004000010080ff")
+case("DecodeWav", contents=V(_WAV, "string"))
+case("DecodeWav", "desired", contents=V(_WAV, "string"), desired_channels=3, desired_samples=4)
+_FQ_X = F(4, 6, lo=-7, hi=7)
+case("FakeQuantWithMinMaxArgs", inputs=_FQ_X)
+case("FakeQuantWithMinMaxArgs", "bits5_narrow", inputs=_FQ_X, min=-3.1, max=5.3, num_bits=5,
+     narrow_range=True)
+case("FakeQuantWithMinMaxArgs", "edges", inputs=V([-6.0, 6.0, 0.0, -6.03, 6.02, 0.0234], "float32"))
+case("FakeQuantWithMinMaxArgsGradient", gradients=F(4, 6), inputs=_FQ_X, min=-2.0, max=3.0)
+case("FakeQuantWithMinMaxArgs", "bad_range", error=True, inputs=_FQ_X, min=1.0, max=0.5)
+case("FakeQuantWithMinMaxVars", inputs=_FQ_X, min=V(-0.7, "float32"), max=V(2.9, "float32"),
+     num_bits=4)
+case("FakeQuantWithMinMaxVars", "zero_range", inputs=_FQ_X, min=V(0.0, "float32"),
+     max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVars", "positive_range", inputs=_FQ_X, min=V(0.3, "float32"),
+     max=V(4.4, "float32"), narrow_range=True)
+case("FakeQuantWithMinMaxVarsGradient", gradients=F(4, 6), inputs=_FQ_X, min=V(-0.7, "float32"),
+     max=V(2.9, "float32"))
+case("FakeQuantWithMinMaxVarsGradient", "zero_range", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(0.0, "float32"), max=V(0.0, "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
+case("FakeQuantWithMinMaxVarsPerChannel", "bits3", inputs=F(2, 3, 4, lo=-3, hi=3),
+     min=V([-1.0, -2.0, 0.5, -0.2], "float32"), max=V([1.0, 0.1, 2.5, 3.0], "float32"), num_bits=3)
+case("FakeQuantWithMinMaxVarsPerChannelGradient", gradients=F(4, 6), inputs=_FQ_X,
+     min=V(np.linspace(-3, -0.5, 6), "float32"), max=V(np.linspace(1, 7, 6), "float32"))
+
+
+def _quantize_case(T, mode, lo, hi, axis=-1, **kw):
+    def build(tf, inp):
+        x = inp(F(3, 4, 5, lo=-4, hi=6), "x")
+        q = tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                  max_range=tf.constant(np.float32(hi)), T=getattr(tf, T),
+                                  mode=mode, axis=axis, **kw)
+        d = tf.raw_ops.Dequantize(input=q.output, min_range=q.output_min,
+                                  max_range=q.output_max, mode=mode, axis=axis,
+                                  narrow_range=kw.get("narrow_range", False))
+        return {"fetches": [q.output, q.output_min, q.output_max, d]}
+    return build
+
+
+for _T in ["quint8", "qint8", "quint16", "qint16", "qint32"]:
+    for _mode in ["MIN_COMBINED", "MIN_FIRST", "SCALED"]:
+        custom("QuantizeV2", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, -1.3, 4.7))
+        custom("Dequantize", "%s_%s" % (_T, _mode), _quantize_case(_T, _mode, 0.5, 3.0))
+custom("QuantizeV2", "scaled_even_narrow", _quantize_case("qint8", "SCALED", -2.0, 5.0,
+                                                           round_mode="HALF_TO_EVEN",
+                                                           narrow_range=True))
+custom("QuantizeV2", "axis1", _quantize_case("qint8", "SCALED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("Dequantize", "axis1", _quantize_case("quint8", "MIN_COMBINED", [-1., -2., 0.5, -3.],
+                                             [1., 2.5, 3., 0.2], axis=1))
+custom("QuantizeV2", "even_needs_scaled", _quantize_case("quint8", "MIN_COMBINED", -1.0, 1.0,
+                                                         round_mode="HALF_TO_EVEN"), error=True)
+_QDQ_X = F(4, 5, lo=-5, hi=3)
+case("QuantizeAndDequantizeV2", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"))
+case("QuantizeAndDequantizeV2", "given_unsigned_half_up", input=_QDQ_X,
+     input_min=V(0.5, "float32"), input_max=V(4.0, "float32"), range_given=True,
+     signed_input=False, num_bits=4, round_mode="HALF_UP")
+case("QuantizeAndDequantizeV2", "given_narrow_f64", input=F(4, 5, lo=-5, hi=3, dt="float64"),
+     input_min=V(-2.0, "float64"), input_max=V(3.0, "float64"), range_given=True,
+     narrow_range=True, num_bits=6)
+case("QuantizeAndDequantizeV2", "axis1", input=F(2, 3, 4, lo=-2, hi=4),
+     input_min=V([0.0, 0.0, 0.0], "float32"), input_max=V([0.0, 0.0, 0.0], "float32"), axis=1)
+case("QuantizeAndDequantizeV3", input=_QDQ_X, input_min=V(-2.0, "float32"),
+     input_max=V(3.0, "float32"), num_bits=V(5, "int32"))
+case("QuantizeAndDequantizeV3", "data_range", input=_QDQ_X, input_min=V(0.0, "float32"),
+     input_max=V(0.0, "float32"), num_bits=V(3, "int32"), range_given=False, signed_input=False)
+case("UnsortedSegmentJoin", inputs=V([[b"a", b"b"], [b"", b"d"], [b"e", b""]], "string"),
+     segment_ids=V([2, 0, 2], "int32"), num_segments=K(4, "int32"), separator="::")
+case("UnsortedSegmentJoin", "nd_ids_i64", inputs=V([[b"a", b"b"], [b"c", b"d"]], "string"),
+     segment_ids=V([[0, 1], [1, 0]], "int64"), num_segments=K(2, "int64"))
+case("UnsortedSegmentJoin", "out_of_range", error=True, inputs=V([b"a", b"b"], "string"),
+     segment_ids=V([0, 2], "int32"), num_segments=K(2, "int32"))
+case("StringNGrams", data=V([b"a", b"b", b"c", b"d", b"e", b"f"], "string"),
+     data_splits=V([0, 4, 4, 6], "int64"), separator=" ", ngram_widths=[1, 3], left_pad="<",
+     right_pad=">", pad_width=-1, preserve_short_sequences=False)
+case("StringNGrams", "short_i32", data=V([b"a", b"b", b"c", b"d", b"e"], "string"),
+     data_splits=V([0, 1, 5], "int32"), separator="_", ngram_widths=[4], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=True)
+case("StringNGrams", "bad_splits", error=True, data=V([b"a", b"b"], "string"),
+     data_splits=V([0, 3], "int64"), separator=" ", ngram_widths=[2], left_pad="",
+     right_pad="", pad_width=0, preserve_short_sequences=False)
+
+
+def _quantized_concat_case(T, axis):
+    def build(tf, inp):
+        qs = []
+        for i, (shape, lo, hi) in enumerate([((2, 3), -1.0, 2.0), ((2, 2), 0.0, 5.0),
+                                             ((2, 1), -3.0, 0.25)]):
+            if axis == 0:
+                shape = shape[::-1]
+            x = inp(F(*shape, lo=-4, hi=6), "x%d" % i)
+            qs.append(tf.raw_ops.QuantizeV2(input=x, min_range=tf.constant(np.float32(lo)),
+                                            max_range=tf.constant(np.float32(hi)),
+                                            T=getattr(tf, T), mode="MIN_FIRST"))
+        c = tf.raw_ops.QuantizedConcat(concat_dim=tf.constant(axis),
+                                       values=[q.output for q in qs],
+                                       input_mins=[q.output_min for q in qs],
+                                       input_maxes=[q.output_max for q in qs])
+        return {"fetches": list(c)}
+    return build
+
+
+custom("QuantizedConcat", "quint8_axis1", _quantized_concat_case("quint8", 1))
+custom("QuantizedConcat", "qint32_axis0", _quantized_concat_case("qint32", 0))
 
 # ---------------------------------------------------------------- building and running
 

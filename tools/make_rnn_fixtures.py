@@ -22,7 +22,14 @@ the inputs, "out:<name>" TF's results, "grad:<variable name>" and
                      loop holding a cond and a nested while loop, plus a top-level
                      cond, with TF's while_context/cond_context collections;
   while_cond.npz     its feed x, TF's y and TF's dy/dx computed after importing it
+  ta_rnn_two_devices.npz
+                     a tanh RNN over TensorArrays (unstack, read, write, stack) in a
+                     tf.while_loop on /cpu:0 whose cell runs on /cpu:1 of two CPU
+                     devices: feed x, TF's out, dx, dw, du
+
+  .venv-tf/bin/python tools/make_rnn_fixtures.py ta_rnn_two_devices   writes only that one
 """
+import sys
 import os
 
 import numpy as np
@@ -157,8 +164,42 @@ def while_cond_meta_graph():
     print("while_cond.meta collections:", sorted(meta.collection_def))
 
 
+def ta_rnn_two_devices():
+    """The model of tests/python/test_distributed_while.py::_rnn_model, run by TF
+    with the loop's cell on a second CPU device."""
+    xv = np.random.RandomState(0).randn(5, 3).astype(np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [5, 3])
+        with tf.device("/cpu:0"):
+            w = tf.get_variable("w", initializer=tf.constant(
+                np.linspace(-1, 1, 12).reshape(3, 4).astype(np.float32)))
+            u = tf.get_variable("u", initializer=tf.constant(
+                np.linspace(-.5, .5, 16).reshape(4, 4).astype(np.float32)))
+            ta_in = tf.TensorArray(tf.float32, 5).unstack(x)
+            ta_out = tf.TensorArray(tf.float32, 5)
+
+            def body(t, h, ta):
+                with tf.device("/cpu:1"):
+                    h2 = tf.tanh(tf.matmul(tf.expand_dims(ta_in.read(t), 0), w) + tf.matmul(h, u))
+                return t + 1, h2, ta.write(t, h2[0])
+            _, _, ta = tf.while_loop(lambda t, h, ta: t < 5, body, [0, tf.zeros([1, 4]), ta_out])
+            out = ta.stack()
+            loss = tf.reduce_sum(out * out)
+        grads = tf.gradients(loss, [x, w, u])
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
+            sess.run(tf.global_variables_initializer())
+            ov, dx, dw, du = sess.run([out] + grads, {x: xv})
+    np.savez(os.path.join(OUT, "ta_rnn_two_devices.npz"), x=xv, out=ov, dx=dx, dw=dw, du=du)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    if sys.argv[1:]:
+        for name in sys.argv[1:]:
+            globals()[name]()
+        return
+    ta_rnn_two_devices()
     while_cond_meta_graph()
     run(lstm_lm, {"tokens": RNG.randint(0, 23, size=(4, 9)).astype(np.int32)},
         os.path.join(OUT, "lstm_lm.npz"))

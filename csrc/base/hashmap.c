@@ -30,6 +30,36 @@ uint64_t tfc_hash_bytes(const void *data, size_t len) {
   return h;
 }
 
+/* MurmurHash64A of len bytes with the given seed (the 64-bit hash
+ * TensorFlow's runtime uses for frame ids; see hashmap.h). */
+uint64_t tfc_hash64_murmur(const void *data, size_t len, uint64_t seed) {
+  const uint64_t mul = 0xc6a4a7935bd1e995ull;
+  const unsigned char *p = data;
+  uint64_t h = seed ^ ((uint64_t)len * mul);
+  for (; len >= 8; len -= 8, p += 8) {
+    uint64_t k = 0;
+    for (int b = 7; b >= 0; b--) k = (k << 8) | p[b];
+    k *= mul;
+    k ^= k >> 47;
+    k *= mul;
+    h ^= k;
+    h *= mul;
+  }
+  if (len > 0) {
+    for (size_t b = len; b-- > 0;) h ^= (uint64_t)p[b] << (8 * b);
+    h *= mul;
+  }
+  h ^= h >> 47;
+  h *= mul;
+  h ^= h >> 47;
+  return h;
+}
+
+/* Mixes hash b into hash a, order-dependent (TensorFlow's Hash64Combine). */
+uint64_t tfc_hash64_combine(uint64_t a, uint64_t b) {
+  return a ^ (b + 0x9e3779b97f4a7800ull + (a << 10) + (a >> 4));
+}
+
 /* Empty map without allocation. */
 void tfc_hashmap_init(tfc_hashmap *m) {
   m->slots = NULL;

@@ -26,6 +26,12 @@ int tfc_hashmap_put(tfc_hashmap *m, const char *key, size_t len, void *value);
 void *tfc_hashmap_remove(tfc_hashmap *m, const char *key, size_t len);
 /* FNV-1a hash of len bytes. */
 uint64_t tfc_hash_bytes(const void *data, size_t len);
+/* MurmurHash64A of len bytes (little-endian words) with `seed`; with seed
+ * TFC_HASH64_TF_SEED it is TensorFlow's Hash64 of a string. */
+uint64_t tfc_hash64_murmur(const void *data, size_t len, uint64_t seed);
+#define TFC_HASH64_TF_SEED 0xDECAFCAFFEull
+/* TensorFlow's Hash64Combine: a ^ (b + golden ratio + (a << 10) + (a >> 4)). */
+uint64_t tfc_hash64_combine(uint64_t a, uint64_t b);
 
 /* Iteration: i from 0 while < m->cap; returns true and fills key/value for used slots. */
 bool tfc_hashmap_slot(const tfc_hashmap *m, size_t i, const char **key, size_t *len, void **value);

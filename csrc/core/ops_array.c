@@ -138,6 +138,8 @@ static const tfc_op_spec k_specs[] = {
     {"Where", "input: T", "index: int64", "T: {numbertype, bool} = bool", 0, tfc_shape_fn_where},
     {"Unique", "x: T", "y: T; idx: out_idx", "T: type; out_idx: {int32, int64} = int32", 0,
      tfc_shape_fn_unique},
+    {"UniqueWithCounts", "x: T", "y: T; idx: out_idx; count: out_idx",
+     "T: type; out_idx: {int32, int64} = int32", 0, tfc_shape_fn_unique},
     {"ListDiff", "x: T; y: T", "out: T; idx: out_idx", "T: type; out_idx: {int32, int64} = int32",
      0, tfc_shape_fn_list_diff},
 

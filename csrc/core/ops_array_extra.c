@@ -2,9 +2,9 @@
  * ops_array_extra.c — op definitions of small array utilities: EnsureShape
  * (a runtime shape assertion), BroadcastArgs (the broadcast of two shape
  * vectors), Bitcast (reinterpreting element bytes as another type),
- * UnravelIndex (flat indices to coordinates) and HistogramFixedWidth, with
- * their shape functions. TF's names, args and attrs; kernels in
- * kernels/array_extra.c.
+ * UnravelIndex (flat indices to coordinates), HistogramFixedWidth and
+ * EditDistance, with their shape functions. TF's names, args and attrs;
+ * kernels in kernels/array_extra.c and kernels/edit_distance.c.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -98,7 +98,51 @@ static bool histogram_fn(tfc_shape_ctx *ctx) {
   "{bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, " \
   "complex64, complex128, qint8, quint8, qint16, quint16, qint32}"
 
+/* EditDistance: the sparse inputs must be (matrix, vector, vector); with both
+ * dense shapes known the output is their elementwise max without the last
+ * dimension, else unknown. */
+static bool edit_distance_fn(tfc_shape_ctx *ctx) {
+  static const char *const names[2] = {"hypothesis", "truth"};
+  for (int k = 0; k < 2; k++) {
+    const tfc_shape *ind = &ctx->in_shapes[3 * k], *val = &ctx->in_shapes[3 * k + 1];
+    const tfc_shape *shp = &ctx->in_shapes[3 * k + 2];
+    if (ind->rank >= 0 && ind->rank != 2)
+      return tfc_shape_fail(ctx, "Shape must be rank 2 but is rank %d for %s_indices", ind->rank,
+                            names[k]);
+    if (val->rank >= 0 && val->rank != 1)
+      return tfc_shape_fail(ctx, "Shape must be rank 1 but is rank %d for %s_values", val->rank,
+                            names[k]);
+    if (shp->rank >= 0 && shp->rank != 1)
+      return tfc_shape_fail(ctx, "Shape must be rank 1 but is rank %d for %s_shape", shp->rank,
+                            names[k]);
+  }
+  const tfc_tensor *h = ctx->in_values ? ctx->in_values[2] : NULL;
+  const tfc_tensor *t = ctx->in_values ? ctx->in_values[5] : NULL;
+  if (h == NULL || t == NULL) {
+    ctx->out_shapes[0] = tfc_shape_unknown();
+    return true;
+  }
+  if (h->nelems != t->nelems)
+    return tfc_shape_fail(ctx, "Num elements of hypothesis_shape does not match truth_shape: "
+                          "%lld vs. %lld", (long long)h->nelems, (long long)t->nelems);
+  if (h->nelems < 1 || h->nelems - 1 > TFC_MAX_RANK) {
+    ctx->out_shapes[0] = tfc_shape_unknown();
+    return true;
+  }
+  int64_t dims[TFC_MAX_RANK];
+  for (int64_t i = 0; i + 1 < h->nelems; i++) {
+    int64_t a = tfc_tensor_get_int64(h, i), b = tfc_tensor_get_int64(t, i);
+    dims[i] = a > b ? a : b;
+  }
+  ctx->out_shapes[0] = tfc_shape_make((int)(h->nelems - 1), dims);
+  return true;
+}
+
 static const tfc_op_spec specs[] = {
+    {"EditDistance",
+     "hypothesis_indices: int64; hypothesis_values: T; hypothesis_shape: int64; "
+     "truth_indices: int64; truth_values: T; truth_shape: int64",
+     "output: float", "normalize: bool = true; T: type", 0, edit_distance_fn},
     {"EnsureShape", "input: T", "output: T", "shape: shape; T: type", 0, ensure_shape_fn},
     {"BroadcastArgs", "s0: T; s1: T", "r0: T", "T: {int32, int64} = int32", 0,
      broadcast_args_fn},

@@ -1,6 +1,8 @@
 /*
  * ops_internal.c — op definitions the runtime inserts itself: _Send/_Recv
- * carry a tensor across a device boundary through a rendezvous.
+ * carry a tensor across a device boundary through a rendezvous
+ * (_HostSend/_HostRecv are the forms TensorFlow's partitioner writes for
+ * tensors kept in host memory; on CPU devices they are the same).
  * Names, attrs and defaults follow TensorFlow's sendrecv ops.
  */
 #include "core/op_registry.h"
@@ -12,6 +14,14 @@ static const tfc_op_spec specs[] = {
      "recv_device: string; client_terminated: bool = false",
      TFC_OP_STATEFUL, tfc_shape_fn_none},
     {"_Send", "tensor: T", "",
+     "T: type; tensor_name: string; send_device: string; send_device_incarnation: int; "
+     "recv_device: string; client_terminated: bool = false",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"_HostRecv", "", "tensor: tensor_type",
+     "tensor_type: type; tensor_name: string; send_device: string; send_device_incarnation: int; "
+     "recv_device: string; client_terminated: bool = false",
+     TFC_OP_STATEFUL, tfc_shape_fn_none},
+    {"_HostSend", "tensor: T", "",
      "T: type; tensor_name: string; send_device: string; send_device_incarnation: int; "
      "recv_device: string; client_terminated: bool = false",
      TFC_OP_STATEFUL, tfc_shape_fn_none},

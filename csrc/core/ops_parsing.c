@@ -1,7 +1,8 @@
 /*
  * ops_parsing.c — op definitions for input parsing (TF's parsing_ops.cc and
  * the string splitters of string_ops.cc): ParseExample, ParseExampleV2,
- * ParseSingleExample, DecodeRaw, DecodeCSV, StringSplit, StringSplitV2.
+ * ParseSingleExample, ParseSingleSequenceExample, ParseSequenceExample,
+ * ParseSequenceExampleV2, DecodeRaw, DecodeCSV, StringSplit, StringSplitV2.
  */
 #include "core/op_registry.h"
 #include "core/op_tables.h"
@@ -94,6 +95,86 @@ static bool parse_single_example_shape(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* The shape attr entry d of list attr `name`, or the unknown shape. */
+static tfc_shape shape_attr(const tfc_shape_ctx *ctx, const char *name, int d) {
+  const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
+  if (!v || v->kind != TFC_ATTR_LIST || d >= v->v.list.n || v->v.list.kind != TFC_ATTR_SHAPE)
+    return tfc_shape_unknown();
+  return v->v.list.v.shape[d];
+}
+
+/* Sets out_shapes[o] to prefix (n dims) + shape (unknown when too long or unknown). */
+static void prefixed(tfc_shape_ctx *ctx, int o, const int64_t *prefix, int n, tfc_shape s) {
+  if (s.rank < 0 || s.rank + n > TFC_MAX_RANK) {
+    ctx->out_shapes[o] = tfc_shape_unknown();
+    return;
+  }
+  tfc_shape out;
+  out.rank = s.rank + n;
+  for (int k = 0; k < n; k++) out.dims[k] = prefix[k];
+  for (int k = 0; k < s.rank; k++) out.dims[n + k] = s.dims[k];
+  ctx->out_shapes[o] = out;
+}
+
+/* Sets n sparse triples from output o: indices [?, rank], values [?], shape [rank]. */
+static int sparse_triples(tfc_shape_ctx *ctx, int o, int n, int64_t rank) {
+  for (int i = 0; i < n; i++) {
+    int64_t d[2] = {-1, rank};
+    ctx->out_shapes[o + i] = rank > 0 ? tfc_shape_make(2, d) : tfc_shape_unknown();
+    ctx->out_shapes[o + n + i] = tfc_shape_unknown_dims(1);
+    ctx->out_shapes[o + 2 * n + i] = rank > 0 ? tfc_shape_make(1, &rank) : tfc_shape_unknown_dims(1);
+  }
+  return o + 3 * n;
+}
+
+/* The outputs of the three SequenceExample parsers for a batch of rank br
+ * (-1: unknown) and size batch: context sparse triples, context dense,
+ * [context ragged values and splits], list sparse triples, list dense,
+ * [lengths], [list ragged values, outer and inner splits]. */
+static void sequence_outputs(tfc_shape_ctx *ctx, int br, int64_t batch, bool lengths, bool ragged) {
+  int ncs = (int)attr_int(ctx, "Ncontext_sparse"), ncd = list_len(ctx, "Tcontext_dense");
+  int nfs = (int)attr_int(ctx, "Nfeature_list_sparse"), nfd = list_len(ctx, "feature_list_dense_types");
+  int ncr = ragged ? list_len(ctx, "context_ragged_value_types") : 0;
+  int nfr = ragged ? list_len(ctx, "feature_list_ragged_value_types") : 0;
+  int64_t pre[2] = {batch, -1};
+  int o = sparse_triples(ctx, 0, ncs, br < 0 ? -1 : br + 1);
+  for (int i = 0; i < ncd; i++, o++)
+    if (br < 0) ctx->out_shapes[o] = tfc_shape_unknown();
+    else prefixed(ctx, o, pre, br, shape_attr(ctx, "context_dense_shapes", i));
+  for (int i = 0; i < 2 * ncr; i++, o++) ctx->out_shapes[o] = tfc_shape_unknown_dims(1);
+  o = sparse_triples(ctx, o, nfs, br < 0 ? -1 : br + 2);
+  int64_t steps[2] = {-1, -1};
+  for (int i = 0; i < nfd; i++, o++)
+    if (br < 0) ctx->out_shapes[o] = tfc_shape_unknown();
+    else prefixed(ctx, o, br ? pre : steps, br + 1, shape_attr(ctx, "feature_list_dense_shapes", i));
+  for (int i = 0; lengths && i < nfd; i++, o++)
+    ctx->out_shapes[o] = br < 0 ? tfc_shape_unknown() : br ? tfc_shape_make(1, &batch) : tfc_shape_make(0, NULL);
+  for (int i = 0; i < 3 * nfr; i++, o++) ctx->out_shapes[o] = tfc_shape_unknown_dims(1);
+}
+
+/* ParseSingleSequenceExample: a scalar SequenceExample. */
+static bool parse_single_sequence_example_shape(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 0)) return false;
+  sequence_outputs(ctx, 0, 0, false, false);
+  return true;
+}
+
+/* ParseSequenceExample: a vector of SequenceExamples. */
+static bool parse_sequence_example_shape(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 1)) return false;
+  const tfc_shape *s = &ctx->in_shapes[0];
+  sequence_outputs(ctx, 1, s->rank == 1 ? s->dims[0] : -1, true, false);
+  return true;
+}
+
+/* ParseSequenceExampleV2: a scalar or a vector. */
+static bool parse_sequence_example_v2_shape(tfc_shape_ctx *ctx) {
+  const tfc_shape *s = &ctx->in_shapes[0];
+  if (s->rank > 1) return tfc_shape_fail(ctx, "Shape must be at most rank 1 but is rank %d", s->rank);
+  sequence_outputs(ctx, s->rank, s->rank == 1 ? s->dims[0] : -1, true, true);
+  return true;
+}
+
 /* DecodeRaw: the input's shape plus one unknown dimension. */
 static bool decode_raw_shape(tfc_shape_ctx *ctx) {
   const tfc_shape *s = &ctx->in_shapes[0];
@@ -157,6 +238,74 @@ static const tfc_op_spec specs[] = {
      "sparse_types: list(" PARSE_TYPES ") >= 0; Tdense: list(" PARSE_TYPES ") >= 0; "
      "dense_shapes: list(shape) >= 0",
      0, parse_single_example_shape},
+    {"ParseSingleSequenceExample",
+     "serialized: string; feature_list_dense_missing_assumed_empty: string; "
+     "context_sparse_keys: Ncontext_sparse * string; context_dense_keys: Ncontext_dense * string; "
+     "feature_list_sparse_keys: Nfeature_list_sparse * string; "
+     "feature_list_dense_keys: Nfeature_list_dense * string; context_dense_defaults: Tcontext_dense; "
+     "debug_name: string",
+     "context_sparse_indices: Ncontext_sparse * int64; context_sparse_values: context_sparse_types; "
+     "context_sparse_shapes: Ncontext_sparse * int64; context_dense_values: Tcontext_dense; "
+     "feature_list_sparse_indices: Nfeature_list_sparse * int64; "
+     "feature_list_sparse_values: feature_list_sparse_types; "
+     "feature_list_sparse_shapes: Nfeature_list_sparse * int64; "
+     "feature_list_dense_values: feature_list_dense_types",
+     "Ncontext_sparse: int >= 0 = 0; Ncontext_dense: int >= 0 = 0; Nfeature_list_sparse: int >= 0 = 0; "
+     "Nfeature_list_dense: int >= 0 = 0; context_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "Tcontext_dense: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_dense_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "context_dense_shapes: list(shape) >= 0 = []; "
+     "feature_list_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_dense_shapes: list(shape) >= 0 = []",
+     0, parse_single_sequence_example_shape},
+    {"ParseSequenceExample", "serialized: string; debug_name: string; context_dense_defaults: Tcontext_dense",
+     "context_sparse_indices: Ncontext_sparse * int64; context_sparse_values: context_sparse_types; "
+     "context_sparse_shapes: Ncontext_sparse * int64; context_dense_values: Tcontext_dense; "
+     "feature_list_sparse_indices: Nfeature_list_sparse * int64; "
+     "feature_list_sparse_values: feature_list_sparse_types; "
+     "feature_list_sparse_shapes: Nfeature_list_sparse * int64; "
+     "feature_list_dense_values: feature_list_dense_types; "
+     "feature_list_dense_lengths: Nfeature_list_dense * int64",
+     "feature_list_dense_missing_assumed_empty: list(string) >= 0; context_sparse_keys: list(string) >= 0; "
+     "context_dense_keys: list(string) >= 0; feature_list_sparse_keys: list(string) >= 0; "
+     "feature_list_dense_keys: list(string) >= 0; "
+     "Ncontext_sparse: int >= 0 = 0; Ncontext_dense: int >= 0 = 0; Nfeature_list_sparse: int >= 0 = 0; "
+     "Nfeature_list_dense: int >= 0 = 0; context_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "Tcontext_dense: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_dense_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "context_dense_shapes: list(shape) >= 0 = []; "
+     "feature_list_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_dense_shapes: list(shape) >= 0 = []",
+     0, parse_sequence_example_shape},
+    {"ParseSequenceExampleV2",
+     "serialized: string; debug_name: string; context_sparse_keys: string; context_dense_keys: string; "
+     "context_ragged_keys: string; feature_list_sparse_keys: string; feature_list_dense_keys: string; "
+     "feature_list_ragged_keys: string; feature_list_dense_missing_assumed_empty: bool; "
+     "context_dense_defaults: Tcontext_dense",
+     "context_sparse_indices: Ncontext_sparse * int64; context_sparse_values: context_sparse_types; "
+     "context_sparse_shapes: Ncontext_sparse * int64; context_dense_values: Tcontext_dense; "
+     "context_ragged_values: context_ragged_value_types; "
+     "context_ragged_row_splits: context_ragged_split_types; "
+     "feature_list_sparse_indices: Nfeature_list_sparse * int64; "
+     "feature_list_sparse_values: feature_list_sparse_types; "
+     "feature_list_sparse_shapes: Nfeature_list_sparse * int64; "
+     "feature_list_dense_values: feature_list_dense_types; "
+     "feature_list_dense_lengths: Nfeature_list_dense * int64; "
+     "feature_list_ragged_values: feature_list_ragged_value_types; "
+     "feature_list_ragged_outer_splits: feature_list_ragged_split_types; "
+     "feature_list_ragged_inner_splits: feature_list_ragged_split_types",
+     "Ncontext_sparse: int >= 0 = 0; Tcontext_dense: list(" PARSE_TYPES ") >= 0 = []; "
+     "context_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "context_ragged_value_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "context_ragged_split_types: list({int32, int64}) >= 0 = []; "
+     "context_dense_shapes: list(shape) >= 0 = []; "
+     "Nfeature_list_sparse: int >= 0 = 0; Nfeature_list_dense: int >= 0 = 0; "
+     "feature_list_dense_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_sparse_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_ragged_value_types: list(" PARSE_TYPES ") >= 0 = []; "
+     "feature_list_ragged_split_types: list({int32, int64}) >= 0 = []; "
+     "feature_list_dense_shapes: list(shape) >= 0 = []",
+     0, parse_sequence_example_v2_shape},
     {"DecodeRaw", "bytes: string", "output: out_type",
      "out_type: {half, float, double, int32, uint16, uint8, int16, int8, int64, complex64, "
      "complex128, bool, bfloat16}; little_endian: bool = true",

@@ -1,7 +1,9 @@
 /*
  * ops_random.c — op definitions for TF's stateful random ops:
  * RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt,
- * RandomShuffle (random_ops.cc) and Multinomial (multinomial_op.cc). All are
+ * RandomShuffle, RandomGamma, RandomPoissonV2, ParameterizedTruncatedNormal
+ * (random_ops.cc) and
+ * Multinomial (multinomial_op.cc). All are
  * stateful: each run draws new values from a generator seeded by the `seed` /
  * `seed2` attrs.
  */
@@ -49,6 +51,25 @@ static bool shape_multinomial(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* RandomGamma / RandomPoissonV2: the shape input's value followed by the
+ * shape of the parameter input 1. */
+static bool shape_random_param(tfc_shape_ctx *ctx) {
+  if (!shape_random(ctx)) return false;
+  tfc_shape head = ctx->out_shapes[0];
+  const tfc_shape *p = &ctx->in_shapes[1];
+  if (head.rank < 0 || p->rank < 0) {
+    ctx->out_shapes[0] = tfc_shape_unknown();
+    return true;
+  }
+  if (head.rank + p->rank > TFC_MAX_RANK)
+    return tfc_shape_fail(ctx, "Shape has more than %d dimensions", TFC_MAX_RANK);
+  int64_t dims[TFC_MAX_RANK];
+  for (int i = 0; i < head.rank; i++) dims[i] = head.dims[i];
+  for (int i = 0; i < p->rank; i++) dims[head.rank + i] = p->dims[i];
+  ctx->out_shapes[0] = tfc_shape_make(head.rank + p->rank, dims);
+  return true;
+}
+
 #define SEED_ATTRS "seed: int = 0; seed2: int = 0; "
 #define REAL_ATTRS SEED_ATTRS "dtype: {half, bfloat16, float, double}; T: {int32, int64}"
 
@@ -64,6 +85,14 @@ static const tfc_op_spec specs[] = {
     {"Multinomial", "logits: T; num_samples: int32", "output: output_dtype",
      SEED_ATTRS "T: realnumbertype; output_dtype: {int32, int64} = int64", TFC_OP_STATEFUL,
      shape_multinomial},
+    {"RandomGamma", "shape: S; alpha: T", "output: T",
+     SEED_ATTRS "S: {int32, int64}; T: {half, float, double}", TFC_OP_STATEFUL, shape_random_param},
+    {"ParameterizedTruncatedNormal",
+     "shape: T; means: dtype; stdevs: dtype; minvals: dtype; maxvals: dtype", "output: dtype",
+     REAL_ATTRS, TFC_OP_STATEFUL, shape_random},
+    {"RandomPoissonV2", "shape: S; rate: R", "output: dtype",
+     SEED_ATTRS "S: {int32, int64}; R: {half, float, double, int32, int64} = double; "
+     "dtype: {half, float, double, int32, int64} = int64", TFC_OP_STATEFUL, shape_random_param},
 };
 
 const tfc_op_table tfc_ops_random = {specs, (int)(sizeof specs / sizeof specs[0])};

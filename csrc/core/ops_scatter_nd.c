@@ -1,6 +1,7 @@
 /*
  * ops_scatter_nd.c — op definitions of the N-d index ops: GatherNd,
- * ScatterNd and the TensorScatter{Update,Add,Sub,Min,Max} family, with their
+ * ScatterNd, the TensorScatter{Update,Add,Sub,Min,Max} family and the
+ * ref-variable ScatterNd{Update,Add,Sub}, with their
  * shape functions (output shapes known at graph-build time whenever the
  * index depth and the ranks are). Names, args and attrs are TensorFlow's;
  * kernels are in kernels/scatter_nd.c.
@@ -44,6 +45,32 @@ static bool scatter_nd_shape_fn(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* ScatterNd{Update,Add,Sub} on a ref: the output is the ref's shape; with the
+ * ranks and the index depth known, updates must be
+ * indices.shape[:-1] + ref.shape[indices.shape[-1]:]. */
+static bool scatter_nd_ref_shape_fn(tfc_shape_ctx *ctx) {
+  const tfc_shape *ref = &ctx->in_shapes[0], *idx = &ctx->in_shapes[1], *upd = &ctx->in_shapes[2];
+  ctx->out_shapes[0] = *ref;
+  if (idx->rank == 0) return tfc_shape_fail(ctx, "Shape must be at least rank 1 but is rank 0");
+  if (ref->rank < 0 || idx->rank < 0 || upd->rank < 0 || idx->dims[idx->rank - 1] < 0) return true;
+  int64_t k = idx->dims[idx->rank - 1];
+  if (k > ref->rank)
+    return tfc_shape_fail(ctx, "The last dimension of indices (%lld) must be <= the rank of the "
+                          "input (%d)", (long long)k, ref->rank);
+  int want = idx->rank - 1 + ref->rank - (int)k;
+  bool ok = upd->rank == want;
+  for (int d = 0; ok && d < idx->rank - 1; d++)
+    ok = upd->dims[d] < 0 || idx->dims[d] < 0 || upd->dims[d] == idx->dims[d];
+  for (int d = (int)k; ok && d < ref->rank; d++) {
+    int64_t a = upd->dims[idx->rank - 1 + d - (int)k], b = ref->dims[d];
+    ok = a < 0 || b < 0 || a == b;
+  }
+  if (!ok)
+    return tfc_shape_fail(ctx, "updates has an incompatible shape: it must be "
+                          "indices.shape[:-1] + ref.shape[indices.shape[-1]:]");
+  return true;
+}
+
 #define TS_ARGS "tensor: T; indices: Tindices; updates: T"
 #define TS_IDX "Tindices: {int32, int64}"
 
@@ -65,6 +92,15 @@ static const tfc_op_spec specs[] = {
      "T: type; " TS_IDX "; bad_indices_policy: string = ''", 0, tfc_shape_fn_unchanged},
     {"TensorScatterMax", TS_ARGS, "output: T",
      "T: type; " TS_IDX "; bad_indices_policy: string = ''", 0, tfc_shape_fn_unchanged},
+    {"ScatterNdUpdate", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     "T: type; " TS_IDX "; use_locking: bool = true; bad_indices_policy: string = ''", 0,
+     scatter_nd_ref_shape_fn},
+    {"ScatterNdAdd", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     "T: numbertype; " TS_IDX "; use_locking: bool = false; bad_indices_policy: string = ''", 0,
+     scatter_nd_ref_shape_fn},
+    {"ScatterNdSub", "ref: Ref(T); indices: Tindices; updates: T", "output_ref: Ref(T)",
+     "T: numbertype; " TS_IDX "; use_locking: bool = false; bad_indices_policy: string = ''", 0,
+     scatter_nd_ref_shape_fn},
 };
 
 const tfc_op_table tfc_ops_scatter_nd = {specs, (int)(sizeof specs / sizeof specs[0])};

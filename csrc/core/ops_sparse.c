@@ -182,6 +182,33 @@ static bool shape_sparse_reorder(tfc_shape_ctx *ctx) {
   return true;
 }
 
+/* AddSparseToTensorsMap: a scalar handle. */
+static bool shape_add_sparse_map(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 2) || !tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 1) ||
+      !tfc_shape_rank_is(ctx, &ctx->in_shapes[2], 1))
+    return false;
+  ctx->out_shapes[0] = tfc_shape_make(0, NULL);
+  return true;
+}
+
+/* AddManySparseToTensorsMap: one handle per row of the first dimension. */
+static bool shape_add_many_sparse_map(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 2) || !tfc_shape_rank_is(ctx, &ctx->in_shapes[1], 1) ||
+      !tfc_shape_rank_is(ctx, &ctx->in_shapes[2], 1))
+    return false;
+  ctx->out_shapes[0] = tfc_shape_unknown_dims(1);
+  return true;
+}
+
+/* TakeManySparseFromTensorsMap: a vector of handles in, a sparse triple out. */
+static bool shape_take_many_sparse_map(tfc_shape_ctx *ctx) {
+  if (!tfc_shape_rank_is(ctx, &ctx->in_shapes[0], 1)) return false;
+  ctx->out_shapes[0] = tfc_shape_unknown_dims(2);
+  ctx->out_shapes[1] = tfc_shape_unknown_dims(1);
+  ctx->out_shapes[2] = tfc_shape_unknown_dims(1);
+  return true;
+}
+
 static const tfc_op_spec specs[] = {
     {"DynamicPartition", "data: T; partitions: int32", "outputs: num_partitions * T",
      "num_partitions: int >= 1; T: type", 0, shape_dynamic_partition},
@@ -197,6 +224,16 @@ static const tfc_op_spec specs[] = {
      "product: T",
      "T: type; Tindices: {int32, int64} = int64; adjoint_a: bool = false; adjoint_b: bool = false",
      0, shape_sparse_dense_matmul},
+    {"AddSparseToTensorsMap", "sparse_indices: int64; sparse_values: T; sparse_shape: int64",
+     "sparse_handle: int64", "T: type; container: string = ''; shared_name: string = ''",
+     TFC_OP_STATEFUL, shape_add_sparse_map},
+    {"AddManySparseToTensorsMap", "sparse_indices: int64; sparse_values: T; sparse_shape: int64",
+     "sparse_handles: int64", "T: type; container: string = ''; shared_name: string = ''",
+     TFC_OP_STATEFUL, shape_add_many_sparse_map},
+    {"TakeManySparseFromTensorsMap", "sparse_handles: int64",
+     "sparse_indices: int64; sparse_values: dtype; sparse_shape: int64",
+     "dtype: type; container: string = ''; shared_name: string = ''", TFC_OP_STATEFUL,
+     shape_take_many_sparse_map},
     {"SparseReorder", "input_indices: int64; input_values: T; input_shape: int64",
      "output_indices: int64; output_values: T", "T: type", 0, shape_sparse_reorder},
     {"SparseSoftmax", "sp_indices: int64; sp_values: T; sp_shape: int64", "output: T",

@@ -372,6 +372,7 @@ bool tfc_shape_fn_unique(tfc_shape_ctx *ctx) {
   if (!with_rank(ctx, &ctx->in_shapes[0], 1, &x)) return false;
   ctx->out_shapes[0] = vector_of(-1);
   if (ctx->n_outputs > 1) ctx->out_shapes[1] = x;
+  if (ctx->n_outputs > 2) ctx->out_shapes[2] = vector_of(-1);
   return true;
 }
 

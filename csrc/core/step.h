@@ -22,6 +22,9 @@ typedef struct tfc_step {
   /* Writes text (e.g. from Print) where the user sees it; never NULL. */
   void (*log)(void *log_ctx, const char *text, size_t len);
   void *log_ctx;
+  /* Writes text to the user's standard output (PrintV2 to "stdout"), with
+   * log_ctx; NULL: kernels write to the C library's stdout. */
+  void (*out)(void *log_ctx, const char *text, size_t len);
   atomic_int cancelled;                 /* set when the step is aborted */
   void *runtime;                        /* opaque: executor/rendezvous state */
   struct tfc_flib *flib;                /* the graph's functions (core/function.h); may be NULL */

@@ -430,7 +430,9 @@ static void record_node(void *arg, const tfc_snode *sn, int64_t start_ns, int64_
   (void)outputs;
   stats_sink *k = arg;
   /* as in TF, the transfers inserted by partitioning are not listed */
-  if (strcmp(sn->def->name, "_Send") == 0 || strcmp(sn->def->name, "_Recv") == 0) return;
+  if (strcmp(sn->def->name, "_Send") == 0 || strcmp(sn->def->name, "_Recv") == 0 ||
+      strcmp(sn->def->name, "_HostSend") == 0 || strcmp(sn->def->name, "_HostRecv") == 0)
+    return;
   tfc_wbuf n;
   tfc_wbuf_init(&n);
   int64_t rel = end_ns - start_ns;

@@ -5,6 +5,14 @@
  *
  * The user's graph is never modified: partitions hold tfc_snode records
  * that point at the original nodes or own the synthesized ones.
+ *
+ * A while loop whose frame holds nodes on several devices gets, on every
+ * device that receives a tensor inside the frame, a copy of the loop's
+ * control structure (Enter -> Merge -> Switch -> NextIteration of a dummy
+ * float, as TensorFlow builds it), driven by the frame's LoopCond sent over
+ * from its device; every _Recv inside the frame takes a control edge from
+ * that copy's Merge, so it runs once per iteration and the runtime keys its
+ * tensor with the frame instance and the iteration.
  */
 #ifndef TFC_GRAPH_SUBGRAPH_H
 #define TFC_GRAPH_SUBGRAPH_H
@@ -38,6 +46,7 @@ typedef struct tfc_snode {
   char *own_name;
   tfc_attrs own_attrs;
   tfc_dtype own_types[2];
+  bool static_types;          /* synthesized with in_types/out_types in static tables */
 } tfc_snode;
 
 typedef struct tfc_partition {

@@ -61,6 +61,7 @@ static const tfc_kernel_def k_defs[] = {
     K("OneHot", arr_one_hot_compute),
     K("Where", arr_where_compute),
     K("Unique", arr_unique_compute),
+    K("UniqueWithCounts", arr_unique_compute),
     K("ListDiff", arr_list_diff_compute),
     K("Fill", arr_fill_compute),
     K("Range", arr_range_compute),

@@ -6,7 +6,8 @@
  * The input is viewed as [outer, n, inner] with n the scanned axis; each
  * outer block keeps a running row of `inner` accumulators and walks the axis,
  * so the inner loop is contiguous. Blocks are sharded over the intra-op pool.
- * half and bfloat16 accumulate in float (as TF's Eigen scan does).
+ * half and bfloat16 accumulate in float (as TF's Eigen scan does); complex64 and
+ * complex128 have Cumsum and Cumprod.
  */
 #include <math.h>
 #include <stdint.h>
@@ -85,6 +86,8 @@ static void scan_shard(void *arg, int64_t b0, int64_t b1) {
     case TFC_DTYPE_UINT16: SCAN_BLOCKS(uint16_t, uint16_t, SAME, SAME); break;
     case TFC_DTYPE_UINT32: SCAN_BLOCKS(uint32_t, uint32_t, SAME, SAME); break;
     case TFC_DTYPE_UINT64: SCAN_BLOCKS(uint64_t, uint64_t, SAME, SAME); break;
+    case TFC_DTYPE_COMPLEX64: SCAN_BLOCKS(float _Complex, float _Complex, SAME, SAME); break;
+    case TFC_DTYPE_COMPLEX128: SCAN_BLOCKS(double _Complex, double _Complex, SAME, SAME); break;
     default: break;
   }
 }
@@ -112,6 +115,7 @@ static void scan_compute(tfc_kernel_ctx *ctx, int mode) {
       break;
     case TFC_DTYPE_INT32: case TFC_DTYPE_INT64: case TFC_DTYPE_INT16: case TFC_DTYPE_INT8:
     case TFC_DTYPE_UINT8: case TFC_DTYPE_UINT16: case TFC_DTYPE_UINT32: case TFC_DTYPE_UINT64:
+    case TFC_DTYPE_COMPLEX64: case TFC_DTYPE_COMPLEX128:
       if (mode != SCAN_LOGSUMEXP) break;
       /* fall through */
     default:

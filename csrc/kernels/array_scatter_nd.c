@@ -1,6 +1,7 @@
 /*
- * array_scatter_nd.c — the N-d index kernels: GatherNd, ScatterNd and
- * TensorScatter{Update,Add,Sub,Min,Max}.
+ * array_scatter_nd.c — the N-d index kernels: GatherNd, ScatterNd,
+ * TensorScatter{Update,Add,Sub,Min,Max} and, on ref variables,
+ * ScatterNd{Update,Add,Sub}.
  *
  * indices has shape [..., K]: each of its N = prod(shape[:-1]) rows names one
  * slice of the K leading dims of the data (params, or the scattered output),
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/resource.h"
 #include "kernels/array_internal.h"
 #include "kernels/kernel_tables.h"
 
@@ -248,6 +250,52 @@ static void ts_min_compute(tfc_kernel_ctx *ctx) { tensor_scatter(ctx, ND_MIN); }
 /* TensorScatterMax: the elementwise maximum with the updates. */
 static void ts_max_compute(tfc_kernel_ctx *ctx) { tensor_scatter(ctx, ND_MAX); }
 
+/* ScatterNd<mode> on a ref variable: the variable's value with the updates
+ * applied (as TensorScatter<mode>), built on a copy under the variable's lock
+ * and installed only when every index was valid, so a failing step leaves
+ * the variable unchanged. Outputs the ref. */
+static void ref_scatter_nd(tfc_kernel_ctx *ctx, int mode) {
+  tfc_var *v = ctx->ref_inputs ? ctx->ref_inputs[0] : NULL;
+  if (v == NULL) {
+    tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "%s: input 0 must be a variable reference",
+                    ctx->op_type);
+    return;
+  }
+  const tfc_tensor *idx = ctx->inputs[1], *upd = ctx->inputs[2];
+  pthread_mutex_lock(&v->mu);
+  if (v->value == NULL) {
+    pthread_mutex_unlock(&v->mu);
+    tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION, "Attempting to use uninitialized value %s",
+                    v->name ? v->name : ctx->node_name);
+    return;
+  }
+  if (v->value->dtype != upd->dtype) {
+    pthread_mutex_unlock(&v->mu);
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s: updates has type %s, the variable is %s",
+                    ctx->op_type, tfc_dtype_name(upd->dtype), tfc_dtype_name(v->value->dtype));
+    return;
+  }
+  tfc_tensor *copy = tfc_tensor_copy(v->value, ctx->st);
+  if (copy != NULL) {
+    scatter_into(ctx, copy, idx, upd, mode);
+    if (tfc_kernel_ok(ctx)) {
+      tfc_tensor *old = v->value;
+      v->value = copy;
+      copy = old;
+    }
+    tfc_tensor_unref(copy);
+  }
+  pthread_mutex_unlock(&v->mu);
+  if (tfc_kernel_ok(ctx)) ctx->ref_outputs[0] = tfc_var_ref(v);
+}
+
+/* ScatterNdUpdate: ref[indices] = updates (duplicates: the last wins). */
+static void ref_nd_update_compute(tfc_kernel_ctx *ctx) { ref_scatter_nd(ctx, ND_UPDATE); }
+/* ScatterNdAdd: ref[indices] += updates. */
+static void ref_nd_add_compute(tfc_kernel_ctx *ctx) { ref_scatter_nd(ctx, ND_ADD); }
+/* ScatterNdSub: ref[indices] -= updates. */
+static void ref_nd_sub_compute(tfc_kernel_ctx *ctx) { ref_scatter_nd(ctx, ND_SUB); }
+
 #define K(op, fn) {op, "CPU", NULL, NULL, NULL, fn, NULL, 0}
 
 static const tfc_kernel_def defs[] = {
@@ -258,6 +306,9 @@ static const tfc_kernel_def defs[] = {
     K("TensorScatterSub", ts_sub_compute),
     K("TensorScatterMin", ts_min_compute),
     K("TensorScatterMax", ts_max_compute),
+    K("ScatterNdUpdate", ref_nd_update_compute),
+    K("ScatterNdAdd", ref_nd_add_compute),
+    K("ScatterNdSub", ref_nd_sub_compute),
 };
 
 const tfc_kernel_table tfc_kernels_scatter_nd = {defs, (int)(sizeof defs / sizeof defs[0])};

@@ -187,7 +187,8 @@ static bool elem_eq(const uniq *u, int64_t i, int64_t j) {
 }
 
 /* Unique(x): y = distinct values of the vector x in order of first
- * occurrence, idx[i] = position of x[i] in y. */
+ * occurrence, idx[i] = position of x[i] in y. UniqueWithCounts (a third
+ * output) also gives count[k] = how often y[k] occurs in x (type out_idx). */
 void arr_unique_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *x = ctx->inputs[0];
   if (x->rank != 1) {
@@ -214,7 +215,9 @@ void arr_unique_compute(tfc_kernel_ctx *ctx) {
   int64_t *slots = tfc_malloc(cap * sizeof(int64_t));        /* x index of the representative, -1 empty */
   int64_t *first = tfc_malloc(((size_t)n + 1) * sizeof(int64_t)); /* unique k -> x index */
   int64_t *slot_id = tfc_malloc(cap * sizeof(int64_t));      /* slot -> unique k */
-  if (!slots || !first || !slot_id) {
+  int64_t *counts = ctx->n_outputs > 2 ? tfc_calloc((size_t)n + 1, sizeof(int64_t)) : NULL;
+  if (!slots || !first || !slot_id || (ctx->n_outputs > 2 && !counts)) {
+    tfc_free(counts);
     tfc_free(slots);
     tfc_free(first);
     tfc_free(slot_id);
@@ -234,6 +237,7 @@ void arr_unique_compute(tfc_kernel_ctx *ctx) {
     } else {
       k = slot_id[s];
     }
+    if (counts) counts[k]++;
     if (idx_type == TFC_DTYPE_INT32) ((int32_t *)idx->data)[i] = (int32_t)k;
     else ((int64_t *)idx->data)[i] = k;
   }
@@ -243,6 +247,12 @@ void arr_unique_compute(tfc_kernel_ctx *ctx) {
     for (int64_t k = 0; k < nu; k++)
       if (!arr_copy(ctx, x->dtype, d + (size_t)k * u.es, u.base + (size_t)first[k] * u.es, 1)) break;
   }
+  tfc_tensor *count = (y && counts) ? tfc_kernel_alloc_output(ctx, 2, idx_type, 1, &nu) : NULL;
+  for (int64_t k = 0; count && k < nu; k++) {
+    if (idx_type == TFC_DTYPE_INT32) ((int32_t *)count->data)[k] = (int32_t)counts[k];
+    else ((int64_t *)count->data)[k] = counts[k];
+  }
+  tfc_free(counts);
   tfc_free(slots);
   tfc_free(first);
   tfc_free(slot_id);

@@ -25,6 +25,7 @@
  * can be loaded, plain loops compute the same products (slowly) and one line
  * on stderr says so.
  */
+#include <complex.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@
 #include "kernels/blas.h"
 
 /* CBLAS enum values (cblas.h; fixed by the reference CBLAS interface). */
-enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112, CBLAS_CONJ_TRANS = 113 };
 
 typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *,
                          int, float, float *, int);
@@ -44,6 +45,9 @@ typedef void (*sgemv_fn)(int, int, int, int, float, const float *, int, const fl
                          float *, int);
 typedef void (*dgemv_fn)(int, int, int, int, double, const double *, int, const double *, int,
                          double, double *, int);
+/* cgemm and zgemm share one prototype (alpha/beta and matrices by address). */
+typedef void (*xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
+                         const void *, int, const void *, void *, int);
 typedef void (*set_threads_fn)(int);
 typedef char *(*get_text_fn)(void);
 
@@ -54,6 +58,8 @@ static struct {
   dgemm_fn dgemm;
   sgemv_fn sgemv;
   dgemv_fn dgemv;
+  xgemm_fn cgemm;  /* NULL when absent: complex products use plain loops */
+  xgemm_fn zgemm;
   get_text_fn get_config;
   get_text_fn get_corename;
 } g_blas;
@@ -117,6 +123,11 @@ static void blas_load(void) {
   memcpy(&g_blas.dgemm, &p[1], sizeof p[1]);
   memcpy(&g_blas.sgemv, &p[2], sizeof p[2]);
   memcpy(&g_blas.dgemv, &p[3], sizeof p[3]);
+  void *pc = dlsym(lib, "cblas_cgemm"), *pz = dlsym(lib, "cblas_zgemm");
+  if (pc && pz) {
+    memcpy(&g_blas.cgemm, &pc, sizeof pc);
+    memcpy(&g_blas.zgemm, &pz, sizeof pz);
+  }
   void *set_threads = dlsym(lib, "openblas_set_num_threads");
   void *config = dlsym(lib, "openblas_get_config");
   void *core = dlsym(lib, "openblas_get_corename");
@@ -225,6 +236,59 @@ void tfc_blas_dgemv(bool trans, int64_t m, int64_t n, double alpha, const double
   }
   g_blas.dgemv(CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (int)m, (int)n, alpha, a,
                (int)(lda > 0 ? lda : 1), x, (int)incx, beta, y, (int)incy);
+}
+
+/* Element (i, j) of op(X) for complex X: transposed, conjugated when conj. */
+#define COP_AT(x, op, i, j, ld) \
+  ((op) == 2 ? conj((x)[(j) * (ld) + (i)]) : OP_AT(x, (op) == 1, i, j, ld))
+
+/* The fallback complex GEMM (alpha 1, beta 0) with plain loops. */
+#define LOOP_XGEMM(T)                                                                \
+  {                                                                                  \
+    const T *a = av, *b = bv;                                                        \
+    T *c = cv;                                                                       \
+    for (int64_t i = 0; i < m; i++)                                                  \
+      for (int64_t j = 0; j < n; j++) {                                              \
+        T acc = 0;                                                                   \
+        for (int64_t p = 0; p < k; p++)                                              \
+          acc += COP_AT(a, op_a, i, p, lda) * COP_AT(b, op_b, p, j, ldb);            \
+        c[i * ldc + j] = acc;                                                        \
+      }                                                                              \
+  }
+
+/* CBLAS transpose code of an operand code (0 none, 1 transpose, 2 adjoint). */
+static int cblas_op(int op) {
+  return op == 2 ? CBLAS_CONJ_TRANS : op == 1 ? CBLAS_TRANS : CBLAS_NO_TRANS;
+}
+
+/* Row-major complex64 GEMM; see blas.h. */
+void tfc_blas_cgemm(int op_a, int op_b, int64_t m, int64_t n, int64_t k, const void *av,
+                    int64_t lda, const void *bv, int64_t ldb, void *cv, int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
+  blas_ready();
+  if (!g_blas.cgemm || k == 0 || !tfc_blas_dims_ok(m, n, k, lda, ldb, ldc)) {
+    LOOP_XGEMM(float _Complex)
+    return;
+  }
+  const float one[2] = {1.0f, 0.0f}, zero[2] = {0.0f, 0.0f};
+  g_blas.cgemm(CBLAS_ROW_MAJOR, cblas_op(op_a), cblas_op(op_b), (int)m, (int)n, (int)k, one, av,
+               (int)(lda > 0 ? lda : 1), bv, (int)(ldb > 0 ? ldb : 1), zero, cv,
+               (int)(ldc > 0 ? ldc : 1));
+}
+
+/* Row-major complex128 GEMM; see blas.h. */
+void tfc_blas_zgemm(int op_a, int op_b, int64_t m, int64_t n, int64_t k, const void *av,
+                    int64_t lda, const void *bv, int64_t ldb, void *cv, int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
+  blas_ready();
+  if (!g_blas.zgemm || k == 0 || !tfc_blas_dims_ok(m, n, k, lda, ldb, ldc)) {
+    LOOP_XGEMM(double _Complex)
+    return;
+  }
+  const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+  g_blas.zgemm(CBLAS_ROW_MAJOR, cblas_op(op_a), cblas_op(op_b), (int)m, (int)n, (int)k, one, av,
+               (int)(lda > 0 ? lda : 1), bv, (int)(ldb > 0 ? ldb : 1), zero, cv,
+               (int)(ldc > 0 ? ldc : 1));
 }
 
 static char g_desc[256];

@@ -36,6 +36,16 @@ void tfc_blas_dgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                     const double *a, int64_t lda, const double *b, int64_t ldb, double beta,
                     double *c, int64_t ldc);
 
+/* C[m x n] = op(A) * op(B) for complex64 matrices (interleaved float pairs),
+ * row-major; op_a/op_b: 0 = as is, 1 = transposed, 2 = conjugate-transposed
+ * (the stored A is then k x m, B n x k). Any dims (plain loops past the BLAS
+ * int range or without a BLAS). */
+void tfc_blas_cgemm(int op_a, int op_b, int64_t m, int64_t n, int64_t k, const void *a,
+                    int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc);
+/* complex128 form of tfc_blas_cgemm. */
+void tfc_blas_zgemm(int op_a, int op_b, int64_t m, int64_t n, int64_t k, const void *a,
+                    int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc);
+
 /* y[m'] = alpha * op(A) * x + beta * y, row-major A with m rows, n columns and
  * row stride lda; op(A) is A^T when trans (then x has m entries and y n).
  * incx/incy are element strides of x and y (> 0). */

@@ -192,8 +192,65 @@ static void f64_truncated_to_f32(const double *in, float *out, int64_t n, int bi
 /* True for half and bfloat16. */
 static bool is_half_like(tfc_dtype t) { return t == TFC_DTYPE_HALF || t == TFC_DTYPE_BFLOAT16; }
 
+/* ---------------------------------------------------------------- complex */
+
+/* True for complex64 and complex128. */
+static bool is_complex(tfc_dtype t) {
+  return t == TFC_DTYPE_COMPLEX64 || t == TFC_DTYPE_COMPLEX128;
+}
+
+/* Converts n elements where src or dst is complex (as TF does: a real source
+ * gets a zero imaginary part; a real destination, bool included, is the
+ * conversion of the real part). Real halves go through tfc_ew_cast_run in
+ * stack-sized chunks. */
+static void cast_complex(tfc_dtype src, tfc_dtype dst, const void *in, void *out, int64_t n) {
+  if (is_complex(src) && is_complex(dst)) {
+    int64_t m = 2 * n;
+    if (src == TFC_DTYPE_COMPLEX64) k_cast[TFC_DTYPE_FLOAT][TFC_DTYPE_DOUBLE](in, out, m);
+    else k_cast[TFC_DTYPE_DOUBLE][TFC_DTYPE_FLOAT](in, out, m);
+    return;
+  }
+  _Alignas(16) double buf[TFC_EW_CHUNK];
+  bool from = is_complex(src);
+  tfc_dtype part = (from ? src : dst) == TFC_DTYPE_COMPLEX64 ? TFC_DTYPE_FLOAT : TFC_DTYPE_DOUBLE;
+  size_t ssz = tfc_dtype_size(src), dsz = tfc_dtype_size(dst);
+  for (int64_t off = 0; off < n; off += TFC_EW_CHUNK) {
+    int64_t m = n - off < TFC_EW_CHUNK ? n - off : TFC_EW_CHUNK;
+    const char *ip = (const char *)in + (size_t)off * ssz;
+    char *op = (char *)out + (size_t)off * dsz;
+    if (from) {
+      if (part == TFC_DTYPE_FLOAT) {
+        const float *c = (const float *)(const void *)ip;
+        float *r = (float *)(void *)buf;
+        for (int64_t i = 0; i < m; i++) r[i] = c[2 * i];
+      } else {
+        const double *c = (const double *)(const void *)ip;
+        for (int64_t i = 0; i < m; i++) buf[i] = c[2 * i];
+      }
+      tfc_ew_cast_run(part, dst, false, buf, op, m);
+    } else {
+      tfc_ew_cast_run(src, part, false, ip, buf, m);
+      if (part == TFC_DTYPE_FLOAT) {
+        const float *r = (const float *)(const void *)buf;
+        float *c = (float *)(void *)op;
+        for (int64_t i = 0; i < m; i++) c[2 * i] = r[i], c[2 * i + 1] = 0.0f;
+      } else {
+        double *c = (double *)(void *)op;
+        for (int64_t i = 0; i < m; i++) c[2 * i] = buf[i], c[2 * i + 1] = 0.0;
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- entry points (cont.) */
+
 /* True when tfc_ew_cast_run can convert src to dst. */
 bool tfc_ew_cast_supported(tfc_dtype src, tfc_dtype dst) {
+  if (is_complex(src) || is_complex(dst)) {
+    tfc_dtype s2 = is_complex(src) ? TFC_DTYPE_FLOAT : src;
+    tfc_dtype d2 = is_complex(dst) ? TFC_DTYPE_FLOAT : dst;
+    return s2 == d2 || tfc_ew_cast_supported(s2, d2);
+  }
   bool s = is_half_like(src) || (src > 0 && src < TFC_DTYPE_NUM && k_cast[src][TFC_DTYPE_FLOAT]);
   bool d = is_half_like(dst) || (dst > 0 && dst < TFC_DTYPE_NUM && k_cast[TFC_DTYPE_FLOAT][dst]);
   return s && d;
@@ -202,6 +259,10 @@ bool tfc_ew_cast_supported(tfc_dtype src, tfc_dtype dst) {
 /* Converts n elements (see elementwise_internal.h); the pair must be supported. */
 void tfc_ew_cast_run(tfc_dtype src, tfc_dtype dst, bool truncate, const void *in, void *out,
                      int64_t n) {
+  if (is_complex(src) || is_complex(dst)) {
+    cast_complex(src, dst, in, out, n);
+    return;
+  }
   bool sh = is_half_like(src), dh = is_half_like(dst);
   bool trunc_float = truncate && (src == TFC_DTYPE_FLOAT || src == TFC_DTYPE_DOUBLE);
   if (!sh && !dh) {

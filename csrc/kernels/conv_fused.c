@@ -23,11 +23,13 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "kernels/conv_internal.h"
+#include "kernels/conv_winograd.h"
 #include "kernels/elementwise_internal.h"
 
 /* Arguments at most (BiasAdd then FusedBatchNorm then Add: bias, scale,
@@ -48,6 +50,12 @@ typedef struct fused_state {
   bool folded;                 /* w and b hold the folded weights of `held` */
   tfc_tensor *held[2 + MAX_ARGS]; /* references to the inputs folded (filter, args) */
   float *w, *b;
+  /* Winograd (kernels/conv_winograd.h): the transformed constant filter
+   * wino_u of the filter at wino_src (kept alive by wino_held when it is
+   * the input itself), made on first use. */
+  const float *wino_src;
+  tfc_tensor *wino_held;
+  float *wino_u;
 } fused_state;
 
 /* Frees a fused kernel's state (see conv_internal.h). */
@@ -58,6 +66,8 @@ void tfc_fused_conv_destroy(void *state) {
   for (int i = 0; i < 2 + MAX_ARGS; i++) tfc_tensor_unref(s->held[i]);
   tfc_aligned_free(s->w);
   tfc_aligned_free(s->b);
+  tfc_tensor_unref(s->wino_held);
+  tfc_aligned_free(s->wino_u);
   pthread_mutex_destroy(&s->mu);
   tfc_free(s);
 }
@@ -327,6 +337,66 @@ static void conv_then_broadcast_add(tfc_kernel_ctx *ctx, fused_state *s, const t
   tfc_tensor_unref(y);
 }
 
+typedef struct wino_job {
+  const tfc_conv_geom *g;
+  const float *in, *u, *bias, *residual;
+  tfc_conv_act act;
+  float *out;
+  atomic_bool oom;
+} wino_job;
+
+/* Runs Winograd tiles [t0, t1) of job arg with scratch of its own. */
+static void wino_range(void *arg, int64_t t0, int64_t t1) {
+  wino_job *j = arg;
+  float *scratch =
+      tfc_aligned_alloc((size_t)tfc_wino_scratch_floats(j->g, t0, t1) * sizeof(float));
+  if (!scratch) {
+    atomic_store(&j->oom, true);
+    return;
+  }
+  tfc_wino_run(j->g, j->in, j->u, j->bias, j->residual, j->act, t0, t1, scratch, j->out);
+  tfc_aligned_free(scratch);
+}
+
+/* The transformed filter of the constant filter w (held by the state or by
+ * the filter input), made on first use, or NULL (not made: OOM, or another
+ * filter than the one transformed). */
+static const float *wino_filter(tfc_kernel_ctx *ctx, fused_state *s, const tfc_conv_geom *g,
+                                const float *w) {
+  pthread_mutex_lock(&s->mu);
+  if (!s->wino_u) {
+    s->wino_u = tfc_aligned_alloc((size_t)(36 * g->in_depth * g->out_depth) * sizeof(float));
+    if (s->wino_u) {
+      tfc_wino_filter(w, g->in_depth, g->out_depth, s->wino_u);
+      s->wino_src = w;
+      if (w == ctx->inputs[1]->data) s->wino_held = tfc_tensor_ref(ctx->inputs[1]);
+    }
+  }
+  const float *u = s->wino_u && s->wino_src == w ? s->wino_u : NULL;
+  pthread_mutex_unlock(&s->mu);
+  return u;
+}
+
+/* Computes the convolution with its epilogue through Winograd when the
+ * shape and a constant filter allow it; true when done (output written),
+ * false to take the other kernels. */
+static bool try_winograd(tfc_kernel_ctx *ctx, fused_state *s, const tfc_conv_geom *g,
+                         const float *in, const float *w, const float *b, bool cached,
+                         const float *rd, float *out) {
+  if (!cached || s->depthwise || !tfc_wino_wanted(g)) return false;
+  const float *u = wino_filter(ctx, s, g, w);
+  if (!u) return false;
+  wino_job j = {.g = g, .in = in, .u = u, .bias = b, .residual = rd, .act = s->act, .out = out};
+  atomic_init(&j.oom, false);
+  int64_t tiles = tfc_wino_tiles(g);
+  int64_t nt = tfc_conv_threads(ctx);
+  int64_t shard = (tiles + nt - 1) / nt;
+  tfc_kernel_parallel_for(ctx, tiles, shard < 16 ? 16 : shard, wino_range, &j);
+  if (atomic_load(&j.oom))
+    return tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "OOM in a Winograd convolution");
+  return true;
+}
+
 /* The fused convolution (see conv_internal.h). */
 void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
   fused_state *s = ctx->state;
@@ -354,6 +424,8 @@ void tfc_fused_conv_compute(tfc_kernel_ctx *ctx) {
   const float *in = ctx->inputs[0]->data;
   const float *rd = res ? res->data : NULL;
   int rc = 0;
+  if (try_winograd(ctx, s, &g, in, w, b, cached, rd, out->data)) goto done;
+  if (!tfc_kernel_ok(ctx)) goto done;
   if (s->dnn) {
     tfc_conv_epilogue ep = {.bias = b, .residual = rd, .act = s->act, .const_filter = cached};
     rc = tfc_conv_dnn_fwd(ctx, s->dnn, s->depthwise, &g, in, w, &ep, out->data);

@@ -72,4 +72,62 @@ int64_t tfc_ds_card_concatenate(int64_t a, int64_t b);
 int64_t tfc_ds_card_batch(int64_t in, int64_t batch, bool drop_remainder);
 int64_t tfc_ds_card_count(tfc_ds_count_kind kind, int64_t in, int64_t count);
 
+/* Kernel helpers (dataset_ops.c): list attr `name` of types / shapes
+ * copied into out (at most 64 entries; returns the count, 0 when absent,
+ * -1 when too long), and a kernel's output 0 set to ds as a scalar variant
+ * (takes the caller's reference; the op's output_shapes refine ds's; NULL ds:
+ * nothing, st already set). */
+int tfc_ds_attr_types(tfc_kernel_ctx *ctx, const char *name, tfc_dtype *out);
+int tfc_ds_attr_shapes(tfc_kernel_ctx *ctx, const char *name, tfc_shape *out);
+void tfc_ds_output(tfc_kernel_ctx *ctx, tfc_dataset *ds);
+
+/* Saves / restores a Philox generator and its single-word adapter
+ * (dataset_transform.c); the adapter keeps pointing at g. */
+struct tfc_philox;
+struct tfc_philox_single;
+bool tfc_ds_put_philox(tfc_ds_writer *w, const struct tfc_philox *g, const struct tfc_philox_single *s,
+                       tfc_status *st);
+bool tfc_ds_get_philox(tfc_ds_reader *r, struct tfc_philox *g, struct tfc_philox_single *s, tfc_status *st);
+
+/* tf.data.experimental datasets (dataset_experimental.c): IgnoreErrors
+ * skips elements whose input failed; AssertCardinality fails
+ * (FAILED_PRECONDITION) when the input has other than `count` elements;
+ * Unique drops elements equal to an earlier one; DirectedInterleave takes
+ * each element from the input the selector's next int64 names; Random
+ * produces TF's seeded uint32 stream as int64 scalars. */
+tfc_dataset *tfc_ds_ignore_errors(tfc_dataset *in, tfc_status *st);
+tfc_dataset *tfc_ds_assert_cardinality(tfc_dataset *in, int64_t count, tfc_status *st);
+tfc_dataset *tfc_ds_unique(tfc_dataset *in, tfc_status *st);
+tfc_dataset *tfc_ds_directed_interleave(tfc_dataset *selector, tfc_dataset *const *inputs, int k,
+                                        bool stop_on_empty, const tfc_shape *shapes, tfc_status *st);
+tfc_dataset *tfc_ds_random(int64_t seed, int64_t seed2, tfc_status *st);
+
+/* Datasets with a function and a state (dataset_scan.c): Scan calls
+ * f(state..., element..., captured...) -> (new state..., output...);
+ * TakeWhile ends at the first element the predicate rejects. */
+tfc_dataset *tfc_ds_scan(tfc_dataset *in, struct tfc_flib *flib, const struct tfc_fhandle *f,
+                         tfc_tensor *const *state, int n_state, tfc_tensor *const *captured, int n_captured, int n,
+                         const tfc_dtype *types, const tfc_shape *shapes, tfc_status *st);
+tfc_dataset *tfc_ds_take_while(tfc_dataset *in, struct tfc_flib *flib, const struct tfc_fhandle *f,
+                               tfc_tensor *const *captured, int n_captured, tfc_status *st);
+
+/* Grouping datasets (dataset_group.c). tfc_ds_list: a dataset of count
+ * elements (count * n tensors, referenced). tfc_ds_group: GroupByWindow
+ * (fns: key_func, reduce_func, window_size_func) or, with reducer,
+ * GroupByReducer (fns: key_func, init_func, reduce_func, finalize_func),
+ * each function with its captured tensors. */
+tfc_dataset *tfc_ds_list(tfc_tensor *const *els, int64_t count, int n, const tfc_dtype *types,
+                         const tfc_shape *shapes, tfc_status *st);
+tfc_dataset *tfc_ds_group(bool reducer, tfc_dataset *in, struct tfc_flib *flib, const struct tfc_fhandle *const *fns,
+                          tfc_tensor *const *const *captured, const int *n_captured, int n, const tfc_dtype *types,
+                          const tfc_shape *shapes, tfc_status *st);
+
+/* CSVDataset (dataset_csv.c): the records of CSV files (filenames: a string
+ * tensor), one scalar per column of record_defaults (their dtypes; an empty
+ * default makes the column required). select (n_select columns, strictly
+ * increasing) or NULL for all; exclude: columns left out. */
+tfc_dataset *tfc_ds_csv(const tfc_tensor *filenames, int comp, bool header, char delim, bool quote, const char *na,
+                        size_t na_len, const int64_t *select, int n_select, const int64_t *exclude, int n_exclude,
+                        tfc_tensor *const *defaults, int n, const tfc_shape *shapes, tfc_status *st);
+
 #endif

@@ -14,6 +14,7 @@
 #include "io/record.h"
 #include "kernels/dataset_internal.h"
 #include "kernels/kernel_tables.h"
+#include "kernels/optional.h"
 
 #define MAXC 64
 
@@ -21,7 +22,7 @@
 static int64_t in_i64(tfc_kernel_ctx *ctx, int i) { return tfc_tensor_get_int64(ctx->inputs[i], 0); }
 
 /* Copies list attr `name` of types/shapes into out (n entries); returns n or -1. */
-static int attr_types(tfc_kernel_ctx *ctx, const char *name, tfc_dtype *out) {
+int tfc_ds_attr_types(tfc_kernel_ctx *ctx, const char *name, tfc_dtype *out) {
   const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
   if (!v || v->kind != TFC_ATTR_LIST) return 0;
   if (v->v.list.n > MAXC) return -1;
@@ -29,7 +30,7 @@ static int attr_types(tfc_kernel_ctx *ctx, const char *name, tfc_dtype *out) {
   return v->v.list.n;
 }
 
-static int attr_shapes(tfc_kernel_ctx *ctx, const char *name, tfc_shape *out) {
+int tfc_ds_attr_shapes(tfc_kernel_ctx *ctx, const char *name, tfc_shape *out) {
   const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, name);
   if (!v || v->kind != TFC_ATTR_LIST || v->v.list.kind != TFC_ATTR_SHAPE) return 0;
   if (v->v.list.n > MAXC) return -1;
@@ -38,11 +39,11 @@ static int attr_shapes(tfc_kernel_ctx *ctx, const char *name, tfc_shape *out) {
 }
 
 /* Outputs ds (taking the caller's reference) as a scalar variant. */
-static void output_dataset(tfc_kernel_ctx *ctx, tfc_dataset *ds) {
+void tfc_ds_output(tfc_kernel_ctx *ctx, tfc_dataset *ds) {
   if (!ds) return;
   /* the op's declared shapes are the more specific ones (Python computed them) */
   tfc_shape shapes[MAXC];
-  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", shapes);
   for (int i = 0; i < ns && i < ds->n; i++) {
     tfc_shape merged;
     if (tfc_shape_merge(&ds->shapes[i], &shapes[i], &merged)) ds->shapes[i] = merged;
@@ -57,19 +58,19 @@ static tfc_dataset *in_ds(tfc_kernel_ctx *ctx, int i) { return tfc_dataset_from_
 
 static void tensor_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_shape shapes[MAXC];
-  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", shapes);
   bool slices = strcmp(ctx->op_type, "TensorSliceDataset") == 0;
   if (ns != ctx->n_inputs) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "output_shapes must have one shape per component");
     return;
   }
-  output_dataset(ctx, tfc_ds_tensors(ctx->inputs, ctx->n_inputs, slices, shapes, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_tensors(ctx->inputs, ctx->n_inputs, slices, shapes, ctx->st));
 }
 
 static void range_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dtype t[MAXC];
-  int nt = attr_types(ctx, "output_types", t);
-  output_dataset(ctx, tfc_ds_range(in_i64(ctx, 0), in_i64(ctx, 1), in_i64(ctx, 2), nt > 0 ? t[0] : TFC_DTYPE_INT64,
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  tfc_ds_output(ctx, tfc_ds_range(in_i64(ctx, 0), in_i64(ctx, 1), in_i64(ctx, 2), nt > 0 ? t[0] : TFC_DTYPE_INT64,
                                    ctx->st));
 }
 
@@ -100,7 +101,7 @@ static void file_ds_compute(tfc_kernel_ctx *ctx) {
     r = in_i64(ctx, 2);
     f = in_i64(ctx, 3);
   }
-  output_dataset(ctx, tfc_ds_files(kind, ctx->inputs[0], comp, h, r, f, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_files(kind, ctx->inputs[0], comp, h, r, f, ctx->st));
   tfc_free(comp);
 }
 
@@ -112,19 +113,19 @@ static void zip_ds_compute(tfc_kernel_ctx *ctx) {
   }
   for (int i = 0; i < ctx->n_inputs; i++)
     if (!(ins[i] = in_ds(ctx, i))) return;
-  output_dataset(ctx, tfc_ds_zip(ins, ctx->n_inputs, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_zip(ins, ctx->n_inputs, ctx->st));
 }
 
 static void concat_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *a = in_ds(ctx, 0), *b = a ? in_ds(ctx, 1) : NULL;
-  if (b) output_dataset(ctx, tfc_ds_concatenate(a, b, ctx->st));
+  if (b) tfc_ds_output(ctx, tfc_ds_concatenate(a, b, ctx->st));
 }
 
 static void batch_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *in = in_ds(ctx, 0);
   if (!in) return;
   tfc_shape shapes[MAXC];
-  int ns = attr_shapes(ctx, "output_shapes", shapes);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", shapes);
   const tfc_shape *sh = ns == in->n ? shapes : NULL;
   tfc_shape batched[MAXC];
   if (!sh) {
@@ -165,11 +166,11 @@ static void batch_ds_compute(tfc_kernel_ctx *ctx) {
       }
     }
     bool drop = tfc_tensor_get_int64(ctx->inputs[2 + 2 * n], 0) != 0;
-    output_dataset(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, pd, ranks, pv, sh, ctx->st));
+    tfc_ds_output(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, pd, ranks, pv, sh, ctx->st));
     return;
   }
   bool drop = tfc_tensor_get_int64(ctx->inputs[2], 0) != 0;
-  output_dataset(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, NULL, NULL, NULL, sh, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_batch(in, in_i64(ctx, 1), drop, NULL, NULL, NULL, sh, ctx->st));
 }
 
 static void shuffle_ds_compute(tfc_kernel_ctx *ctx) {
@@ -178,7 +179,7 @@ static void shuffle_ds_compute(tfc_kernel_ctx *ctx) {
   bool reshuffle = true;
   const tfc_attr_value *v = tfc_attrs_find(ctx->attrs, "reshuffle_each_iteration");
   if (v && v->kind == TFC_ATTR_B) reshuffle = v->v.b;
-  output_dataset(ctx, tfc_ds_shuffle(in, in_i64(ctx, 1), in_i64(ctx, 2), in_i64(ctx, 3), reshuffle, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_shuffle(in, in_i64(ctx, 1), in_i64(ctx, 2), in_i64(ctx, 3), reshuffle, ctx->st));
 }
 
 static void count_ds_compute(tfc_kernel_ctx *ctx) {
@@ -188,7 +189,7 @@ static void count_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_ds_count_kind k = strcmp(op, "RepeatDataset") == 0 ? TFC_DS_REPEAT
                         : strcmp(op, "TakeDataset") == 0 ? TFC_DS_TAKE
                                                          : TFC_DS_SKIP;
-  output_dataset(ctx, tfc_ds_count(k, in, in_i64(ctx, 1), ctx->st));
+  tfc_ds_output(ctx, tfc_ds_count(k, in, in_i64(ctx, 1), ctx->st));
 }
 
 static void cache_ds_compute(tfc_kernel_ctx *ctx) {
@@ -202,29 +203,29 @@ static void cache_ds_compute(tfc_kernel_ctx *ctx) {
       tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
       return;
     }
-    output_dataset(ctx, tfc_ds_file_cache(in, name, ctx->st));
+    tfc_ds_output(ctx, tfc_ds_file_cache(in, name, ctx->st));
     tfc_free(name);
     return;
   }
-  output_dataset(ctx, tfc_ds_cache(in, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_cache(in, ctx->st));
 }
 
 static void prefetch_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dataset *in = in_ds(ctx, 0);
-  if (in) output_dataset(ctx, tfc_ds_prefetch(in, in_i64(ctx, 1), ctx->st));
+  if (in) tfc_ds_output(ctx, tfc_ds_prefetch(in, in_i64(ctx, 1), ctx->st));
 }
 
 static void generator_ds_compute(tfc_kernel_ctx *ctx) {
   tfc_dtype t[MAXC];
   tfc_shape sh[MAXC];
-  int nt = attr_types(ctx, "output_types", t);
-  int ns = attr_shapes(ctx, "output_shapes", sh);
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
   const tfc_attr_value *tok = tfc_attrs_find(ctx->attrs, "token");
   if (nt <= 0 || ns != nt || !tok || tok->kind != TFC_ATTR_I) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "bad generator dataset attrs");
     return;
   }
-  output_dataset(ctx, tfc_ds_generator(tok->v.i, nt, t, sh, ctx->st));
+  tfc_ds_output(ctx, tfc_ds_generator(tok->v.i, nt, t, sh, ctx->st));
 }
 
 /* Map/ParallelMap/FlatMap/Interleave/Filter: instantiates the function
@@ -254,8 +255,8 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   if (!f) return;
   tfc_dtype t[MAXC];
   tfc_shape sh[MAXC];
-  int nt = attr_types(ctx, "output_types", t);
-  int ns = attr_shapes(ctx, "output_shapes", sh);
+  int nt = tfc_ds_attr_types(ctx, "output_types", t);
+  int ns = tfc_ds_attr_shapes(ctx, "output_shapes", sh);
   if (nt <= 0 || ns != nt) {
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "%s needs output_types and output_shapes", op);
     return;
@@ -295,7 +296,7 @@ static void function_ds_compute(tfc_kernel_ctx *ctx) {
   const tfc_attr_value *pc = tfc_attrs_find(ctx->attrs, "preserve_cardinality");
   if (ds && (kind == TFC_FN_MAP || kind == TFC_FN_PARALLEL_MAP) && pc && pc->kind == TFC_ATTR_B && pc->v.b)
     ds->cardinality = in->cardinality;
-  output_dataset(ctx, ds);
+  tfc_ds_output(ctx, ds);
 }
 
 /* DatasetCardinality / ExperimentalDatasetCardinality: the dataset's element
@@ -397,8 +398,8 @@ static tfc_object *create_iter(void *arg, tfc_status *st) {
   }
   tfc_object_init(&r->base, &k_iter_type);
   pthread_mutex_init(&r->mu, NULL);
-  r->n = attr_types(a->ctx, "output_types", r->types);
-  int ns = attr_shapes(a->ctx, "output_shapes", r->shapes);
+  r->n = tfc_ds_attr_types(a->ctx, "output_types", r->types);
+  int ns = tfc_ds_attr_shapes(a->ctx, "output_shapes", r->shapes);
   for (int i = ns; i < r->n; i++) r->shapes[i] = tfc_shape_unknown();
   return &r->base;
 }
@@ -741,7 +742,7 @@ static void from_string_handle_compute(tfc_kernel_ctx *ctx) {
                                                 ctx->st);
   if (!r) return;
   tfc_dtype types[MAXC];
-  int nt = attr_types(ctx, "output_types", types);
+  int nt = tfc_ds_attr_types(ctx, "output_types", types);
   bool ok = nt == 0 || nt == r->n;
   for (int i = 0; ok && i < nt; i++) ok = types[i] == r->types[i];
   if (!ok) {
@@ -750,6 +751,30 @@ static void from_string_handle_compute(tfc_kernel_ctx *ctx) {
     return;
   }
   output_iter(ctx, r);
+}
+
+/* IteratorGetNextAsOptional: the next element as an Optional, or an empty
+ * Optional at the end of the sequence. */
+static void get_next_as_optional_compute(tfc_kernel_ctx *ctx) {
+  iter_res *r = in_iter(ctx, 0);
+  if (!r) return;
+  tfc_tensor *out[MAXC];
+  pthread_mutex_lock(&r->mu);
+  int rc = r->it ? r->it->vt->next(r->it, out, ctx->st) : -2;
+  pthread_mutex_unlock(&r->mu);
+  if (rc == -2) {
+    tfc_kernel_fail(ctx, TFC_CODE_FAILED_PRECONDITION,
+                    "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
+                    "initializer operation for this iterator before getting the next element.");
+    return;
+  }
+  if (rc < 0) return;
+  tfc_object *o = tfc_optional_new(rc == 1, out, rc == 1 ? r->n : 0, ctx->st);
+  if (rc == 1) tfc_element_clear(out, r->n);
+  if (!o) return;
+  tfc_tensor *t = tfc_tensor_object_scalar(TFC_DTYPE_VARIANT, o, ctx->st);
+  tfc_object_unref(o);
+  if (t) tfc_kernel_set_output(ctx, 0, t);
 }
 
 static const tfc_kernel_def defs[] = {
@@ -777,6 +802,7 @@ static const tfc_kernel_def defs[] = {
     {"SerializeIterator", "CPU", NULL, NULL, NULL, serialize_iterator_compute, NULL, 0},
     {"DeserializeIterator", "CPU", NULL, NULL, NULL, deserialize_iterator_compute, NULL, 0},
     {"IteratorGetNext", "CPU", NULL, NULL, NULL, get_next_compute, NULL, 0},
+    {"IteratorGetNextAsOptional", "CPU", NULL, NULL, NULL, get_next_as_optional_compute, NULL, 0},
     {"IteratorToStringHandle", "CPU", NULL, NULL, NULL, to_string_handle_compute, NULL, 0},
     {"IteratorFromStringHandleV2", "CPU", NULL, NULL, NULL, from_string_handle_compute, NULL, 0},
     {"_OneShotIterator", "CPU", NULL, NULL, iter_op_init, one_shot_compute, iter_op_free, 0},

@@ -119,7 +119,7 @@ static xit *xit_new(const tfc_iter_vt *vt, tfc_dataset *ds, int open, tfc_status
 static const tfc_iter_vt shuffle_it_vt, cache_it_vt;
 
 /* Writes a Philox generator and its single-word adapter's buffer. */
-static bool put_philox(tfc_ds_writer *w, const tfc_philox *g, const tfc_philox_single *s, tfc_status *st) {
+bool tfc_ds_put_philox(tfc_ds_writer *w, const tfc_philox *g, const tfc_philox_single *s, tfc_status *st) {
   bool ok = true;
   for (int i = 0; ok && i < 4; i++) ok = tfc_ds_put_i64(w, g->counter[i], st);
   for (int i = 0; ok && i < 2; i++) ok = tfc_ds_put_i64(w, g->key[i], st);
@@ -127,8 +127,8 @@ static bool put_philox(tfc_ds_writer *w, const tfc_philox *g, const tfc_philox_s
   return ok && tfc_ds_put_i64(w, s->used, st);
 }
 
-/* Reads what put_philox wrote (s keeps pointing at g). */
-static bool get_philox(tfc_ds_reader *r, tfc_philox *g, tfc_philox_single *s, tfc_status *st) {
+/* Reads what tfc_ds_put_philox wrote (s keeps pointing at g). */
+bool tfc_ds_get_philox(tfc_ds_reader *r, tfc_philox *g, tfc_philox_single *s, tfc_status *st) {
   int64_t v[11];
   for (int i = 0; i < 11; i++)
     if (!tfc_ds_get_i64(r, &v[i], st)) return false;
@@ -153,9 +153,9 @@ static bool xit_save(tfc_iter *it, tfc_ds_writer *w, tfc_status *st) {
     if (!tfc_iter_save_opt(x->in[i], w, st)) return false;
   if (it->vt == &shuffle_it_vt) {
     pthread_mutex_lock(&d->mu);
-    bool ok = put_philox(w, &d->seed_gen, &d->seed_single, st);
+    bool ok = tfc_ds_put_philox(w, &d->seed_gen, &d->seed_single, st);
     pthread_mutex_unlock(&d->mu);
-    if (!ok || !put_philox(w, &x->gen, &x->single, st) || !tfc_ds_put_i64(w, x->end - x->start, st)) return false;
+    if (!ok || !tfc_ds_put_philox(w, &x->gen, &x->single, st) || !tfc_ds_put_i64(w, x->end - x->start, st)) return false;
     for (int64_t i = x->start; i < x->end; i++)
       if (!tfc_ds_put_element(w, x->buf + (i % d->a) * n, n, st)) return false;
   } else if (it->vt == &cache_it_vt) {
@@ -203,13 +203,13 @@ static bool xit_restore(tfc_iter *it, tfc_ds_reader *r, tfc_status *st) {
     tfc_philox g;
     tfc_philox_single s;
     int64_t count;
-    if (!get_philox(r, &g, &s, st)) return false;
+    if (!tfc_ds_get_philox(r, &g, &s, st)) return false;
     pthread_mutex_lock(&d->mu);
     d->seed_gen = g;
     d->seed_single.used = s.used;
     memcpy(d->seed_single.words, s.words, sizeof s.words);
     pthread_mutex_unlock(&d->mu);
-    if (!get_philox(r, &x->gen, &x->single, st) || !tfc_ds_get_i64(r, &count, st)) return false;
+    if (!tfc_ds_get_philox(r, &x->gen, &x->single, st) || !tfc_ds_get_i64(r, &count, st)) return false;
     if (count > d->a) return tfc_status_set(st, TFC_CODE_NOT_FOUND, "Iterator::Shuffle::buffer_size");
     tfc_tensor **els = get_elements(r, count, n, st);
     if (!els) return false;

@@ -292,7 +292,7 @@ typedef struct addn_job {
  * between a stack buffer and the output so the last add lands in the output. */
 static void addn_shard(void *arg, int64_t b, int64_t e) {
   const addn_job *j = arg;
-  _Alignas(64) char tmp[TFC_EW_CHUNK * 8];
+  _Alignas(64) char tmp[TFC_EW_CHUNK * 16];
   tfc_ew_binary_fn add = tfc_ew_arith_ops[TFC_EW_ADD].fn;
   for (int64_t c = b; c < e; c += TFC_EW_CHUNK) {
     int64_t m = e - c < TFC_EW_CHUNK ? e - c : TFC_EW_CHUNK;
@@ -346,7 +346,7 @@ static void ones_like_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *x = ctx->inputs[0];
   tfc_tensor *out = tfc_kernel_alloc_output(ctx, 0, x->dtype, x->rank, x->dims);
   if (!out || x->nelems == 0) return;
-  _Alignas(8) unsigned char one[8];
+  _Alignas(16) unsigned char one[16];
   int32_t i1 = 1;
   tfc_ew_cast_run(TFC_DTYPE_INT32, x->dtype, false, &i1, one, 1);
   size_t esz = tfc_dtype_size(x->dtype);
@@ -453,12 +453,17 @@ UN_K(LogicalNot, TFC_EW_LOGICAL_NOT)
 #define F4 TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16
 #define SI TFC_DTYPE_INT8, TFC_DTYPE_INT16, TFC_DTYPE_INT32, TFC_DTYPE_INT64
 #define UI TFC_DTYPE_UINT8, TFC_DTYPE_UINT16, TFC_DTYPE_UINT32, TFC_DTYPE_UINT64
+#define CX TFC_DTYPE_COMPLEX64, TFC_DTYPE_COMPLEX128
 static const tfc_dtype t_float[] = {F4, TFC_DTYPE_INVALID};
+static const tfc_dtype t_float_c[] = {F4, CX, TFC_DTYPE_INVALID};
 static const tfc_dtype t_signed[] = {F4, SI, TFC_DTYPE_INVALID};
+static const tfc_dtype t_signed_c[] = {F4, SI, CX, TFC_DTYPE_INVALID};
 static const tfc_dtype t_num[] = {F4, SI, UI, TFC_DTYPE_INVALID};
-static const tfc_dtype t_num_str[] = {F4, SI, UI, TFC_DTYPE_STRING, TFC_DTYPE_INVALID};
-static const tfc_dtype t_num_bool[] = {F4, SI, UI, TFC_DTYPE_BOOL, TFC_DTYPE_INVALID};
-static const tfc_dtype t_all[] = {F4, SI, UI, TFC_DTYPE_BOOL, TFC_DTYPE_STRING, TFC_DTYPE_INVALID};
+static const tfc_dtype t_num_c[] = {F4, SI, UI, CX, TFC_DTYPE_INVALID};
+static const tfc_dtype t_num_str[] = {F4, SI, UI, CX, TFC_DTYPE_STRING, TFC_DTYPE_INVALID};
+static const tfc_dtype t_num_bool[] = {F4, SI, UI, CX, TFC_DTYPE_BOOL, TFC_DTYPE_INVALID};
+static const tfc_dtype t_all[] = {F4, SI, UI, CX, TFC_DTYPE_BOOL, TFC_DTYPE_STRING,
+                                  TFC_DTYPE_INVALID};
 static const tfc_dtype t_index[] = {TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
 
 /* Kernel defs: op Name on CPU, dtype-constrained through attr ATTR. */
@@ -467,20 +472,20 @@ static const tfc_dtype t_index[] = {TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_
 
 static const tfc_kernel_def defs[] = {
     KT(Add, t_num_str),
-    {"AddV2", "CPU", "T", t_num, NULL, k_Add, NULL, 0},
-    KT(Sub, t_num),
-    KT(Mul, t_num),
-    KT(Div, t_num),
-    KT(RealDiv, t_float),
+    {"AddV2", "CPU", "T", t_num_c, NULL, k_Add, NULL, 0},
+    KT(Sub, t_num_c),
+    KT(Mul, t_num_c),
+    KT(Div, t_num_c),
+    KT(RealDiv, t_float_c),
     KT(FloorDiv, t_num),
     KT(FloorMod, t_num),
     KT(TruncateDiv, t_num),
     KT(TruncateMod, t_num),
-    KT(Pow, t_signed),
+    KT(Pow, t_signed_c),
     KT(Maximum, t_num),
     KT(Minimum, t_num),
-    KT(SquaredDifference, t_num),
-    KT(DivNoNan, t_float),
+    KT(SquaredDifference, t_num_c),
+    KT(DivNoNan, t_float_c),
     KT(Equal, t_all),
     KT(NotEqual, t_all),
     KT(Less, t_num),
@@ -490,31 +495,31 @@ static const tfc_kernel_def defs[] = {
     K(LogicalAnd, NULL, NULL),
     K(LogicalOr, NULL, NULL),
     K(LogicalNot, NULL, NULL),
-    KT(SigmoidGrad, t_float),
-    KT(TanhGrad, t_float),
-    KT(SqrtGrad, t_float),
-    KT(RsqrtGrad, t_float),
-    KT(ReciprocalGrad, t_float),
-    {"InvGrad", "CPU", "T", t_float, NULL, k_ReciprocalGrad, NULL, 0},
-    KT(Neg, t_signed),
+    KT(SigmoidGrad, t_float_c),
+    KT(TanhGrad, t_float_c),
+    KT(SqrtGrad, t_float_c),
+    KT(RsqrtGrad, t_float_c),
+    KT(ReciprocalGrad, t_float_c),
+    {"InvGrad", "CPU", "T", t_float_c, NULL, k_ReciprocalGrad, NULL, 0},
+    KT(Neg, t_signed_c),
     KT(Abs, t_signed),
-    KT(Square, t_num),
-    KT(Sqrt, t_float),
-    KT(Rsqrt, t_float),
-    KT(Exp, t_float),
-    KT(Expm1, t_float),
-    KT(Log, t_float),
-    KT(Log1p, t_float),
-    KT(Tanh, t_float),
-    KT(Sigmoid, t_float),
-    KT(Sign, t_signed),
-    KT(Reciprocal, t_float),
-    {"Inv", "CPU", "T", t_float, NULL, k_Reciprocal, NULL, 0},
+    KT(Square, t_num_c),
+    KT(Sqrt, t_float_c),
+    KT(Rsqrt, t_float_c),
+    KT(Exp, t_float_c),
+    KT(Expm1, t_float_c),
+    KT(Log, t_float_c),
+    KT(Log1p, t_float_c),
+    KT(Tanh, t_float_c),
+    KT(Sigmoid, t_float_c),
+    KT(Sign, t_signed_c),
+    KT(Reciprocal, t_float_c),
+    {"Inv", "CPU", "T", t_float_c, NULL, k_Reciprocal, NULL, 0},
     KT(Floor, t_float),
     KT(Ceil, t_float),
     KT(Round, t_signed),
-    KT(Sin, t_float),
-    KT(Cos, t_float),
+    KT(Sin, t_float_c),
+    KT(Cos, t_float_c),
     KT(IsNan, t_float),
     KT(IsInf, t_float),
     KT(IsFinite, t_float),
@@ -522,7 +527,7 @@ static const tfc_kernel_def defs[] = {
     {"SelectV2", "CPU", "T", t_all, NULL, tfc_ew_select_v2_compute, NULL, 0},
     {"ClipByValue", "CPU", "T", t_num, NULL, tfc_ew_clip_compute, NULL, 0},
     {"Cast", "CPU", NULL, NULL, NULL, cast_compute, NULL, 0},
-    {"AddN", "CPU", "T", t_num, NULL, addn_compute, NULL, 0},
+    {"AddN", "CPU", "T", t_num_c, NULL, addn_compute, NULL, 0},
     {"ZerosLike", "CPU", "T", t_all, NULL, zeros_like_compute, NULL, 0},
     {"OnesLike", "CPU", "T", t_num_bool, NULL, ones_like_compute, NULL, 0},
     {"BroadcastGradientArgs", "CPU", "T", t_index, NULL, bga_compute, NULL, 0},

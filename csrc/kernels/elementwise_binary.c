@@ -112,6 +112,12 @@ static int div_round_narrow(tfc_dtype t, const void *x, const void *y, void *z, 
   case TFC_DTYPE_BFLOAT16:                                                                   \
     return div_round_narrow(t, x_, y_, z_, n, mode, USE_FLOOR);
 
+/* complex64/complex128: the loop of op id OP in elementwise_complex.c. */
+#define CC(OP)                                                                               \
+  case TFC_DTYPE_COMPLEX64:                                                                  \
+  case TFC_DTYPE_COMPLEX128:                                                                 \
+    return tfc_ew_complex_binary(OP, t, x_, y_, z_, n, mode);
+
 /* Defines `static int NAME(t, x, y, z, n, mode)` switching over CASES. */
 #define BINOP(NAME, CASES)                                                                   \
   static int NAME(tfc_dtype t, const void *x_, const void *y_, void *z_, int64_t n,          \
@@ -129,13 +135,13 @@ static int div_round_narrow(tfc_dtype t, const void *x, const void *y, void *z, 
 
 /* ---------------------------------------------------------------- ops */
 
-BINOP(bin_add, CF(x + y) CS(WRAP((U)x + (U)y)) CU(WRAP((U)x + (U)y)) CH(bin_add))
-BINOP(bin_sub, CF(x - y) CS(WRAP((U)x - (U)y)) CU(WRAP((U)x - (U)y)) CH(bin_sub))
-BINOP(bin_mul, CF(x * y) CS(WRAP((U)x * (U)y)) CU(WRAP((U)x * (U)y)) CH(bin_mul))
+BINOP(bin_add, CF(x + y) CS(WRAP((U)x + (U)y)) CU(WRAP((U)x + (U)y)) CH(bin_add) CC(TFC_EW_ADD))
+BINOP(bin_sub, CF(x - y) CS(WRAP((U)x - (U)y)) CU(WRAP((U)x - (U)y)) CH(bin_sub) CC(TFC_EW_SUB))
+BINOP(bin_mul, CF(x * y) CS(WRAP((U)x * (U)y)) CU(WRAP((U)x * (U)y)) CH(bin_mul) CC(TFC_EW_MUL))
 BINOP(bin_div, CF(x / y)
       CS(y == 0 ? DIV0 : y == -1 ? WRAP(0 - (U)x) : (E)(x / y))
-      CU(y == 0 ? DIV0 : (E)(x / y)) CH(bin_div))
-BINOP(bin_realdiv, CF(x / y) CH(bin_realdiv))
+      CU(y == 0 ? DIV0 : (E)(x / y)) CH(bin_div) CC(TFC_EW_DIV))
+BINOP(bin_realdiv, CF(x / y) CH(bin_realdiv) CC(TFC_EW_REALDIV))
 BINOP(bin_floordiv, CF(floor(x / y))
       CS(y == 0 ? DIV0 : (E)floordiv_i64(x, y))
       CU(y == 0 ? DIV0 : (E)(x / y)) CHDIV(true))
@@ -150,21 +156,21 @@ BINOP(bin_truncmod, CF(fmod(x, y))
       CU(y == 0 ? DIV0 : (E)(x % y)) CH(bin_truncmod))
 BINOP(bin_pow, CF(pow(x, y))
       CS(y < 0 ? (bad |= TFC_EW_ERR_NEGPOW, (E)0) : WRAP(ipow_u64((uint64_t)x, (uint64_t)y)))
-      CU(WRAP(ipow_u64(x, y))) CH(bin_pow))
+      CU(WRAP(ipow_u64(x, y))) CH(bin_pow) CC(TFC_EW_POW))
 BINOP(bin_maximum, CF(x != x ? x : (x > y ? x : y)) CS(x > y ? x : y) CU(x > y ? x : y)
       CH(bin_maximum))
 BINOP(bin_minimum, CF(x != x ? x : (x < y ? x : y)) CS(x < y ? x : y) CU(x < y ? x : y)
       CH(bin_minimum))
 BINOP(bin_sqdiff, CF((x - y) * (x - y)) CS(WRAP(((U)x - (U)y) * ((U)x - (U)y)))
-      CU(WRAP(((U)x - (U)y) * ((U)x - (U)y))) CH(bin_sqdiff))
-BINOP(bin_divnonan, CF(y == 0 ? (E)0 : x / y) CH(bin_divnonan))
+      CU(WRAP(((U)x - (U)y) * ((U)x - (U)y))) CH(bin_sqdiff) CC(TFC_EW_SQDIFF))
+BINOP(bin_divnonan, CF(y == 0 ? (E)0 : x / y) CH(bin_divnonan) CC(TFC_EW_DIVNONAN))
 
 /* Gradient helpers: x is the op's output y, y is the incoming gradient dy. */
-BINOP(bin_sigmoid_grad, CF(y * x * ((E)1 - x)) CH(bin_sigmoid_grad))
-BINOP(bin_tanh_grad, CF(y * ((E)1 - x * x)) CH(bin_tanh_grad))
-BINOP(bin_sqrt_grad, CF((E)0.5 * y / x) CH(bin_sqrt_grad))
-BINOP(bin_rsqrt_grad, CF((E)-0.5 * (y * x) * (x * x)) CH(bin_rsqrt_grad))
-BINOP(bin_reciprocal_grad, CF(-y * x * x) CH(bin_reciprocal_grad))
+BINOP(bin_sigmoid_grad, CF(y * x * ((E)1 - x)) CH(bin_sigmoid_grad) CC(TFC_EW_SIGMOID_GRAD))
+BINOP(bin_tanh_grad, CF(y * ((E)1 - x * x)) CH(bin_tanh_grad) CC(TFC_EW_TANH_GRAD))
+BINOP(bin_sqrt_grad, CF((E)0.5 * y / x) CH(bin_sqrt_grad) CC(TFC_EW_SQRT_GRAD))
+BINOP(bin_rsqrt_grad, CF((E)-0.5 * (y * x) * (x * x)) CH(bin_rsqrt_grad) CC(TFC_EW_RSQRT_GRAD))
+BINOP(bin_reciprocal_grad, CF(-y * x * x) CH(bin_reciprocal_grad) CC(TFC_EW_RECIPROCAL_GRAD))
 
 const tfc_ew_binary_info tfc_ew_arith_ops[TFC_EW_BINOP_COUNT] = {
     [TFC_EW_ADD] = {bin_add, false, false},

@@ -29,6 +29,12 @@
   case TFC_DTYPE_BFLOAT16:                                                                   \
     return tfc_ew_binary_via_float(NAME, t, x_, y_, z_, n, mode, true);
 
+/* complex64/complex128 equality: the loop in elementwise_complex.c. */
+#define CC(OP)                                                                               \
+  case TFC_DTYPE_COMPLEX64:                                                                  \
+  case TFC_DTYPE_COMPLEX128:                                                                 \
+    return tfc_ew_complex_binary(OP, t, x_, y_, z_, n, mode);
+
 #define CMPOP(NAME, CASES)                                                                   \
   static int NAME(tfc_dtype t, const void *x_, const void *y_, void *z_, int64_t n,          \
                   int mode) {                                                                \
@@ -39,9 +45,10 @@
     }                                                                                        \
   }
 
-CMPOP(cmp_equal, CREAL(x == y) CASE(BOOL, uint8_t, (x != 0) == (y != 0)) CH(cmp_equal))
+CMPOP(cmp_equal, CREAL(x == y) CASE(BOOL, uint8_t, (x != 0) == (y != 0)) CH(cmp_equal)
+      CC(TFC_EW_EQUAL))
 CMPOP(cmp_not_equal, CREAL(x != y) CASE(BOOL, uint8_t, (x != 0) != (y != 0))
-      CH(cmp_not_equal))
+      CH(cmp_not_equal) CC(TFC_EW_NOT_EQUAL))
 CMPOP(cmp_less, CREAL(x < y) CH(cmp_less))
 CMPOP(cmp_less_equal, CREAL(x <= y) CH(cmp_less_equal))
 CMPOP(cmp_greater, CREAL(x > y) CH(cmp_greater))

@@ -119,6 +119,13 @@ extern const tfc_ew_binary_info tfc_ew_compare_ops[TFC_EW_BINOP_COUNT];
 /* Unary rows (elementwise_unary.c). */
 extern const tfc_ew_unary_info tfc_ew_unary_ops[TFC_EW_UNOP_COUNT];
 
+/* Complex64/complex128 loops of a binary or unary op (elementwise_complex.c);
+ * the real-typed loops forward their complex cases here. Return TFC_EW_* bits
+ * (TFC_EW_ERR_TYPE for an op with no complex form). */
+int tfc_ew_complex_binary(tfc_ew_binop op, tfc_dtype t, const void *x, const void *y, void *z,
+                          int64_t n, int mode);
+int tfc_ew_complex_unary(tfc_ew_unop op, tfc_dtype t, const void *x, void *y, int64_t n);
+
 /* Elements per stack chunk when half/bfloat16 run through float loops. */
 #define TFC_EW_CHUNK 512
 
@@ -143,7 +150,9 @@ void tfc_ew_widen(tfc_dtype t, const void *in, float *out, int64_t n);
 void tfc_ew_narrow(tfc_dtype t, const float *in, void *out, int64_t n);
 
 /* Converts n elements from src type to dst type (both numeric or bool, not
- * string/complex); truncate zeroes the mantissa bits a narrower float type
+ * string; complex converts to and from every numeric type and bool: a
+ * real source gets a zero imaginary part, a real destination takes the real
+ * part, bool is true when either part is nonzero); truncate zeroes the mantissa bits a narrower float type
  * drops (TF's Cast Truncate=true) before converting. Returns false when the
  * pair is unsupported. */
 bool tfc_ew_cast_supported(tfc_dtype src, tfc_dtype dst);

@@ -15,6 +15,11 @@ typedef struct sel_arg {
   tfc_tensor *out;  /* for STRING: deep copies go through tfc_tensor_set_string */
 } sel_arg;
 
+/* A 16-byte element (complex128) moved as a whole. */
+typedef struct tfc_ew_pair64 {
+  uint64_t lo, hi;
+} tfc_ew_pair64;
+
 #define SEL(T)                                                                               \
   {                                                                                          \
     const T *restrict x = (const T *)(const void *)in[1];                                    \
@@ -54,6 +59,7 @@ static int sel_inner(void *arg, const char *const *in, const int *step, char *ou
     case 2: SEL(uint16_t)
     case 4: SEL(uint32_t)
     case 8: SEL(uint64_t)
+    case 16: SEL(tfc_ew_pair64)
     default: return TFC_EW_ERR_TYPE;
   }
 }

@@ -137,6 +137,17 @@ BFLOAT(bin_zeta, tfc_sf_zeta(D(x), D(y)))
 BFLOAT(bin_polygamma, tfc_sf_polygamma(D(x), D(y)))
 BFLOAT(bin_xlog1py, x == 0 ? (E)0 : x * log1p(y))
 BFLOAT(bin_nextafter, nextafter(x, y))
+UFLOAT(un_k0, tfc_sf_bessel_k(0, false, D(x)))
+UFLOAT(un_k0e, tfc_sf_bessel_k(0, true, D(x)))
+UFLOAT(un_k1, tfc_sf_bessel_k(1, false, D(x)))
+UFLOAT(un_k1e, tfc_sf_bessel_k(1, true, D(x)))
+UFLOAT(un_dawsn, tfc_sf_dawsn(D(x)))
+UFLOAT(un_expint, tfc_sf_expint(D(x)))
+UFLOAT(un_fresnel_cos, tfc_sf_fresnel(D(x), true))
+UFLOAT(un_fresnel_sin, tfc_sf_fresnel(D(x), false))
+UFLOAT(un_spence, tfc_sf_spence(D(x)))
+BFLOAT(bin_random_gamma_grad, tfc_sf_igamma_der(D(x), D(y), true))
+BFLOAT(bin_igamma_grad_a, tfc_sf_igamma_der(D(x), D(y), false))
 
 /* A shift count v (negative counts passed as 0) clamped to [0, bits), as TF does. */
 static inline uint64_t shift_count(uint64_t v, uint64_t bits) { return v >= bits ? bits - 1 : v; }
@@ -219,6 +230,17 @@ BIN_K(Zeta, bin_zeta)
 BIN_K(Polygamma, bin_polygamma)
 BIN_K(Xlog1py, bin_xlog1py)
 BIN_K(NextAfter, bin_nextafter)
+BIN_K(RandomGammaGrad, bin_random_gamma_grad)
+UN_K(BesselK0, un_k0)
+UN_K(BesselK0e, un_k0e)
+UN_K(BesselK1, un_k1)
+UN_K(BesselK1e, un_k1e)
+UN_K(Dawsn, un_dawsn)
+UN_K(Expint, un_expint)
+UN_K(FresnelCos, un_fresnel_cos)
+UN_K(FresnelSin, un_fresnel_sin)
+UN_K(Spence, un_spence)
+BIN_K(IgammaGradA, bin_igamma_grad_a)
 BIT_BIN_K(BitwiseAnd, bin_and)
 BIT_BIN_K(BitwiseOr, bin_or)
 BIT_BIN_K(BitwiseXor, bin_xor)
@@ -248,6 +270,10 @@ static const tfc_kernel_def defs[] = {
     KT(Polygamma, t_fd),    KT(Xlog1py, t_float),   KT(NextAfter, t_fd),
     KT(BitwiseAnd, t_bits), KT(BitwiseOr, t_bits),  KT(BitwiseXor, t_bits),
     KT(LeftShift, t_bits),  KT(RightShift, t_bits), KT(Invert, t_bits),
+    KT(RandomGammaGrad, t_fd), KT(IgammaGradA, t_fd),
+    KT(BesselK0, t_float),  KT(BesselK0e, t_float), KT(BesselK1, t_float),
+    KT(BesselK1e, t_float), KT(Dawsn, t_float),     KT(Expint, t_float),
+    KT(FresnelCos, t_float), KT(FresnelSin, t_float), KT(Spence, t_float),
 };
 
 const tfc_kernel_table tfc_kernels_math_special = {defs, (int)(sizeof defs / sizeof defs[0])};

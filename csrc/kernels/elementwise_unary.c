@@ -123,6 +123,12 @@ static inline float tanh_f32(float x) {
   case TFC_DTYPE_BFLOAT16:                                                                   \
     return tfc_ew_unary_via_float(NAME, t, x_, y_, n, OUT_BOOL);
 
+/* complex64/complex128: the loop of op id OP in elementwise_complex.c. */
+#define CC(OP)                                                                               \
+  case TFC_DTYPE_COMPLEX64:                                                                  \
+  case TFC_DTYPE_COMPLEX128:                                                                 \
+    return tfc_ew_complex_unary(OP, t, x_, y_, n);
+
 /* Defines `static int NAME(t, x, y, n)` switching over CASES. */
 #define UNOP(NAME, CASES)                                                                    \
   static int NAME(tfc_dtype t, const void *x_, void *y_, int64_t n) {                        \
@@ -138,24 +144,26 @@ static inline float tanh_f32(float x) {
 
 /* ---------------------------------------------------------------- ops */
 
-UNOP(un_neg, CF(-x) CS(WRAP(0 - (U)x)) CH(un_neg, false))
+UNOP(un_neg, CF(-x) CS(WRAP(0 - (U)x)) CH(un_neg, false) CC(TFC_EW_NEG))
 UNOP(un_abs, CF(fabs(x)) CS(x < 0 ? WRAP(0 - (U)x) : x) CH(un_abs, false))
-UNOP(un_square, CF(x * x) CS(WRAP((U)x * (U)x)) CU(WRAP((U)x * (U)x)) CH(un_square, false))
-UNOP(un_sqrt, CF(sqrt(x)) CH(un_sqrt, false))
-UNOP(un_rsqrt, CF(ONE / sqrt(x)) CH(un_rsqrt, false))
-UNOP(un_exp, CF(EXP(x)) CH(un_exp, false))
-UNOP(un_expm1, CF(EXPM1(x)) CH(un_expm1, false))
-UNOP(un_log, CF(log(x)) CH(un_log, false))
-UNOP(un_log1p, CF(log1p(x)) CH(un_log1p, false))
-UNOP(un_tanh, CF(TANH(x)) CH(un_tanh, false))
-UNOP(un_sigmoid, CF(ONE / (ONE + EXP(-x))) CH(un_sigmoid, false))
-UNOP(un_sign, CF(x != x ? x : (E)((x > 0) - (x < 0))) CS((x > 0) - (x < 0)) CH(un_sign, false))
-UNOP(un_reciprocal, CF(ONE / x) CH(un_reciprocal, false))
+UNOP(un_square, CF(x * x) CS(WRAP((U)x * (U)x)) CU(WRAP((U)x * (U)x)) CH(un_square, false)
+      CC(TFC_EW_SQUARE))
+UNOP(un_sqrt, CF(sqrt(x)) CH(un_sqrt, false) CC(TFC_EW_SQRT))
+UNOP(un_rsqrt, CF(ONE / sqrt(x)) CH(un_rsqrt, false) CC(TFC_EW_RSQRT))
+UNOP(un_exp, CF(EXP(x)) CH(un_exp, false) CC(TFC_EW_EXP))
+UNOP(un_expm1, CF(EXPM1(x)) CH(un_expm1, false) CC(TFC_EW_EXPM1))
+UNOP(un_log, CF(log(x)) CH(un_log, false) CC(TFC_EW_LOG))
+UNOP(un_log1p, CF(log1p(x)) CH(un_log1p, false) CC(TFC_EW_LOG1P))
+UNOP(un_tanh, CF(TANH(x)) CH(un_tanh, false) CC(TFC_EW_TANH))
+UNOP(un_sigmoid, CF(ONE / (ONE + EXP(-x))) CH(un_sigmoid, false) CC(TFC_EW_SIGMOID))
+UNOP(un_sign, CF(x != x ? x : (E)((x > 0) - (x < 0))) CS((x > 0) - (x < 0)) CH(un_sign, false)
+      CC(TFC_EW_SIGN))
+UNOP(un_reciprocal, CF(ONE / x) CH(un_reciprocal, false) CC(TFC_EW_RECIPROCAL))
 UNOP(un_floor, CF(floor(x)) CH(un_floor, false))
 UNOP(un_ceil, CF(ceil(x)) CH(un_ceil, false))
 UNOP(un_round, CF(nearbyint(x)) CS(x) CH(un_round, false))
-UNOP(un_sin, CF(sin(x)) CH(un_sin, false))
-UNOP(un_cos, CF(cos(x)) CH(un_cos, false))
+UNOP(un_sin, CF(sin(x)) CH(un_sin, false) CC(TFC_EW_SIN))
+UNOP(un_cos, CF(cos(x)) CH(un_cos, false) CC(TFC_EW_COS))
 UNOP(un_isnan, CFB(x != x) CH(un_isnan, true))
 UNOP(un_isinf, CFB(fabs(x) == (E)INFINITY) CH(un_isinf, true))
 UNOP(un_isfinite, CFB(fabs(x) < (E)INFINITY) CH(un_isfinite, true))

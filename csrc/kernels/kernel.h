@@ -49,6 +49,10 @@ typedef struct tfc_kernel_ctx {
   struct tfc_step *step;         /* per-step services (runtime/step.h) */
   const struct tfc_node *node;
   struct tfc_async_token *async_token; /* set by the executor for async kernels */
+  /* the frame instance and iteration the node runs in (0 and 0 outside every
+   * while loop): _Send/_Recv inside a loop key their tensors with them */
+  uint64_t frame_id;
+  int64_t iter_id;
 } tfc_kernel_ctx;
 
 /* How an async kernel reports completion: tfc_kernel_async_done(ctx) calls

@@ -9,7 +9,8 @@
  * than tall), one BLAS call per block on the intra-op pool; the BLAS itself
  * is single-threaded. half and bfloat16 are widened to float, multiplied by
  * sgemm and rounded back. Integer types use a plain cache-blocked loop with
- * wrapping arithmetic. Batched products run several matrices at once on the
+ * wrapping arithmetic; complex64/complex128 go to the BLAS cgemm/zgemm.
+ * Batched products run several matrices at once on the
  * pool when the matrices are small, or one at a time with the split above.
  */
 #include <stdatomic.h>
@@ -41,6 +42,7 @@
 typedef struct gemm_args {
   tfc_dtype t;
   bool ta, tb;
+  bool adj;  /* complex: a transposed operand is also conjugated (BatchMatMul adj_x/adj_y) */
   int64_t m, n, k;
   const void *a;
   int64_t lda;
@@ -177,6 +179,15 @@ static void gemm_serial(const gemm_args *g) {
         tfc_blas_dgemm(g->ta, g->tb, g->m, g->n, g->k, 1.0, g->a, g->lda, g->b, g->ldb, 0.0, g->c,
                        g->ldc);
       break;
+    case TFC_DTYPE_COMPLEX64:
+    case TFC_DTYPE_COMPLEX128: {
+      int oa = g->ta ? (g->adj ? 2 : 1) : 0, ob = g->tb ? (g->adj ? 2 : 1) : 0;
+      if (g->t == TFC_DTYPE_COMPLEX64)
+        tfc_blas_cgemm(oa, ob, g->m, g->n, g->k, g->a, g->lda, g->b, g->ldb, g->c, g->ldc);
+      else
+        tfc_blas_zgemm(oa, ob, g->m, g->n, g->k, g->a, g->lda, g->b, g->ldb, g->c, g->ldc);
+      break;
+    }
     case TFC_DTYPE_INT16: gemm_loop_i16(g); break;
     case TFC_DTYPE_INT32: gemm_loop_i32(g); break;
     case TFC_DTYPE_INT64: gemm_loop_i64(g); break;
@@ -282,8 +293,10 @@ static void batch_shard(void *arg, int64_t b, int64_t e) {
 /* Multiplies nbatch pairs of matrices (x rows x cols per matrix as stored,
  * op per ta/tb) from x and y (type t) into out: m x n matrices, contiguous.
  * xoff/yoff give each pair's element offsets. half/bfloat16 go through
- * float copies. false with ctx failed on OOM. */
-static bool batched_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, bool ta, bool tb, int64_t m, int64_t n,
+ * float copies; adj conjugates a transposed complex operand. false with ctx
+ * failed on OOM. */
+static bool batched_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, bool ta, bool tb, bool adj, int64_t m,
+                         int64_t n,
                          int64_t k, const void *x, int64_t xn, const void *y, int64_t yn, void *out,
                          int64_t nbatch, const int64_t *xoff, const int64_t *yoff) {
   int64_t csize = m * n;
@@ -311,7 +324,7 @@ static bool batched_gemm(tfc_kernel_ctx *ctx, tfc_dtype t, bool ta, bool tb, int
     y = yf;
     ct = TFC_DTYPE_FLOAT;
   }
-  batch_job j = {.g = {.t = ct, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .a = x,
+  batch_job j = {.g = {.t = ct, .ta = ta, .tb = tb, .adj = adj, .m = m, .n = n, .k = k, .a = x,
                        .lda = ta ? m : k, .b = y, .ldb = tb ? k : n, .c = of ? (void *)of : out,
                        .ldc = n},
                  .xoff = xoff, .yoff = yoff, .csize = csize};
@@ -377,13 +390,13 @@ static void matmul_compute(tfc_kernel_ctx *ctx) {
   tfc_tensor *o = tfc_kernel_alloc_output(ctx, 0, a->dtype, 2, dims);
   if (!o) return;
   int64_t zero = 0;
-  batched_gemm(ctx, a->dtype, ta, tb, m, n, k, a->data, a->nelems, b->data, b->nelems, o->data, 1,
-               &zero, &zero);
+  batched_gemm(ctx, a->dtype, ta, tb, false, m, n, k, a->data, a->nelems, b->data, b->nelems,
+               o->data, 1, &zero, &zero);
 }
 
 /* Shared compute of BatchMatMul (v2 == false: equal batch dims required) and
  * BatchMatMulV2 (batch dims broadcast). adj_x/adj_y transpose the last two
- * dims (real types only, so adjoint is transpose). */
+ * dims (conjugating complex matrices). */
 static void batch_matmul_compute_impl(tfc_kernel_ctx *ctx, bool v2) {
   tfc_tensor *x = ctx->inputs[0], *y = ctx->inputs[1];
   bool ax = attr_bool(ctx, "adj_x"), ay = attr_bool(ctx, "adj_y");
@@ -458,7 +471,7 @@ static void batch_matmul_compute_impl(tfc_kernel_ctx *ctx, bool v2) {
       idx[i] = 0;
     }
   }
-  batched_gemm(ctx, x->dtype, ax, ay, m, n, k, x->data, x->nelems, y->data, y->nelems, o->data,
+  batched_gemm(ctx, x->dtype, ax, ay, true, m, n, k, x->data, x->nelems, y->data, y->nelems, o->data,
                nbatch, xoff, yoff);
   tfc_free(xoff);
 }
@@ -473,14 +486,14 @@ static void batch_matmul_v2_compute(tfc_kernel_ctx *ctx) { batch_matmul_compute_
 static const tfc_dtype k_matmul_types[] = {
     TFC_DTYPE_FLOAT,  TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF,   TFC_DTYPE_BFLOAT16, TFC_DTYPE_INT32,
     TFC_DTYPE_INT64,  TFC_DTYPE_UINT8,  TFC_DTYPE_UINT16, TFC_DTYPE_UINT32,   TFC_DTYPE_UINT64,
-    TFC_DTYPE_INVALID};
+    TFC_DTYPE_COMPLEX64, TFC_DTYPE_COMPLEX128, TFC_DTYPE_INVALID};
 static const tfc_dtype k_bmm_types[] = {
     TFC_DTYPE_FLOAT, TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16, TFC_DTYPE_INT32,
-    TFC_DTYPE_INT64, TFC_DTYPE_INVALID};
+    TFC_DTYPE_INT64, TFC_DTYPE_COMPLEX64, TFC_DTYPE_COMPLEX128, TFC_DTYPE_INVALID};
 static const tfc_dtype k_bmm2_types[] = {
     TFC_DTYPE_FLOAT,  TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF,   TFC_DTYPE_BFLOAT16, TFC_DTYPE_INT16,
     TFC_DTYPE_INT32,  TFC_DTYPE_INT64,  TFC_DTYPE_UINT8,  TFC_DTYPE_UINT16,   TFC_DTYPE_UINT32,
-    TFC_DTYPE_UINT64, TFC_DTYPE_INVALID};
+    TFC_DTYPE_UINT64, TFC_DTYPE_COMPLEX64, TFC_DTYPE_COMPLEX128, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
     {"MatMul", "CPU", "T", k_matmul_types, NULL, matmul_compute, NULL, 0},

@@ -358,8 +358,7 @@ static void scan_range(void *arg, int64_t begin, int64_t end) {
 
 /* ---------------------------------------------------------------- pass 2 */
 
-/* Copies feature f's n values into out (element type dtype) from index at. */
-static bool copy_values(const tfc_feature *f, tfc_tensor *out, int64_t at, int64_t n, tfc_status *st) {
+bool tfc_parse_copy_values(const tfc_feature *f, tfc_tensor *out, int64_t at, int64_t n, tfc_status *st) {
   switch (out->dtype) {
     case TFC_DTYPE_FLOAT:
       return tfc_feature_floats(f, (float *)out->data + at, n);
@@ -379,8 +378,7 @@ static bool copy_values(const tfc_feature *f, tfc_tensor *out, int64_t at, int64
   }
 }
 
-/* Copies n elements of src (from index s_at) into dst (from d_at), same dtype. */
-static bool copy_elems(const tfc_tensor *src, int64_t s_at, tfc_tensor *dst, int64_t d_at, int64_t n,
+bool tfc_parse_copy_elems(const tfc_tensor *src, int64_t s_at, tfc_tensor *dst, int64_t d_at, int64_t n,
                        tfc_status *st) {
   if (n <= 0) return true;
   if (dst->dtype == TFC_DTYPE_STRING) {
@@ -411,20 +409,20 @@ static void fill_range(void *arg, int64_t begin, int64_t end) {
         int64_t per_example = pk->var ? r->max_rows[k] * pk->stride : pk->stride;
         int64_t at = b * per_example;
         if (views[k].end) {
-          ok = copy_values(&views[k], out, at, n, &st);
+          ok = tfc_parse_copy_values(&views[k], out, at, n, &st);
         } else if (!pk->var) {
-          ok = copy_elems(pk->def, 0, out, at, per_example, &st);
+          ok = tfc_parse_copy_elems(pk->def, 0, out, at, per_example, &st);
           n = per_example;
         } else {
           n = 0;
         }
         /* padding of variable-length rows with the default (or zeros) */
         for (int64_t i = n; ok && i < per_example; i++) {
-          ok = copy_elems(pk->def, 0, out, at + i, 1, &st);
+          ok = tfc_parse_copy_elems(pk->def, 0, out, at + i, 1, &st);
         }
       } else if (n > 0) {
         int64_t at = r->offsets[b * r->nk + k];
-        ok = copy_values(&views[k], out, at, n, &st);
+        ok = tfc_parse_copy_values(&views[k], out, at, n, &st);
         if (pk->kind == KIND_SPARSE) {
           int64_t *idx = r->idx_outs[k]->data;
           int ir = r->batch_rank + 1;

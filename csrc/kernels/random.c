@@ -14,6 +14,10 @@
  * Multinomial follows TF's CPU kernel: it reserves 256 blocks per double it
  * may draw and reads each row's words from a computable offset of one
  * single-word stream (see multinomial_rows).
+ *
+ * The fills and the Multinomial sampler take the generator's start as an
+ * argument, so the stateless kernels (stateless_random.c) share them
+ * (random_internal.h).
  */
 #include <float.h>
 #include <math.h>
@@ -26,14 +30,14 @@
 #include "kernels/kernel.h"
 #include "kernels/kernel_tables.h"
 #include "kernels/philox.h"
+#include "kernels/random_internal.h"
 
-/* Philox blocks reserved per output value (TF's multiplier). */
-#define RESERVE_PER_OUTPUT 256
+#define RESERVE_PER_OUTPUT TFC_RANDOM_RESERVE_PER_OUTPUT
 
 /* ------------------------------------------------------------ kernel state */
 
 /* init: a guarded generator seeded from the seed / seed2 attrs. */
-static bool random_init(const tfc_kernel_init *ki, void **state) {
+bool tfc_random_state_init(const tfc_kernel_init *ki, void **state) {
   int64_t seed = 0, seed2 = 0;
   const tfc_attr_value *a = tfc_attrs_find(ki->attrs, "seed");
   if (a && a->kind == TFC_ATTR_I) seed = a->v.i;
@@ -50,7 +54,7 @@ static bool random_init(const tfc_kernel_init *ki, void **state) {
 }
 
 /* destroy: frees the generator. */
-static void random_destroy(void *state) {
+void tfc_random_state_destroy(void *state) {
   if (state == NULL) return;
   tfc_guarded_philox_destroy(state);
   tfc_free(state);
@@ -59,7 +63,7 @@ static void random_destroy(void *state) {
 /* ------------------------------------------------------------ shape input */
 
 /* Writes a tensor's shape like TF's DebugString ("[2,2]"). */
-static void shape_text(const tfc_tensor *t, char *buf, size_t cap) {
+void tfc_random_shape_text(const tfc_tensor *t, char *buf, size_t cap) {
   size_t len = (size_t)snprintf(buf, cap, "[");
   for (int i = 0; i < t->rank && len < cap; i++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? "," : "", (long long)t->dims[i]);
@@ -67,10 +71,10 @@ static void shape_text(const tfc_tensor *t, char *buf, size_t cap) {
 }
 
 /* Reads the 1-D int32/int64 shape input into rank/dims with TF's checks. */
-static bool read_shape(tfc_kernel_ctx *ctx, const tfc_tensor *t, int *rank, int64_t *dims) {
+bool tfc_random_read_shape(tfc_kernel_ctx *ctx, const tfc_tensor *t, int *rank, int64_t *dims) {
   char buf[160];
   if (t->rank != 1 || (t->dtype != TFC_DTYPE_INT32 && t->dtype != TFC_DTYPE_INT64)) {
-    shape_text(t, buf, sizeof buf);
+    tfc_random_shape_text(t, buf, sizeof buf);
     return tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT,
                            "shape must be a vector of {int32,int64}, got shape %s", buf);
   }
@@ -92,13 +96,18 @@ static bool read_shape(tfc_kernel_ctx *ctx, const tfc_tensor *t, int *rank, int6
 static tfc_tensor *alloc_shaped_output(tfc_kernel_ctx *ctx, tfc_dtype dt) {
   int rank = 0;
   int64_t dims[TFC_MAX_RANK];
-  if (!read_shape(ctx, ctx->inputs[0], &rank, dims)) return NULL;
+  if (!tfc_random_read_shape(ctx, ctx->inputs[0], &rank, dims)) return NULL;
   return tfc_kernel_alloc_output(ctx, 0, dt, rank, dims);
 }
 
 /* ------------------------------------------------------------ distributions */
 
-typedef enum dist_kind { DIST_UNIFORM, DIST_NORMAL, DIST_TRUNCATED, DIST_INT } dist_kind;
+typedef tfc_random_dist dist_kind;
+#define DIST_UNIFORM TFC_RANDOM_UNIFORM
+#define DIST_NORMAL TFC_RANDOM_NORMAL
+#define DIST_TRUNCATED TFC_RANDOM_TRUNCATED
+#define DIST_INT TFC_RANDOM_INT
+#define DIST_FULL_INT TFC_RANDOM_FULL_INT
 
 typedef struct fill_job {
   dist_kind kind;
@@ -113,7 +122,7 @@ typedef struct fill_job {
 
 /* Values produced per group for (kind, dtype), as in TF's distributions. */
 static int group_size(dist_kind kind, tfc_dtype dt) {
-  if (dt == TFC_DTYPE_DOUBLE || dt == TFC_DTYPE_INT64) return 2;
+  if (dt == TFC_DTYPE_DOUBLE || dt == TFC_DTYPE_INT64 || dt == TFC_DTYPE_UINT64) return 2;
   (void)kind;
   return 4;
 }
@@ -151,8 +160,15 @@ static void fixed_group(const fill_job *j, const uint32_t w[4], double *dv, floa
         tfc_philox_box_muller_float(w[2], w[3], &fv[2], &fv[3]);
       }
       break;
+    case DIST_FULL_INT:
+      if (j->dtype == TFC_DTYPE_INT64 || j->dtype == TFC_DTYPE_UINT64) {
+        for (int k = 0; k < 2; k++) iv[k] = (int64_t)((uint64_t)w[2 * k] | ((uint64_t)w[2 * k + 1] << 32));
+      } else {
+        for (int k = 0; k < 4; k++) iv[k] = (int32_t)w[k];
+      }
+      break;
     case DIST_INT:
-      if (j->dtype == TFC_DTYPE_INT64) {
+      if (j->dtype == TFC_DTYPE_INT64 || j->dtype == TFC_DTYPE_UINT64) {
         for (int k = 0; k < 2; k++) {
           uint64_t bits = (uint64_t)w[2 * k] | ((uint64_t)w[2 * k + 1] << 32);
           iv[k] = (int64_t)((uint64_t)j->ilo + bits % j->irange);
@@ -199,8 +215,10 @@ static void store_group(const fill_job *j, int64_t at, int count, const double *
   for (int k = 0; k < count; k++) {
     switch (j->dtype) {
       case TFC_DTYPE_DOUBLE: ((double *)j->data)[at + k] = dv[k]; break;
-      case TFC_DTYPE_INT32: ((int32_t *)j->data)[at + k] = (int32_t)iv[k]; break;
-      case TFC_DTYPE_INT64: ((int64_t *)j->data)[at + k] = iv[k]; break;
+      case TFC_DTYPE_INT32:
+      case TFC_DTYPE_UINT32: ((int32_t *)j->data)[at + k] = (int32_t)iv[k]; break;
+      case TFC_DTYPE_INT64:
+      case TFC_DTYPE_UINT64: ((int64_t *)j->data)[at + k] = iv[k]; break;
       default:
         if (j->kind == DIST_UNIFORM && j->dtype != TFC_DTYPE_FLOAT)
           ((uint16_t *)j->data)[at + k] = hv[k];
@@ -237,16 +255,23 @@ static void fill_range(void *arg, int64_t lo, int64_t hi) {
   }
 }
 
-/* Reserves the counters for `out` and fills it with kind's distribution. */
-static void fill_output(tfc_kernel_ctx *ctx, dist_kind kind, tfc_tensor *out, int64_t ilo,
-                        uint64_t irange) {
+/* Fills out from `base` in groups, in parallel (random_internal.h). */
+void tfc_random_fill(tfc_kernel_ctx *ctx, tfc_random_dist kind, tfc_tensor *out,
+                     tfc_philox base, int64_t ilo, uint64_t irange) {
   fill_job job = {.kind = kind, .dtype = out->dtype, .data = out->data, .n = out->nelems,
-                  .ilo = ilo, .irange = irange};
+                  .ilo = ilo, .irange = irange, .base = base};
   job.group = group_size(kind, out->dtype);
-  job.base = tfc_guarded_philox_reserve(ctx->state, (uint64_t)out->nelems * RESERVE_PER_OUTPUT);
   int64_t groups = (out->nelems + job.group - 1) / job.group;
   int64_t min_shard = kind == DIST_TRUNCATED ? 256 : 2048;
   tfc_kernel_parallel_for(ctx, groups, min_shard, fill_range, &job);
+}
+
+/* Reserves the counters for `out` and fills it with kind's distribution. */
+static void fill_output(tfc_kernel_ctx *ctx, dist_kind kind, tfc_tensor *out, int64_t ilo,
+                        uint64_t irange) {
+  tfc_philox base =
+      tfc_guarded_philox_reserve(ctx->state, (uint64_t)out->nelems * RESERVE_PER_OUTPUT);
+  tfc_random_fill(ctx, kind, out, base, ilo, irange);
 }
 
 /* ------------------------------------------------------------ real-valued */
@@ -279,12 +304,12 @@ static void uniform_int_compute(tfc_kernel_ctx *ctx) {
   const tfc_tensor *lo_t = ctx->inputs[1], *hi_t = ctx->inputs[2];
   char buf[160];
   if (lo_t->rank != 0) {
-    shape_text(lo_t, buf, sizeof buf);
+    tfc_random_shape_text(lo_t, buf, sizeof buf);
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "minval must be 0-D, got shape %s", buf);
     return;
   }
   if (hi_t->rank != 0) {
-    shape_text(hi_t, buf, sizeof buf);
+    tfc_random_shape_text(hi_t, buf, sizeof buf);
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "maxval must be 0-D, got shape %s", buf);
     return;
   }
@@ -309,10 +334,10 @@ static void uniform_int_compute(tfc_kernel_ctx *ctx) {
 
 /* ------------------------------------------------------------ RandomShuffle */
 
-/* RandomShuffle: permutes the first dimension (Fisher-Yates as TF runs it:
- * position i swaps with i + word % (n - i), one word per position). */
-static void shuffle_compute(tfc_kernel_ctx *ctx) {
-  tfc_tensor *in = ctx->inputs[0];
+/* Permutes the first dimension of `in` into output 0 (Fisher-Yates as TF
+ * runs it: position i swaps with i + word % (n - i), one word per position);
+ * base NULL: the words come from the kernel's own generator. */
+void tfc_random_shuffle(tfc_kernel_ctx *ctx, tfc_tensor *in, const tfc_philox *base) {
   if (in->nelems <= 1 || in->rank == 0 || in->dims[0] <= 1) {
     tfc_kernel_forward(ctx, 0, 0);
     return;
@@ -322,7 +347,8 @@ static void shuffle_compute(tfc_kernel_ctx *ctx) {
     tfc_kernel_fail(ctx, TFC_CODE_UNIMPLEMENTED, "RandomShuffle of more than 2^32 rows");
     return;
   }
-  tfc_philox gen = tfc_guarded_philox_reserve(ctx->state, (uint64_t)(n - 1 + 3) / 4);
+  tfc_philox gen =
+      base ? *base : tfc_guarded_philox_reserve(ctx->state, (uint64_t)(n - 1 + 3) / 4);
   tfc_philox_single s;
   tfc_philox_single_init(&s, &gen);
   int64_t *perm = tfc_malloc(sizeof(int64_t) * (size_t)n);
@@ -357,6 +383,9 @@ static void shuffle_compute(tfc_kernel_ctx *ctx) {
   }
   tfc_free(perm);
 }
+
+/* RandomShuffle: the stateful shuffle over the kernel's own generator. */
+static void shuffle_compute(tfc_kernel_ctx *ctx) { tfc_random_shuffle(ctx, ctx->inputs[0], NULL); }
 
 /* ------------------------------------------------------------ Multinomial */
 
@@ -438,17 +467,17 @@ static void multinomial_rows(void *arg, int64_t lo, int64_t hi) {
 /* Multinomial(logits, num_samples): num_samples class indices per batch row,
  * drawn from the softmax of the row's logits (non-finite logits get weight 0;
  * a row without finite logits yields `classes`). Checks and wording as TF. */
-static void multinomial_compute(tfc_kernel_ctx *ctx) {
-  const tfc_tensor *logits = ctx->inputs[0], *ns_t = ctx->inputs[1];
+void tfc_random_multinomial(tfc_kernel_ctx *ctx, const tfc_tensor *logits,
+                            const tfc_tensor *ns_t, const tfc_philox *base) {
   char buf[160];
   if (logits->rank != 2) {
-    shape_text(logits, buf, sizeof buf);
+    tfc_random_shape_text(logits, buf, sizeof buf);
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "logits should be a matrix, got shape %s",
                     buf);
     return;
   }
   if (ns_t->rank != 0) {
-    shape_text(ns_t, buf, sizeof buf);
+    tfc_random_shape_text(ns_t, buf, sizeof buf);
     tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "num_samples should be a scalar, got shape %s",
                     buf);
     return;
@@ -461,7 +490,7 @@ static void multinomial_compute(tfc_kernel_ctx *ctx) {
   }
   for (int i = 0; i < 2; i++) {
     if (logits->dims[i] > INT32_MAX) {
-      shape_text(logits, buf, sizeof buf);
+      tfc_random_shape_text(logits, buf, sizeof buf);
       tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "logits.shape = %s too large for int", buf);
       return;
     }
@@ -487,14 +516,20 @@ static void multinomial_compute(tfc_kernel_ctx *ctx) {
   multinomial_job job = {.logits = logits, .classes = classes, .samples = samples,
                          .out = out->data, .out64 = odt == TFC_DTYPE_INT64};
   atomic_init(&job.oom, false);
-  job.base =
-      tfc_guarded_philox_reserve(ctx->state, (uint64_t)batch * per_row * RESERVE_PER_OUTPUT);
+  job.base = base ? *base
+                  : tfc_guarded_philox_reserve(ctx->state,
+                                               (uint64_t)batch * per_row * RESERVE_PER_OUTPUT);
   double log2c = log((double)classes) / log(2.0);
   double row_cost = 50.0 * ((double)samples * log2c + (double)classes);
   int64_t min_shard = row_cost >= 10000.0 ? 1 : (int64_t)(10000.0 / row_cost) + 1;
   tfc_kernel_parallel_for(ctx, batch, min_shard, multinomial_rows, &job);
   if (atomic_load(&job.oom))
     tfc_kernel_fail(ctx, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory");
+}
+
+/* Multinomial: the stateful sampler over the kernel's own generator. */
+static void multinomial_compute(tfc_kernel_ctx *ctx) {
+  tfc_random_multinomial(ctx, ctx->inputs[0], ctx->inputs[1], NULL);
 }
 
 /* ------------------------------------------------------------ table */
@@ -504,12 +539,13 @@ static const tfc_dtype multinomial_types[] = {TFC_DTYPE_HALF, TFC_DTYPE_BFLOAT16
                                               TFC_DTYPE_DOUBLE, TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
-    {"RandomUniform", "CPU", NULL, NULL, random_init, uniform_compute, random_destroy, 0},
-    {"RandomStandardNormal", "CPU", NULL, NULL, random_init, normal_compute, random_destroy, 0},
-    {"TruncatedNormal", "CPU", NULL, NULL, random_init, truncated_compute, random_destroy, 0},
-    {"RandomUniformInt", "CPU", NULL, NULL, random_init, uniform_int_compute, random_destroy, 0},
-    {"RandomShuffle", "CPU", NULL, NULL, random_init, shuffle_compute, random_destroy, 0},
-    {"Multinomial", "CPU", "T", multinomial_types, random_init, multinomial_compute, random_destroy,
+    {"RandomUniform", "CPU", NULL, NULL, tfc_random_state_init, uniform_compute, tfc_random_state_destroy, 0},
+    {"RandomStandardNormal", "CPU", NULL, NULL, tfc_random_state_init, normal_compute, tfc_random_state_destroy, 0},
+    {"TruncatedNormal", "CPU", NULL, NULL, tfc_random_state_init, truncated_compute, tfc_random_state_destroy, 0},
+    {"RandomUniformInt", "CPU", NULL, NULL, tfc_random_state_init, uniform_int_compute, tfc_random_state_destroy, 0},
+    {"RandomShuffle", "CPU", NULL, NULL, tfc_random_state_init, shuffle_compute,
+     tfc_random_state_destroy, 0},
+    {"Multinomial", "CPU", "T", multinomial_types, tfc_random_state_init, multinomial_compute, tfc_random_state_destroy,
      0},
 };
 

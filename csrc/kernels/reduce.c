@@ -16,12 +16,15 @@
  * products in 64-bit wrapping arithmetic (the result is truncated to the
  * element type, as TF's same-type arithmetic would give; integer means divide
  * the 64-bit sum and truncate toward zero). half/bfloat16 inputs are widened
- * to float first. Max/Min propagate NaN (as TF and NumPy do).
+ * to float first. Max/Min propagate NaN (as TF and NumPy do). complex64 sums
+ * (and means) accumulate in complex128; complex products in the element
+ * type; complex types have Sum, Mean and Prod only (as in TF).
  *
  * Work is split into items (rows, column tiles, or fixed-size chunks of a
  * long run) and spread over the intra-op pool; how items are cut depends only
  * on the shape, so results do not depend on the number of threads.
  */
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +187,11 @@ DEFINE_TYPE(u8, uint8_t, uint64_t, uint64_t, 0, UINT8_MAX)
 DEFINE_TYPE(u16, uint16_t, uint64_t, uint64_t, 0, UINT16_MAX)
 DEFINE_TYPE(u32, uint32_t, uint64_t, uint64_t, 0, UINT32_MAX)
 DEFINE_TYPE(u64, uint64_t, uint64_t, uint64_t, 0, UINT64_MAX)
+/* Complex types: Sum (Mean) and Prod only. */
+DEFINE_IMPL(c64_sum, float _Complex, double _Complex, 0, ADD_)
+DEFINE_IMPL(c64_prod, float _Complex, float _Complex, 1, MUL_)
+DEFINE_IMPL(c128_sum, double _Complex, double _Complex, 0, ADD_)
+DEFINE_IMPL(c128_prod, double _Complex, double _Complex, 1, MUL_)
 
 /* The implementation reading dtype t for op (MEAN uses SUM, ALL/ANY use
  * MIN/MAX over bool bytes); NULL when the type is not supported. */
@@ -202,6 +210,8 @@ static const red_impl *impl_for(tfc_dtype t, red_op op) {
     case TFC_DTYPE_UINT16: PICK(u16);
     case TFC_DTYPE_UINT32: PICK(u32);
     case TFC_DTYPE_UINT64: PICK(u64);
+    case TFC_DTYPE_COMPLEX64: return k == 0 ? &red_c64_sum : k == 1 ? &red_c64_prod : NULL;
+    case TFC_DTYPE_COMPLEX128: return k == 0 ? &red_c128_sum : k == 1 ? &red_c128_prod : NULL;
     default: return NULL;
   }
 #undef PICK
@@ -214,6 +224,8 @@ static tfc_dtype acc_dtype(tfc_dtype t, red_op op) {
   bool sumlike = op == OP_SUM || op == OP_MEAN || op == OP_PROD;
   if (t == TFC_DTYPE_FLOAT) return op == OP_SUM || op == OP_MEAN ? TFC_DTYPE_DOUBLE : TFC_DTYPE_FLOAT;
   if (t == TFC_DTYPE_DOUBLE) return TFC_DTYPE_DOUBLE;
+  if (t == TFC_DTYPE_COMPLEX64) return op == OP_PROD ? t : TFC_DTYPE_COMPLEX128;
+  if (t == TFC_DTYPE_COMPLEX128) return t;
   if (sumlike) return TFC_DTYPE_UINT64;
   return t;
 }
@@ -229,6 +241,22 @@ static void finish(tfc_dtype t, red_op op, const void *accv, int64_t n, void *ou
       memcpy(outv, accv, (size_t)n * tfc_dtype_size(t));
       return;
     }
+  }
+  if (at == TFC_DTYPE_COMPLEX128 || at == TFC_DTYPE_COMPLEX64) {
+    if (at == TFC_DTYPE_COMPLEX64) { /* complex64 Prod (mean never lands here) */
+      memcpy(outv, accv, (size_t)n * 8);
+      return;
+    }
+    const double _Complex *a = accv;
+    double div = mean ? (double)count : 1.0;
+    if (t == TFC_DTYPE_COMPLEX64) {
+      float _Complex *o = outv;
+      for (int64_t i = 0; i < n; i++) o[i] = (float _Complex)(a[i] / div);
+    } else {
+      double _Complex *o = outv;
+      for (int64_t i = 0; i < n; i++) o[i] = a[i] / div;
+    }
+    return;
   }
   if (at == TFC_DTYPE_DOUBLE) {
     const double *a = accv;
@@ -278,7 +306,7 @@ static void fill_identity(tfc_dtype t, red_op op, void *out, int64_t n) {
   double d;
   switch (op) {
     case OP_SUM: d = 0; break;
-    case OP_MEAN: d = tfc_dtype_is_float(t) ? NAN : 0; break;
+    case OP_MEAN: d = tfc_dtype_is_float(t) || tfc_dtype_is_complex(t) ? NAN : 0; break;
     case OP_PROD: case OP_ALL: d = 1; break;
     case OP_ANY: d = 0; break;
     case OP_MAX: d = -INFINITY; break;
@@ -291,6 +319,12 @@ static void fill_identity(tfc_dtype t, red_op op, void *out, int64_t n) {
       case TFC_DTYPE_HALF: ((uint16_t *)out)[i] = tfc_float_to_half((float)d); break;
       case TFC_DTYPE_BFLOAT16: ((uint16_t *)out)[i] = tfc_float_to_bfloat16((float)d); break;
       case TFC_DTYPE_BOOL: ((uint8_t *)out)[i] = d != 0; break;
+      case TFC_DTYPE_COMPLEX64:
+        ((float _Complex *)out)[i] = CMPLXF((float)d, op == OP_MEAN ? (float)d : 0.0f);
+        break;
+      case TFC_DTYPE_COMPLEX128:
+        ((double _Complex *)out)[i] = CMPLX(d, op == OP_MEAN ? d : 0.0);
+        break;
 #define INT_ID(DT, T, LO, HI) \
   case DT: ((T *)out)[i] = op == OP_MAX ? (T)(LO) : op == OP_MIN ? (T)(HI) : (T)d; break;
       INT_ID(TFC_DTYPE_INT8, int8_t, INT8_MIN, INT8_MAX)
@@ -358,7 +392,7 @@ static void row_items(void *arg, int64_t b, int64_t e) {
  * slab i / (KR * nbt). */
 static void col_items(void *arg, int64_t b, int64_t e) {
   const pass *p = arg;
-  _Alignas(64) char acc[COL_TILE * 8];
+  _Alignas(64) char acc[COL_TILE * 16];
   for (int64_t i = b; i < e; i++) {
     int64_t kr = i % p->KR, t = (i / p->KR) % p->nbt, a = i / (p->KR * p->nbt);
     int64_t b0 = t * COL_TILE, nb = p->B - b0 < COL_TILE ? p->B - b0 : COL_TILE;
@@ -802,15 +836,21 @@ static const tfc_dtype k_num_types[] = {
     TFC_DTYPE_FLOAT,  TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF,   TFC_DTYPE_BFLOAT16, TFC_DTYPE_INT8,
     TFC_DTYPE_INT16,  TFC_DTYPE_INT32,  TFC_DTYPE_INT64,  TFC_DTYPE_UINT8,    TFC_DTYPE_UINT16,
     TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_INVALID};
+/* Sum, Mean and Prod also take complex types. */
+static const tfc_dtype k_sum_types[] = {
+    TFC_DTYPE_FLOAT,  TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF,   TFC_DTYPE_BFLOAT16,  TFC_DTYPE_INT8,
+    TFC_DTYPE_INT16,  TFC_DTYPE_INT32,  TFC_DTYPE_INT64,  TFC_DTYPE_UINT8,     TFC_DTYPE_UINT16,
+    TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_COMPLEX64, TFC_DTYPE_COMPLEX128,
+    TFC_DTYPE_INVALID};
 static const tfc_dtype k_arg_types[] = {
     TFC_DTYPE_FLOAT,  TFC_DTYPE_DOUBLE, TFC_DTYPE_HALF,   TFC_DTYPE_BFLOAT16, TFC_DTYPE_INT8,
     TFC_DTYPE_INT16,  TFC_DTYPE_INT32,  TFC_DTYPE_INT64,  TFC_DTYPE_UINT8,    TFC_DTYPE_UINT16,
     TFC_DTYPE_UINT32, TFC_DTYPE_UINT64, TFC_DTYPE_BOOL,   TFC_DTYPE_INVALID};
 
 static const tfc_kernel_def defs[] = {
-    {"Sum", "CPU", "T", k_num_types, NULL, sum_compute, NULL, 0},
-    {"Mean", "CPU", "T", k_num_types, NULL, mean_compute, NULL, 0},
-    {"Prod", "CPU", "T", k_num_types, NULL, prod_compute, NULL, 0},
+    {"Sum", "CPU", "T", k_sum_types, NULL, sum_compute, NULL, 0},
+    {"Mean", "CPU", "T", k_sum_types, NULL, mean_compute, NULL, 0},
+    {"Prod", "CPU", "T", k_sum_types, NULL, prod_compute, NULL, 0},
     {"Max", "CPU", "T", k_num_types, NULL, max_compute, NULL, 0},
     {"Min", "CPU", "T", k_num_types, NULL, min_compute, NULL, 0},
     {"All", "CPU", NULL, NULL, NULL, all_compute, NULL, 0},

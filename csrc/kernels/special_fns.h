@@ -9,6 +9,8 @@
 #ifndef TFC_KERNELS_SPECIAL_FNS_H
 #define TFC_KERNELS_SPECIAL_FNS_H
 
+#include <stdbool.h>
+
 /* log|Gamma(x)| without touching the global signgam (thread-safe). */
 double tfc_sf_lgamma(double x);
 /* psi(x) = d/dx log Gamma(x); NaN at 0 and the negative integers. */
@@ -30,5 +32,17 @@ double tfc_sf_erfinv(double y);
 /* exp(-|x|) I0(x) and exp(-|x|) I1(x) (exponentially scaled modified Bessel functions). */
 double tfc_sf_i0e(double x);
 double tfc_sf_i1e(double x);
+/* dP(a, x)/da, or with `sample` the reparameterization derivative dx/da of
+ * a Gamma(a, 1) sample x (igamma_deriv.c); NaN for a <= 0 or x < 0. */
+double tfc_sf_igamma_der(double a, double x, bool sample);
+
+/* special_fns_extra.c: K0 / K1 (nu 0 or 1; `scaled`: times e^x), +inf for
+ * x <= 0; Dawson's integral; Ei(x) (NaN below 0); the Fresnel integrals C
+ * (`cos_part`) and S; Spence's function Li2(1 - x) (NaN below 0). */
+double tfc_sf_bessel_k(int nu, bool scaled, double x);
+double tfc_sf_dawsn(double x);
+double tfc_sf_expint(double x);
+double tfc_sf_fresnel(double x, bool cos_part);
+double tfc_sf_spence(double x);
 
 #endif

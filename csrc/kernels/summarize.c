@@ -139,3 +139,70 @@ bool tfc_summarize_tensor(const tfc_tensor *t, int64_t max_entries, tfc_strbuf *
   if (n > limit) tfc_strbuf_puts(out, "...");
   return !out->oom;
 }
+
+/* ------------------------------------------------------------ print_v2 */
+
+/* Appends element i for print_v2: strings in double quotes. */
+static void put_element_v2(const tfc_tensor *t, int64_t i, tfc_strbuf *out) {
+  if (t->dtype == TFC_DTYPE_STRING) {
+    const tfc_string *s = &((const tfc_string *)t->data)[i];
+    tfc_strbuf_puts(out, "\"");
+    put_escaped(out, s->data ? s->data : "", s->len);
+    tfc_strbuf_puts(out, "\"");
+  } else if (regular_type(t->dtype)) {
+    tfc_summarize_element(t, i, out);
+  } else {
+    tfc_strbuf_puts(out, "?");
+  }
+}
+
+/* The separator before an entry of dimension dim (of rank dims): a space in
+ * the last dimension, else one newline per inner dimension and dim+1 spaces. */
+static void put_spacing_v2(int dim, int rank, tfc_strbuf *out) {
+  if (dim == rank - 1) {
+    tfc_strbuf_puts(out, " ");
+    return;
+  }
+  for (int j = 0; j < rank - dim - 1; j++) tfc_strbuf_puts(out, "\n");
+  for (int j = 0; j <= dim; j++) tfc_strbuf_puts(out, " ");
+}
+
+/* Writes dimension dim of t starting at flat element `base`, keeping `ends`
+ * entries at each end of every dimension. */
+static void print_dim_v2(const tfc_tensor *t, int dim, int64_t ends, int64_t base,
+                         tfc_strbuf *out) {
+  if (dim == t->rank) {
+    put_element_v2(t, base, out);
+    return;
+  }
+  tfc_strbuf_puts(out, "[");
+  int64_t count = t->dims[dim];
+  int64_t stride = 1;
+  for (int d = dim + 1; d < t->rank; d++) stride *= t->dims[d];
+  int64_t start_of_end = count - ends > ends ? count - ends : ends;
+  for (int64_t i = 0; i < ends && i < count; i++) {
+    if (i > 0) put_spacing_v2(dim, t->rank, out);
+    print_dim_v2(t, dim + 1, ends, base + stride * i, out);
+  }
+  if (count > 2 * ends) {
+    put_spacing_v2(dim, t->rank, out);
+    tfc_strbuf_puts(out, "...");
+  }
+  for (int64_t i = start_of_end; i < count; i++) {
+    put_spacing_v2(dim, t->rank, out);
+    print_dim_v2(t, dim + 1, ends, base + stride * i, out);
+  }
+  tfc_strbuf_puts(out, "]");
+}
+
+/* Appends t in print_v2 form (see summarize.h). */
+bool tfc_summarize_tensor_v2(const tfc_tensor *t, int64_t max_entries, tfc_strbuf *out) {
+  int64_t n = t->nelems;
+  if (max_entries < 0 || max_entries > n) max_entries = n;
+  if (t->rank == 0) {
+    put_element_v2(t, 0, out);
+  } else {
+    print_dim_v2(t, 0, max_entries, 0, out);
+  }
+  return !out->oom;
+}

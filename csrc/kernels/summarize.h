@@ -29,4 +29,18 @@ bool tfc_summarize_tensor(const tfc_tensor *t, int64_t max_entries, tfc_strbuf *
 /* Appends element i of t formatted as in a summary. false on out of memory. */
 bool tfc_summarize_element(const tfc_tensor *t, int64_t i, tfc_strbuf *out);
 
+/* Appends t the way tf.print / StringFormat show it (TF's SummarizeValue with
+ * print_v2): a scalar as its element; otherwise numpy-like nested brackets,
+ * the first and last `max_entries` entries of every dimension longer than
+ * 2 * max_entries with "..." between (all entries when max_entries < 0,
+ * at most the element count), rows separated by a newline per dimension
+ * left and indented by one space per dimension open:
+ *
+ *     arange(10), 3        ->  "[0 1 2 ... 7 8 9]"
+ *     [[1 2] [3 4]], 3     ->  "[[1 2]\n [3 4]]"
+ *
+ * Strings are quoted and C-escaped; other elements as in
+ * tfc_summarize_element. Returns false when out ran out of memory. */
+bool tfc_summarize_tensor_v2(const tfc_tensor *t, int64_t max_entries, tfc_strbuf *out);
+
 #endif

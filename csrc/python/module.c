@@ -8,6 +8,7 @@
 #include "python/py_internal.h"
 
 #include "kernels/kernel.h"
+#include "runtime/executor.h"
 
 /* The module that defined `type` or a base of it (borrowed); NULL + TypeError. */
 PyObject *tfc_py_module_of_type(PyTypeObject *type) {
@@ -176,7 +177,8 @@ static PyObject *mod_op_names(PyObject *module, PyObject *unused) {
   return l;
 }
 
-/* kernel_exists(op_type) -> True when a CPU kernel is registered for the op. */
+/* kernel_exists(op_type) -> True when a CPU kernel is registered for the op
+ * (the runtime's own kernels included). */
 static PyObject *mod_kernel_exists(PyObject *module, PyObject *arg) {
   (void)module;
   if (!PyUnicode_Check(arg)) {
@@ -185,6 +187,9 @@ static PyObject *mod_kernel_exists(PyObject *module, PyObject *arg) {
   }
   const char *name = PyUnicode_AsUTF8(arg);
   if (!name) return NULL;
+  /* the kernels the runtime registers on first use (transfers, function
+   * calls and functional control flow) count as well */
+  tfc_sendrecv_register();
   return PyBool_FromLong(tfc_kernel_exists(name, "CPU"));
 }
 

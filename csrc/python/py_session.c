@@ -183,18 +183,19 @@ static void feed_spec_free(feed_spec *f) {
 
 /* --------------------------------------------------------- log sink */
 
-/* Session log sink: writes Print output and placement logs to sys.stderr.
- * Called from worker threads without the GIL, so it takes it. */
-static void py_log_sink(void *ctx, const char *text, size_t len) {
-  (void)ctx;
+/* Writes text to Python's sys.<stream> ("stdout" or "stderr") and flushes it,
+ * or to the C stream `fallback` when Python cannot take it (finalizing, no
+ * such stream, write failed). Called from worker threads without the GIL, so
+ * it takes it; a pending Python exception is kept. */
+static void py_write_stream(const char *stream, FILE *fallback, const char *text, size_t len) {
   if (TFC_PY_FINALIZING()) {
-    fwrite(text, 1, len, stderr);
+    fwrite(text, 1, len, fallback);
     return;
   }
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *exc_type, *exc_val, *exc_tb;
   PyErr_Fetch(&exc_type, &exc_val, &exc_tb);
-  PyObject *err = PySys_GetObject("stderr");
+  PyObject *err = PySys_GetObject(stream);
   bool written = false;
   if (err && err != Py_None) {
     PyObject *s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
@@ -211,11 +212,23 @@ static void py_log_sink(void *ctx, const char *text, size_t len) {
     PyErr_Clear();
   }
   if (!written) {
-    fwrite(text, 1, len, stderr);
-    fflush(stderr);
+    fwrite(text, 1, len, fallback);
+    fflush(fallback);
   }
   PyErr_Restore(exc_type, exc_val, exc_tb);
   PyGILState_Release(g);
+}
+
+/* Session log sink: writes Print output and placement logs to sys.stderr. */
+static void py_log_sink(void *ctx, const char *text, size_t len) {
+  (void)ctx;
+  py_write_stream("stderr", stderr, text, len);
+}
+
+/* Session stdout sink: writes PrintV2 output for "stdout" to sys.stdout. */
+static void py_out_sink(void *ctx, const char *text, size_t len) {
+  (void)ctx;
+  py_write_stream("stdout", stdout, text, len);
 }
 
 /* ------------------------------------------------------- exceptions */
@@ -1408,6 +1421,7 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kwds) {
   opts.job = "localhost";
   opts.task = 0;
   opts.log = py_log_sink;
+  opts.out = py_out_sink;
   opts.log_ctx = NULL;
   tfc_status st;
   tfc_status_clear(&st);

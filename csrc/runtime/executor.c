@@ -632,6 +632,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   s.base.resources = env->resources;
   s.base.log = env->log;
   s.base.log_ctx = env->log_ctx;
+  s.base.out = env->out;
   s.base.runtime = (void *)a;
   s.base.flib = env->flib;
   tfc_cancel_init(&s.cancel);

@@ -43,6 +43,7 @@ typedef struct tfc_exec_env {
   tfc_threadpool *inter_pool;     /* may be NULL: everything inline */
   void (*log)(void *log_ctx, const char *text, size_t len);
   void *log_ctx;
+  void (*out)(void *log_ctx, const char *text, size_t len);  /* stdout; may be NULL */
   tfc_kernel_cache *kernel_cache; /* shares stateful kernels across plans; may be NULL */
   const char *device_type;        /* "CPU" */
   struct tfc_flib *flib;          /* the graph's function runtime (core/function.h); may be NULL */

@@ -26,7 +26,12 @@
  *    reaches every iteration; Exit hands a live value to the parent frame and
  *    a dead one is remembered and propagated when the frame ends;
  *    NextIteration feeds iteration i + 1, started at once or deferred until
- *    an iteration ends when parallel_iterations are already running.
+ *    an iteration ends when parallel_iterations are already running;
+ *  - a dead Enter makes the Merge it feeds dead at once;
+ *  - _Send/_Recv (and _HostSend/_HostRecv) run even when dead, so the other
+ *    side learns of the deadness; kernels get the frame instance's id
+ *    (TensorFlow's, see frame_id_of) and the iteration, which transfers
+ *    inside a loop put in their rendezvous key.
  * One step-wide mutex guards the frames and the ready queue; kernels run
  * without it. The step checks cancellation (a failed node, the session's
  * cancel flag, the deadline) before every node, so a loop that never ends
@@ -39,6 +44,7 @@
 #include <time.h>
 
 #include "base/alloc.h"
+#include "base/hashmap.h"
 #include "runtime/executor_internal.h"
 
 /* ---------------------------------------------------------------- the plan */
@@ -112,7 +118,8 @@ static unsigned char kind_of(const char *op) {
   if (!strcmp(op, "Exit") || !strcmp(op, "RefExit")) return CF_EXIT;
   if (!strcmp(op, "NextIteration") || !strcmp(op, "RefNextIteration")) return CF_NEXT;
   if (!strcmp(op, "ControlTrigger")) return CF_TRIGGER;
-  if (!strcmp(op, "_Send") || !strcmp(op, "_Recv")) return CF_TRANSFER;
+  if (!strcmp(op, "_Send") || !strcmp(op, "_Recv") || !strcmp(op, "_HostSend") || !strcmp(op, "_HostRecv"))
+    return CF_TRANSFER;
   return CF_NORMAL;
 }
 
@@ -324,13 +331,6 @@ bool tfc_cf_plan_build(tfc_executor *x, const tfc_subgraph *sg, int part_index, 
       tfc_status_set_node(st, sn->name);
       goto fail;
     }
-    if (c->kind == CF_TRANSFER && c->sframe != 0) {
-      tfc_status_set(st, TFC_CODE_UNIMPLEMENTED,
-                     "'%s': tensors cannot cross devices inside a while loop (frame '%s'); place the "
-                     "loop on one device",
-                     sn->name, cf->frames[c->sframe].name);
-      goto fail;
-    }
     if (c->n_fetch > 0 && c->out_frame != 0) {
       tfc_status_set(st, TFC_CODE_INVALID_ARGUMENT,
                      "Cannot fetch '%s': it is inside the while loop frame '%s'", sn->name,
@@ -410,6 +410,8 @@ typedef struct pend_val {
 
 typedef struct rframe {
   int part, sf;
+  uint64_t id;                /* 0 for the root frame; else TF's id from the parent's id, the
+                                 parent iteration and the frame name (frame_id_of) */
   const cf_frame *sfr;
   struct rframe *parent;
   int64_t parent_iter;
@@ -588,6 +590,16 @@ static void free_iter(rframe *f, iter_st *it) {
   f->free_iters = it;
 }
 
+/* The id of the child frame `name` started in iteration parent_iter of the
+ * frame instance parent_id, computed as TensorFlow's executor does
+ * (Hash64Combine(parent, Hash64Combine(iteration, Hash64(name)))), so that
+ * every partition taking part in the loop, tfc's or TensorFlow's, keys the
+ * _Send/_Recv of one iteration alike. */
+static uint64_t frame_id_of(uint64_t parent_id, int64_t parent_iter, const char *name) {
+  uint64_t name_hash = tfc_hash64_murmur(name, strlen(name), TFC_HASH64_TF_SEED);
+  return tfc_hash64_combine(parent_id, tfc_hash64_combine((uint64_t)parent_iter, name_hash));
+}
+
 /* Creates a frame instance (caller holds s->mu); NULL on OOM. */
 static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t parent_iter, int par) {
   int ring = 2;
@@ -603,6 +615,7 @@ static rframe *new_frame(cf_step *s, int part, int sf, rframe *parent, int64_t p
   f->part = part;
   f->sf = sf;
   f->sfr = &cf->frames[sf];
+  f->id = parent ? frame_id_of(parent->id, parent_iter, cf->frames[sf].name) : 0;
   f->parent = parent;
   f->parent_iter = parent_iter;
   f->ring = ring;
@@ -668,8 +681,11 @@ static void activate(cf_step *s, int part, int node, bool is_dead, cval *outs, b
         dst_ready = count == 1;
         need_input = (count & 1) == 1;
       } else {
+        /* a dead Enter makes the Merge it feeds dead at once (a loop on the
+         * untaken side of a cond, or a loop's per-device control copy whose
+         * outer iteration carries no data): the back edge never comes */
         it->dead[id]++;
-        dst_dead = it->dead[id] == ed->dst_n_data;
+        dst_dead = it->dead[id] == ed->dst_n_data || c->kind == CF_ENTER;
         dst_ready = it->pending[id] == 1 && dst_dead;
       }
     } else {
@@ -996,7 +1012,7 @@ static bool collect_outputs_locked(cf_step *s, tfc_kernel_ctx *ctx, cval *outs) 
   return ok;
 }
 
-/* Completion of an async kernel (_Recv in the root frame). */
+/* Completion of an async kernel (a _Recv). */
 static void cf_async_done(tfc_kernel_ctx *ctx, void *arg) {
   cf_async *an = arg;
   cf_step *s = an->step;
@@ -1202,6 +1218,8 @@ static void cf_process_locked(cf_step *s, const citem *ci) {
   ctx->step = &s->base;
   ctx->node = sn->gnode;
   ctx->async_token = NULL;
+  ctx->frame_id = ci->f->id;
+  ctx->iter_id = ci->iter;
   if (ok && an) {
     an->step = s;
     an->it = *ci;
@@ -1282,6 +1300,7 @@ bool tfc_run_step_cf(const tfc_step_args *a, const tfc_exec_env *env, tfc_status
   s.base.resources = env->resources;
   s.base.log = env->log;
   s.base.log_ctx = env->log_ctx;
+  s.base.out = env->out;
   s.base.runtime = (void *)a;
   s.base.flib = env->flib;
   tfc_cancel_init(&s.cancel);

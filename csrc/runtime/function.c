@@ -290,6 +290,7 @@ static bool rt_run(tfc_flib *lib, const tfc_fhandle *h, tfc_step *parent, tfc_te
     if (parent->log) {
       env.log = parent->log;
       env.log_ctx = parent->log_ctx;
+      env.out = parent->out;
     }
   }
   tfc_rendezvous *rdv = NULL;

@@ -4,6 +4,7 @@
  * side. They live in the runtime because they need the step's rendezvous.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -39,6 +40,21 @@ static bool key_init(const tfc_kernel_init *ki, void **state) {
 /* Frees the key. */
 static void key_destroy(void *state) { tfc_free(state); }
 
+/* The key of this call: the node's key (which ends in the root frame's
+ * ";0:0") as it is outside every loop, else with the frame instance and
+ * iteration the node runs in, so that each iteration of a loop that spans
+ * devices moves its own tensor. Writes into buf (size bytes) when it must
+ * build one; NULL when it does not fit. */
+static const char *call_key(const tfc_kernel_ctx *ctx, char *buf, size_t size) {
+  const char *key = ctx->state;
+  if (ctx->frame_id == 0 && ctx->iter_id == 0) return key;
+  size_t base = strlen(key);
+  while (base > 0 && key[base - 1] != ';') base--;
+  int n = snprintf(buf, size, "%.*s%llu:%lld", (int)base, key, (unsigned long long)ctx->frame_id,
+                   (long long)ctx->iter_id);
+  return n >= 0 && (size_t)n < size ? buf : NULL;
+}
+
 /* _Send: deliver input 0 (NULL when the control-flow runner hands over a
  * dead input: the tensor then arrives dead). */
 static void send_compute(tfc_kernel_ctx *ctx) {
@@ -47,7 +63,13 @@ static void send_compute(tfc_kernel_ctx *ctx) {
     tfc_kernel_fail(ctx, TFC_CODE_INTERNAL, "_Send outside a step with a rendezvous");
     return;
   }
-  r->ops->send(r, (const char *)ctx->state, ctx->inputs[0], ctx->st);
+  char buf[1024];
+  const char *key = call_key(ctx, buf, sizeof buf);
+  if (!key) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "rendezvous key of %s is too long", ctx->node_name);
+    return;
+  }
+  r->ops->send(r, key, ctx->inputs[0], ctx->st);
 }
 
 /* Receive callback: sets the output (or the error) and completes the kernel.
@@ -72,12 +94,21 @@ static void recv_compute(tfc_kernel_ctx *ctx) {
     tfc_kernel_async_done(ctx);
     return;
   }
-  r->ops->recv_async(r, (const char *)ctx->state, recv_done, ctx);
+  char buf[1024];
+  const char *key = call_key(ctx, buf, sizeof buf);
+  if (!key) {
+    tfc_kernel_fail(ctx, TFC_CODE_INVALID_ARGUMENT, "rendezvous key of %s is too long", ctx->node_name);
+    tfc_kernel_async_done(ctx);
+    return;
+  }
+  r->ops->recv_async(r, key, recv_done, ctx);
 }
 
 static const tfc_kernel_def defs[] = {
     {"_Recv", "CPU", NULL, NULL, key_init, recv_compute, key_destroy, TFC_KERNEL_ASYNC},
     {"_Send", "CPU", NULL, NULL, key_init, send_compute, key_destroy, 0},
+    {"_HostRecv", "CPU", NULL, NULL, key_init, recv_compute, key_destroy, TFC_KERNEL_ASYNC},
+    {"_HostSend", "CPU", NULL, NULL, key_init, send_compute, key_destroy, 0},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -85,10 +116,12 @@ static bool registered;
 
 /* pthread_once body. */
 static void do_register(void) {
-  registered = tfc_kernel_register_table(defs, 2) && tfc_function_kernels_register();
+  registered = tfc_kernel_register_table(defs, (int)(sizeof defs / sizeof defs[0])) &&
+               tfc_function_kernels_register();
 }
 
-/* Registers the _Send/_Recv kernels (and the function kernels) once. */
+/* Registers the _Send/_Recv (and _HostSend/_HostRecv) kernels and the
+ * function kernels once. */
 bool tfc_sendrecv_register(void) {
   pthread_once(&once, do_register);
   return registered;

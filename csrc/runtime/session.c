@@ -136,7 +136,7 @@ tfc_session *tfc_session_new(tfc_graph *g, const tfc_session_options *opts, tfc_
   s->kcache = tfc_kernel_cache_new();
   if (!s->resources || !s->kcache) goto oom;
   tfc_exec_env fenv = {.resources = s->resources, .log = s->opts.log, .log_ctx = s->opts.log_ctx,
-                       .device_type = "CPU"};
+                       .out = s->opts.out, .device_type = "CPU"};
   s->flib = tfc_flib_new(g, &fenv);
   if (!s->flib) goto oom;
   pthread_mutex_init(&s->mu, NULL);
@@ -431,6 +431,7 @@ bool tfc_session_run_traced(tfc_session *s, tfc_plan *p, tfc_tensor *const *feed
       .inter_pool = s->inter_pool,
       .log = s->opts.log,
       .log_ctx = s->opts.log_ctx,
+      .out = s->opts.out,
       .kernel_cache = s->kcache,
       .device_type = "CPU",
       .flib = s->flib,

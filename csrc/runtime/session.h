@@ -39,6 +39,7 @@ typedef struct tfc_session_options {
   /* Where Print output and placement logs go; NULL writes to stderr. */
   void (*log)(void *log_ctx, const char *text, size_t len);
   void *log_ctx;
+  void (*out)(void *log_ctx, const char *text, size_t len);  /* stdout; may be NULL */
 } tfc_session_options;
 
 /* Creates a session over g (takes a graph reference). NULL + st on failure. */

@@ -1,5 +1,5 @@
 /*
- * test_base.c — unit tests of csrc/base: status, alloc, hashmap, strbuf, threadpool.
+ * test_base.c — unit tests of csrc/base: status, alloc, hashmap (and TF's Hash64), strbuf, threadpool.
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -198,6 +198,25 @@ TFC_TEST(hashmap_put_get_remove) {
   CHECK_EQ_INT(seen, m.count);
   tfc_hashmap_destroy(&m);
   CHECK_EQ_INT(m.count, 0);
+}
+
+/* TensorFlow's Hash64 (MurmurHash64A, seed 0xDECAFCAFFE): the values are
+ * TF's StringToHashBucket(s, 2^63 - 1), which is Hash64(s) mod that. */
+TFC_TEST(hash64_matches_tensorflow) {
+  static const struct {
+    const char *s;
+    uint64_t bucket;
+  } cases[] = {{"", 105434511174508092ull},
+               {"a", 2996632905371535868ull},
+               {"abcdefgh", 3429851175771700306ull},
+               {"while/while_context", 4608138368000096215ull},
+               {"gradients/while/while_context", 6034003334927963874ull}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint64_t h = tfc_hash64_murmur(cases[i].s, strlen(cases[i].s), TFC_HASH64_TF_SEED);
+    CHECK(h % 9223372036854775807ull == cases[i].bucket);
+  }
+  CHECK(tfc_hash64_combine(0, 0) == 0x9e3779b97f4a7800ull);
+  CHECK(tfc_hash64_combine(1, 2) == (1ull ^ (2ull + 0x9e3779b97f4a7800ull + (1ull << 10))));
 }
 
 TFC_TEST(hashmap_oom) {

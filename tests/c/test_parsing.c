@@ -309,3 +309,215 @@ TFC_TEST(decode_csv_and_split_edge_cases) {
   tfc_tensor_unref(in[1]);
   done(&p);
 }
+
+/* ---- ParseSequenceExampleV2 over damaged SequenceExamples */
+
+/* A SequenceExample {context "label": int64 [v]; lists "frames": float [2]
+ * per step (steps of them), "words": bytes ["a"] then an empty step} into
+ * buf; returns its size. */
+static size_t make_sequence_example(uint8_t *buf, int64_t v, int steps) {
+  uint8_t ctx[256], lists[1024], entry[512], fl[512], f[128], list[64], tmp[32];
+  size_t ctx_n = make_example(ctx, v, "x");       /* field 1: the context Features */
+  size_t ln = 0, fln = 0;
+  for (int s = 0; s < steps; s++) {
+    float vals[2] = {(float)s, (float)s + 0.5f};
+    size_t k = put_len(list, 1, (const uint8_t *)vals, sizeof vals);  /* FloatList (packed) */
+    size_t fn = put_len(f, 2, list, k);                               /* Feature.float_list */
+    fln += put_len(fl + fln, 1, f, fn);                                /* FeatureList.feature */
+  }
+  size_t en = put_len(entry, 1, (const uint8_t *)"frames", 6);
+  en += put_len(entry + en, 2, fl, fln);
+  ln += put_len(lists + ln, 1, entry, en);
+  size_t bl = put_len(list, 1, (const uint8_t *)"a", 1);
+  size_t fn = put_len(f, 1, list, bl);
+  fln = put_len(fl, 1, f, fn);
+  fln += put_len(fl + fln, 1, tmp, 0);            /* an empty step */
+  en = put_len(entry, 1, (const uint8_t *)"words", 5);
+  en += put_len(entry + en, 2, fl, fln);
+  ln += put_len(lists + ln, 1, entry, en);
+  memcpy(buf, ctx, ctx_n);
+  return ctx_n + put_len(buf + ctx_n, 2, lists, ln);  /* field 2: FeatureLists */
+}
+
+/* Sets up ParseSequenceExampleV2: context dense label (int64 []), list
+ * sparse words (string), list dense frames (float [2]). */
+static void seq_attrs(prun *p) {
+  tfc_attrs_init(&p->attrs);
+  tfc_status_clear(&p->st);
+  memset(p->out, 0, sizeof p->out);
+  tfc_dtype i64 = TFC_DTYPE_INT64, str = TFC_DTYPE_STRING, f32 = TFC_DTYPE_FLOAT;
+  set_types(p, "Tcontext_dense", 1, &i64);
+  set_types(p, "context_sparse_types", 0, NULL);
+  set_types(p, "feature_list_sparse_types", 1, &str);
+  set_types(p, "feature_list_dense_types", 1, &f32);
+  tfc_shape scalar = tfc_shape_make(0, NULL);
+  int64_t two = 2;
+  tfc_shape pair = tfc_shape_make(1, &two);
+  set_shapes(p, "context_dense_shapes", 1, &scalar);
+  set_shapes(p, "feature_list_dense_shapes", 1, &pair);
+  tfc_attr_value one = tfc_attr_int(1), zero = tfc_attr_int(0);
+  tfc_attrs_set(&p->attrs, "Ncontext_sparse", &zero, &p->st);
+  tfc_attrs_set(&p->attrs, "Nfeature_list_sparse", &one, &p->st);
+  tfc_attrs_set(&p->attrs, "Nfeature_list_dense", &one, &p->st);
+  tfc_dtype outs[] = {TFC_DTYPE_INT64, TFC_DTYPE_INT64, TFC_DTYPE_STRING, TFC_DTYPE_INT64,
+                      TFC_DTYPE_FLOAT, TFC_DTYPE_INT64};
+  memcpy(p->out_types, outs, sizeof outs);
+}
+
+/* Runs ParseSequenceExampleV2 over n serialized SequenceExamples, the
+ * fail-th allocation failing (0: none); returns the code. */
+static tfc_code parse_seq(prun *p, int n, const char *const *ser, const size_t *lens, int fail) {
+  const char *cdk = "label", *fsk = "words", *fdk = "frames";
+  int64_t zero = 0, one = 1;
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_tensor *in[10];
+  in[0] = strings(1, n, ser, lens);
+  in[1] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  in[2] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  in[3] = strings(1, 1, &cdk, NULL);
+  in[4] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  in[5] = strings(1, 1, &fsk, NULL);
+  in[6] = strings(1, 1, &fdk, NULL);
+  in[7] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  in[8] = tfc_tensor_new(TFC_DTYPE_BOOL, 1, &one, &st);
+  ((bool *)in[8]->data)[0] = true;
+  in[9] = tfc_tensor_new(TFC_DTYPE_INT64, 0, NULL, &st);
+  ((int64_t *)in[9]->data)[0] = -1;
+  tfc_alloc_fail_after(fail);
+  tfc_code c = run(p, "ParseSequenceExampleV2", 10, in, 6);
+  tfc_alloc_fail_after(0);
+  for (int i = 0; i < 10; i++) tfc_tensor_unref(in[i]);
+  return c;
+}
+
+TFC_TEST(parse_sequence_example_values) {
+  uint8_t a[2048], b[2048];
+  size_t na = make_sequence_example(a, 5, 3), nb = make_sequence_example(b, 7, 1);
+  const char *ser[2] = {(const char *)a, (const char *)b};
+  size_t lens[2] = {na, nb};
+  prun p;
+  seq_attrs(&p);
+  CHECK(parse_seq(&p, 2, ser, lens, 0) == TFC_CODE_OK);
+  CHECK(((int64_t *)p.out[0]->data)[0] == 5 && ((int64_t *)p.out[0]->data)[1] == 7);
+  CHECK(p.out[1]->dims[0] == 2 && p.out[1]->dims[1] == 3);      /* words: 2 values, (b, step, i) */
+  const int64_t *wshape = p.out[3]->data;
+  CHECK(wshape[0] == 2 && wshape[1] == 2 && wshape[2] == 1);
+  CHECK(p.out[4]->rank == 3 && p.out[4]->dims[1] == 3 && p.out[4]->dims[2] == 2);
+  const float *fr = p.out[4]->data;
+  CHECK(fr[5] == 2.5f && fr[6] == 0.0f && fr[8] == 0.0f);       /* example 1 padded with zeros */
+  const int64_t *lengths = p.out[5]->data;
+  CHECK(lengths[0] == 3 && lengths[1] == 1);
+  done(&p);
+}
+
+TFC_TEST(parse_sequence_example_damaged_inputs_fail_cleanly) {
+  uint8_t a[2048];
+  size_t na = make_sequence_example(a, 5, 3);
+  for (size_t cut = 0; cut <= na; cut++) {
+    const char *ser[1] = {(const char *)a};
+    size_t lens[1] = {cut};
+    prun p;
+    seq_attrs(&p);
+    tfc_code c = parse_seq(&p, 1, ser, lens, 0);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_INVALID_ARGUMENT);
+    done(&p);
+  }
+  unsigned seed = 11;
+  for (size_t i = 0; i < na; i++) {
+    for (int bit = 0; bit < 8; bit += 3) {
+      uint8_t m[2048];
+      memcpy(m, a, na);
+      m[i] ^= (uint8_t)(1u << bit);
+      if (i % 5 == 0) m[i] = (uint8_t)(rand_r(&seed) & 0xff);
+      const char *ser[1] = {(const char *)m};
+      size_t lens[1] = {na};
+      prun p;
+      seq_attrs(&p);
+      tfc_code c = parse_seq(&p, 1, ser, lens, 0);
+      CHECK(c == TFC_CODE_OK || c == TFC_CODE_INVALID_ARGUMENT);
+      done(&p);
+    }
+  }
+  for (int fail = 1; fail < 40; fail++) {
+    const char *ser[2] = {(const char *)a, (const char *)a};
+    size_t lens[2] = {na, na};
+    prun p;
+    seq_attrs(&p);
+    tfc_code c = parse_seq(&p, 2, ser, lens, fail);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_RESOURCE_EXHAUSTED);
+    done(&p);
+  }
+}
+
+/* Sets up ParseSequenceExampleV2 with ragged keys only: context "label"
+ * (int64, int32 splits), lists "frames" (float, int64 splits) and "words"
+ * (string, int32 splits). */
+static void seq_ragged_attrs(prun *p) {
+  tfc_attrs_init(&p->attrs);
+  tfc_status_clear(&p->st);
+  memset(p->out, 0, sizeof p->out);
+  tfc_dtype i64 = TFC_DTYPE_INT64, i32 = TFC_DTYPE_INT32;
+  tfc_dtype fl[2] = {TFC_DTYPE_FLOAT, TFC_DTYPE_STRING}, fs[2] = {TFC_DTYPE_INT64, TFC_DTYPE_INT32};
+  set_types(p, "context_ragged_value_types", 1, &i64);
+  set_types(p, "context_ragged_split_types", 1, &i32);
+  set_types(p, "feature_list_ragged_value_types", 2, fl);
+  set_types(p, "feature_list_ragged_split_types", 2, fs);
+  tfc_dtype outs[] = {TFC_DTYPE_INT64, TFC_DTYPE_INT32, TFC_DTYPE_FLOAT, TFC_DTYPE_STRING,
+                      TFC_DTYPE_INT64, TFC_DTYPE_INT32, TFC_DTYPE_INT64, TFC_DTYPE_INT32};
+  memcpy(p->out_types, outs, sizeof outs);
+}
+
+/* Runs the ragged ParseSequenceExampleV2 over n SequenceExamples. */
+static tfc_code parse_seq_ragged(prun *p, int n, const char *const *ser, const size_t *lens, int fail) {
+  const char *crk = "label", *frk[2] = {"frames", "words"};
+  int64_t zero = 0;
+  tfc_status st;
+  tfc_status_clear(&st);
+  tfc_tensor *in[9];
+  in[0] = strings(1, n, ser, lens);
+  for (int i = 1; i < 8; i++) in[i] = tfc_tensor_new(TFC_DTYPE_STRING, 1, &zero, &st);
+  tfc_tensor_unref(in[4]);
+  in[4] = strings(1, 1, &crk, NULL);
+  tfc_tensor_unref(in[7]);
+  in[7] = strings(1, 2, frk, NULL);
+  in[8] = tfc_tensor_new(TFC_DTYPE_BOOL, 1, &zero, &st);
+  tfc_alloc_fail_after(fail);
+  tfc_code c = run(p, "ParseSequenceExampleV2", 9, in, 8);
+  tfc_alloc_fail_after(0);
+  for (int i = 0; i < 9; i++) tfc_tensor_unref(in[i]);
+  return c;
+}
+
+TFC_TEST(parse_sequence_example_ragged) {
+  uint8_t a[2048], b[2048];
+  size_t na = make_sequence_example(a, 5, 3), nb = make_sequence_example(b, 7, 1);
+  const char *ser[2] = {(const char *)a, (const char *)b};
+  size_t lens[2] = {na, nb};
+  prun p;
+  seq_ragged_attrs(&p);
+  CHECK(parse_seq_ragged(&p, 2, ser, lens, 0) == TFC_CODE_OK);
+  const int32_t *crs = p.out[1]->data;
+  CHECK(p.out[1]->dims[0] == 3 && crs[0] == 0 && crs[1] == 1 && crs[2] == 2);
+  CHECK(p.out[2]->dims[0] == 8);                                /* frames: 4 steps of 2 */
+  const int64_t *outer = p.out[4]->data, *inner = p.out[6]->data;
+  CHECK(outer[0] == 0 && outer[1] == 3 && outer[2] == 4);
+  CHECK(p.out[6]->dims[0] == 5 && inner[1] == 2 && inner[4] == 8);
+  const int32_t *wouter = p.out[5]->data, *winner = p.out[7]->data;
+  CHECK(wouter[1] == 2 && wouter[2] == 4 && winner[1] == 1 && winner[2] == 1 && winner[4] == 2);
+  done(&p);
+  for (size_t cut = 0; cut <= na; cut++) {
+    const char *s1[1] = {(const char *)a};
+    size_t l1[1] = {cut};
+    seq_ragged_attrs(&p);
+    tfc_code c = parse_seq_ragged(&p, 1, s1, l1, 0);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_INVALID_ARGUMENT);
+    done(&p);
+  }
+  for (int fail = 1; fail < 30; fail++) {
+    seq_ragged_attrs(&p);
+    tfc_code c = parse_seq_ragged(&p, 2, ser, lens, fail);
+    CHECK(c == TFC_CODE_OK || c == TFC_CODE_RESOURCE_EXHAUSTED);
+    done(&p);
+  }
+}

@@ -43,6 +43,29 @@ def lst(v):
   return v.tolist()
 
 
+def _csv(name, content):
+  path = os.path.join(DIR, name)
+  with open(path, "wb") as f:
+    f.write(content)
+  return path
+
+
+_CSV = (b'id,name,score\n1,"a,b",2.5\n2,"x""y",\r\n3,"multi\nline",4\n,,\n5,z,6\n'
+        b'NA, w ,-1e3\n')
+
+
+_MCSV = b"x,name,y,w\n%d,a,1.5,7\n%d,b,,8\n%d,c,2,9000000000\n"
+
+
+def _seqs():
+  lengths = [3, 1, 5, 2, 7, 4, 6, 2, 3]
+  flat = np.concatenate([np.arange(n) + 10 * i for i, n in enumerate(lengths)]).astype(np.int64)
+  ends = np.cumsum(lengths)
+  starts = ends - np.array(lengths)
+  return tf.data.Dataset.from_tensor_slices((starts, ends)).map(
+      lambda a, b: tf.reshape(tf.constant(flat)[a:b], [-1]))
+
+
 cases = {
     "shuffle_42": lambda: tf.data.Dataset.range(20).shuffle(5, seed=42),
     "shuffle_repeat": lambda: tf.data.Dataset.range(8).shuffle(8, seed=3).repeat(3),
@@ -91,6 +114,61 @@ cases.update({
     "flat_map": lambda: tf.data.Dataset.range(4).flat_map(lambda x: tf.data.Dataset.range(x)),
     "map_dict_shuffle": lambda: tf.data.Dataset.from_tensor_slices(
         {"a": np.arange(8), "b": np.arange(8) * 10}).map(lambda d: d["a"] + d["b"]).shuffle(4, seed=1),
+})
+# dataexp: tf.data.experimental datasets (TF's experimental dataset ops)
+cases.update({
+    "random_seeded": lambda: tf.data.experimental.RandomDataset(seed=42).take(6),
+    "random_graph_seed": lambda: (tf.set_random_seed(7), tf.data.experimental.RandomDataset(seed=3))[1]
+    .take(4).repeat(2),
+    "unique_ints": lambda: tf.data.Dataset.from_tensor_slices(np.array([3, 1, 3, 2, 1, 5], np.int32)).apply(
+        tf.data.experimental.unique()),
+    "unique_strings": lambda: tf.data.Dataset.from_tensor_slices(np.array([b"b", b"a", b"b", b"", b""])).apply(
+        tf.data.experimental.unique()),
+    "ignore_errors": lambda: tf.data.Dataset.from_tensor_slices(np.array([1., 2., 0., 4.], np.float32)).map(
+        lambda x: tf.check_numerics(1. / x, "inf")).apply(tf.data.experimental.ignore_errors()),
+    "take_while": lambda: tf.data.Dataset.range(10).apply(tf.data.experimental.take_while(lambda x: x < 4)),
+    "scan_sum": lambda: tf.data.Dataset.range(6).apply(tf.data.experimental.scan(
+        tf.constant(0, tf.int64), lambda s, x: (s + x, (s, x * 2)))),
+    "scan_growing_state": lambda: tf.data.Dataset.range(4).apply(tf.data.experimental.scan(
+        tf.zeros([0], tf.int64), lambda s, x: (tf.concat([s, [x]], 0), tf.reduce_sum(s)))),
+    "choose_from": lambda: tf.data.experimental.choose_from_datasets(
+        [tf.data.Dataset.range(3), tf.data.Dataset.range(100, 105)],
+        tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 0, 0, 1, 0], np.int64))),
+    "assert_cardinality_ok": lambda: tf.data.Dataset.range(3).apply(
+        tf.data.experimental.assert_cardinality(3)),
+    "group_by_window": lambda: tf.data.Dataset.range(11).apply(tf.data.experimental.group_by_window(
+        lambda x: x % 3, lambda k, w: w.batch(2).map(lambda b: (k, b)), window_size=2)),
+    "group_by_window_size_func": lambda: tf.data.Dataset.range(12).apply(
+        tf.data.experimental.group_by_window(lambda x: x % 4, lambda k, w: w.batch(5),
+                                             window_size_func=lambda k: k + 1)),
+    "group_by_reducer": lambda: tf.data.Dataset.range(10).apply(tf.data.experimental.group_by_reducer(
+        lambda x: x % 3, tf.data.experimental.Reducer(
+            lambda k: (tf.constant(0, tf.int64), k), lambda s, x: (s[0] + x, s[1]),
+            lambda total, k: (k, total * 10)))),
+    "bucket_by_sequence_length": lambda: _seqs().apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda x: tf.shape(x)[0], [3, 5], [2, 2, 3])),
+    "bucket_pad_to_boundary": lambda: _seqs().apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda x: tf.shape(x)[0], [3, 8], [2, 2, 2], pad_to_bucket_boundary=True,
+        padding_values=np.int64(-1))),
+    "bucket_no_padding": lambda: _seqs().map(lambda x: tf.shape(x)[0]).apply(
+        tf.data.experimental.bucket_by_sequence_length(lambda n: n, [3], [2, 3], no_padding=True)),
+    "from_list": lambda: tf.data.experimental.from_list([(1, b"a"), (2, b"bb"), (3, b"")]),
+    "csv": lambda: tf.data.experimental.CsvDataset(
+        [_csv("a.csv", _CSV), _csv("b.csv", b"7,q,1\n8,r,2")],
+        [tf.constant(-1, tf.int64), tf.constant("d"), tf.constant(9.5, tf.float64)], header=True,
+        na_value="NA").map(lambda i, s, f: (i, s, f)),
+    "csv_select": lambda: tf.data.experimental.CsvDataset(
+        _csv("c.csv", b"1;a;2;3\n4;b;5;6\n"), [tf.int32, tf.constant(0.5)], field_delim=";",
+        select_cols=[0, 3]),
+    "make_csv_dataset": lambda: tf.data.experimental.make_csv_dataset(
+        [_csv("m1.csv", _MCSV % (0, 1, 2)), _csv("m2.csv", _MCSV % (3, 4, 5))], 2, label_name="y",
+        num_epochs=1, shuffle=False),
+    "make_csv_dataset_shuffled": lambda: tf.data.experimental.make_csv_dataset(
+        [_csv("m1.csv", _MCSV % (0, 1, 2)), _csv("m2.csv", _MCSV % (3, 4, 5))], 3, num_epochs=2,
+        shuffle=True, shuffle_seed=7, shuffle_buffer_size=4, select_columns=["x", "y"]),
+    "pad_to_cardinality": lambda: tf.data.Dataset.from_tensor_slices(
+        {"a": np.arange(3), "b": np.ones([3, 2], np.float32)}).apply(
+            tf.data.experimental.pad_to_cardinality(5)),
 })
 for name, make in sorted(cases.items()):
   with tf.Graph().as_default():
@@ -141,6 +219,24 @@ restore_cases = {
                                                         os.path.join(DIR, "b.tfrecord")]).batch(2), 1),
     "textline": (cases["textline"], 2),
 }
+# dataexp: positions of the experimental datasets
+restore_cases.update({
+    "scan": (lambda: tf.data.Dataset.range(8).apply(tf.data.experimental.scan(
+        tf.constant(0, tf.int64), lambda s, x: (s + x, s))), 3),
+    "unique": (lambda: tf.data.Dataset.from_tensor_slices(np.array([3, 1, 3, 2, 1, 5, 2, 7])).apply(
+        tf.data.experimental.unique()), 2),
+    "take_while_random": (lambda: tf.data.experimental.RandomDataset(seed=5).apply(
+        tf.data.experimental.take_while(lambda x: x > 100)).take(5), 2),
+    "choose_from": (cases["choose_from"], 3),
+    "group_by_window": (cases["group_by_window"], 2),
+    "group_by_reducer": (cases["group_by_reducer"], 1),
+    "bucket": (cases["bucket_by_sequence_length"], 1),
+    "ignore_errors": (lambda: tf.data.Dataset.from_tensor_slices(np.array([b"1", b"x", b"3", b"", b"5"])).map(
+        tf.strings.to_number).apply(tf.data.experimental.ignore_errors()), 1),
+    "assert_cardinality": (cases["assert_cardinality_ok"], 1),
+    "take_while": (cases["take_while"], 2),
+    "from_list": (cases["from_list"], 1),
+})
 for name, (make, before) in sorted(restore_cases.items()):
   out["restored_" + name] = lst(restored(make, before, "%s_%s" % (sys.argv[1], name)))
 

@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import tfc as tf
@@ -373,3 +374,78 @@ def test_cluster_spec_matches_tf(tf_python):
   got = json.loads(json.dumps(scope["facts"](tf)))
   assert got == want
   assert isinstance(tf.train.ClusterSpec({"a": ["b:1"]}), tf._tfc.ClusterSpec)
+
+
+# --- while loops whose body spans a tfc task and a TensorFlow task ---------------
+
+_LOOP_MODEL = '''
+def loop_model(tfm, loop_dev, body_dev):
+  """A v1 while loop on loop_dev whose body (with a cond) runs on body_dev, and
+  the gradient of its result: (x, r, dr/dx)."""
+  x = tfm.placeholder(tfm.float32, [3], name="x")
+  def body(i, acc):
+    with tfm.device(body_dev):
+      y = tfm.sin(acc) * 1.5 + acc * 0.5
+      y = tfm.cond(tfm.reduce_sum(y) > 0.0, lambda: y * 0.9, lambda: y - 0.1)
+    return i + 1, y
+  with tfm.device(loop_dev):
+    _, r = tfm.while_loop(lambda i, a: i < 4, body, [0, x])
+    g = tfm.gradients(tfm.reduce_sum(r * r), x)[0]
+  return x, r, g
+'''
+_LOOP_X = [0.3, -0.2, 1.1]
+
+TF_LOOP_CLIENT = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()   # v1 control flow: Enter/Merge/Switch loops
+exec(sys.argv[2])
+g = tf.Graph()
+with g.as_default():
+  x, r, gr = loop_model(tf, "/job:worker/task:0", "/job:ps/task:0")
+  with tf.Session(sys.argv[1], graph=g, config=tf.ConfigProto(operation_timeout_in_ms=30000)) as sess:
+    out = sess.run([r, gr], {x: json.loads(sys.argv[3])})
+print(json.dumps([o.tolist() for o in out]))
+"""
+
+
+def _loop_reference():
+  ns = {}
+  exec(_LOOP_MODEL, ns)
+  with tf.Graph().as_default():
+    x, r, g = ns["loop_model"](tf, "/cpu:0", "/cpu:0")
+    with tf.Session() as sess:
+      return ns["loop_model"], sess.run([r, g], {x: _LOOP_X})
+
+
+def test_tfc_master_loop_spanning_onto_a_tf_ps(tf_python, procs):
+  """The TF ps runs the loop body's partition with the control loop tfc's
+  partitioner built; frame ids and keys agree with TensorFlow's executor."""
+  model, ref = _loop_reference()
+  ports = free_ports(2)
+  spec = {"ps": ["localhost:%d" % ports[0]], "worker": ["localhost:%d" % ports[1]]}
+  _tf_task(procs, tf_python, spec, "ps", 0)
+  _tfc_task(procs, spec, "worker", 0)
+  with tf.Graph().as_default():
+    x, r, g = model(tf, "/job:worker/task:0", "/job:ps/task:0")
+    with tf.Session("grpc://" + spec["worker"][0]) as sess:
+      out = sess.run([r, g], {x: _LOOP_X}, options=tf.RunOptions(timeout_in_ms=60000))
+  for a, b in zip(ref, out):
+    np.testing.assert_allclose(b, a, rtol=1e-6)
+
+
+def test_tf_master_loop_spanning_onto_a_tfc_ps(tf_python, procs):
+  """TensorFlow's partitioner builds the control loop (and _HostSend/_HostRecv)
+  for the tfc ps; the result and gradient equal tfc's single-device run."""
+  _, ref = _loop_reference()
+  ports = free_ports(2)
+  spec = {"ps": ["localhost:%d" % ports[0]], "worker": ["localhost:%d" % ports[1]]}
+  _tfc_task(procs, spec, "ps", 0)
+  _tf_task(procs, tf_python, spec, "worker", 0)
+  out = subprocess.run([tf_python, "-c", TF_LOOP_CLIENT, "grpc://" + spec["worker"][0], _LOOP_MODEL,
+                        json.dumps(_LOOP_X)], capture_output=True, text=True, timeout=180, env=_tf_env())
+  assert out.returncode == 0, out.stderr[-3000:]
+  got = json.loads(out.stdout.strip().splitlines()[-1])
+  for a, b in zip(ref, got):
+    np.testing.assert_allclose(np.array(b, np.float32), a, rtol=1e-5)

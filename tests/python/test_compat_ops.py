@@ -97,6 +97,9 @@ def _compare(label, got, want, rtol):
     assert [bytes(x) for x in got.reshape(-1)] == list(want.reshape(-1)), label
     return
   assert got.dtype == want.dtype, "%s: dtype %s, TF %s" % (label, got.dtype, want.dtype)
+  if want.dtype.kind == "c":  # complex: compared as (re, im) float pairs
+    got = np.stack([got.real, got.imag], -1)
+    want = np.stack([want.real, want.imag], -1)
   if want.dtype.kind != "f":
     np.testing.assert_array_equal(got, want, err_msg=label)
     return

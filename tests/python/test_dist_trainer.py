@@ -100,12 +100,12 @@ def test_monitored_trainer_survives_worker_restart(tmp_path):
     assert again.finish(60) == 0, again.text()
     assert chief.finish(60) == 0, chief.text()
 
-    done = re.search(r"^task 1 done: steps (\d+), global step (\d+)", again.text(), re.M)
+    done = re.search(r"task 1 done: steps (\d+), global step (\d+)", again.text(), re.M)
     assert done, again.text()
     assert int(done.group(1)) >= 1, again.text()
     assert int(done.group(2)) >= LAST_STEP - 1, again.text()
     assert int(done.group(2)) > killed_at
-    m = re.search(r"^task 0 done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)",
+    m = re.search(r"task 0 done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)",
                   chief.text(), re.M)
     assert m, chief.text()
     assert int(m.group(2)) >= LAST_STEP - 1, chief.text()
@@ -148,7 +148,7 @@ def test_monitored_trainer_sync_replicas(tmp_path):
     assert chief.finish(60) == 0, chief.text()
     assert worker.finish(60) == 0, worker.text()
     for t, index in ((chief, 0), (worker, 1)):
-      m = re.search(r"^task %d done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)"
+      m = re.search(r"task %d done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)"
                     % index, t.text(), re.M)
       assert m, t.text()
       assert int(m.group(1)) >= 1

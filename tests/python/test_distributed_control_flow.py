@@ -1,7 +1,8 @@
 """Control flow that spans devices and tasks: conditionals whose predicate,
 Switch and branches sit on different devices (local CPUs, in-process servers,
 separate server processes), dead tensors crossing _Send/_Recv on every data
-plane, and the placement of ops that take a variable by reference.
+plane, and the placement of ops that take a variable by reference (while
+loops spanning devices and tasks: test_distributed_while.py).
 
 Expected placements were recorded from TensorFlow 1.x graphs run by
 tensorflow-cpu (RunOptions.output_partition_graphs); values are checked
@@ -280,40 +281,3 @@ def test_ps_killed_while_a_cross_task_cond_waits_on_it():
   finally:
     codes = c.stop()
   assert codes[("worker", 0)] == 0, codes
-
-
-def _loop_across(dev_a, dev_b):
-  """A while loop whose body multiplies on dev_b while the counter runs on dev_a."""
-  def body(i, acc):
-    with tf.device(dev_b):
-      y = acc * 2.0
-    return i + 1, y
-  with tf.device(dev_a):
-    return tf.while_loop(lambda i, acc: i < 5, body, [0, tf.constant(1.0)])
-
-
-def test_loop_body_spanning_local_devices_is_unimplemented():
-  with tf.Graph().as_default():
-    out = _loop_across("/cpu:0", "/cpu:1")
-    with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
-      with pytest.raises(tf.errors.UnimplementedError, match="while loop whose body spans devices"):
-        sess.run(out)
-
-
-def test_loop_body_spanning_tasks_is_unimplemented_and_loop_invariants_cross():
-  """A loop whose body spans tasks is refused with an error naming the nodes; a loop
-  that runs on the worker and takes a ps value as a loop invariant runs."""
-  _, servers = _in_process_cluster({"ps": 1, "worker": 1})
-  with tf.Graph().as_default():
-    with tf.device("/job:ps/task:0"):
-      scale = tf.Variable(3.0, name="scale")
-    spanning = _loop_across("/job:worker/task:0", "/job:ps/task:0")
-    with tf.device("/job:worker/task:0"):
-      s = scale.value()
-      _, local = tf.while_loop(lambda i, acc: i < 4, lambda i, acc: (i + 1, acc * s), [0, tf.constant(1.0)])
-    with tf.Session(servers[("worker", 0)].target) as sess:
-      sess.run(scale.initializer)
-      assert sess.run(local) == 81.0
-      with pytest.raises(tf.errors.UnimplementedError, match="while/mul"):
-        sess.run(spanning)
-      assert sess.run(local) == 81.0

@@ -62,6 +62,10 @@ def test_pool_v2_dispatches_on_rank():
   np.testing.assert_allclose(a4, x4.reshape(1, 2, 2, 2, 2, 2).mean(axis=(2, 4)), rtol=1e-6)
   np.testing.assert_allclose(m3, x3.reshape(2, 2, 3, 3).max(axis=2))
   np.testing.assert_allclose(a3, x3.reshape(2, 3, 2, 3).mean(axis=2), rtol=1e-6)
+  x5 = np.random.RandomState(5).rand(1, 2, 4, 4, 1).astype(np.float32)
   with tf.Graph().as_default():
-    with pytest.raises(NotImplementedError):
-      tf.nn.max_pool_v2(tf.zeros([1, 2, 2, 2, 1]), 2, 2, "VALID")
+    with tf.Session() as sess:
+      m5 = sess.run(tf.nn.max_pool_v2(x5, 2, 2, "VALID"))
+    with pytest.raises(ValueError):
+      tf.nn.max_pool_v2(tf.zeros([1, 2, 2, 2, 2, 1]), 2, 2, "VALID")
+  np.testing.assert_allclose(m5, x5.reshape(1, 1, 2, 2, 2, 2, 2, 1).max(axis=(2, 4, 6)))

@@ -197,3 +197,67 @@ def test_many_keys_and_a_big_batch():
     got = sess.run(parsed)
   for i, k in enumerate(keys):
     np.testing.assert_array_equal(got[k], vals[:, i])
+
+
+# ---- SparseFeature: values checked against TensorFlow 2.21 (tf.compat.v1)
+
+
+def _sparse_feature_examples():
+  return [_example(ix=[3, 0, 5], val=[1.5, 2.5, 3.5], iy=[1, 0, 2]),
+          _example(ix=[2], val=[9.0], iy=[4]),
+          _example(other=[1])]
+
+
+def _sparse_features():
+  return {"sp": tf.SparseFeature("ix", "val", tf.float32, 6),
+          "sp2": tf.io.SparseFeature(["ix", "iy"], "val", tf.float32, [6, 5]),
+          "sp3": tf.SparseFeature("ix", "val", tf.float32, 6, already_sorted=True),
+          "val": tf.VarLenFeature(tf.float32)}
+
+
+def _assert_sparse(st, indices, values, shape):
+  np.testing.assert_array_equal(st.indices, indices)
+  np.testing.assert_array_equal(st.values, np.array(values, np.float32))
+  np.testing.assert_array_equal(st.dense_shape, shape)
+
+
+def test_sparse_feature_parse_example_as_tensorflow():
+  with tf.Graph().as_default():
+    out = tf.parse_example(_sparse_feature_examples(), _sparse_features())
+    assert sorted(out) == ["sp", "sp2", "sp3", "val"]
+    with tf.Session() as sess:
+      r = sess.run(out)
+  _assert_sparse(r["sp"], [[0, 0], [0, 3], [0, 5], [1, 2]], [2.5, 1.5, 3.5, 9.0], [3, 6])
+  _assert_sparse(r["sp2"], [[0, 0, 0], [0, 3, 1], [0, 5, 2], [1, 2, 4]], [2.5, 1.5, 3.5, 9.0],
+                 [3, 6, 5])
+  _assert_sparse(r["sp3"], [[0, 3], [0, 0], [0, 5], [1, 2]], [1.5, 2.5, 3.5, 9.0], [3, 6])
+  _assert_sparse(r["val"], [[0, 0], [0, 1], [0, 2], [1, 0]], [1.5, 2.5, 3.5, 9.0], [3, 3])
+
+
+def test_sparse_feature_parse_single_example_as_tensorflow():
+  with tf.Graph().as_default():
+    out = tf.io.parse_single_example(_sparse_feature_examples()[0], _sparse_features())
+    with tf.Session() as sess:
+      r = sess.run(out)
+  _assert_sparse(r["sp"], [[0], [3], [5]], [2.5, 1.5, 3.5], [6])
+  _assert_sparse(r["sp2"], [[0, 0], [3, 1], [5, 2]], [2.5, 1.5, 3.5], [6, 5])
+  _assert_sparse(r["sp3"], [[3], [0], [5]], [1.5, 2.5, 3.5], [6])
+
+
+def test_sparse_feature_checks_as_tensorflow():
+  ex = _sparse_feature_examples()[:1]
+  with tf.Graph().as_default():
+    with pytest.raises(ValueError, match="Conflicting type <dtype: 'float32'> vs <dtype: 'int64'> "
+                       "for feature ix."):
+      tf.parse_example(ex, {"sp": tf.SparseFeature("ix", "val", tf.float32, 6),
+                            "ix": tf.VarLenFeature(tf.float32)})
+    with pytest.raises(ValueError, match="Missing value_key for SparseFeature"):
+      tf.parse_example(ex, {"sp": tf.SparseFeature("ix", "", tf.float32, 6)})
+    with pytest.raises(ValueError, match="Missing index_key for SparseFeature"):
+      tf.parse_example(ex, {"sp": tf.SparseFeature("", "val", tf.float32, 6)})
+    # as in TF, ids past `size` are kept; a count mismatch fails when reordering
+    bad = tf.parse_example([_example(ix=[1, 2], val=[1.0])],
+                           {"sp": tf.SparseFeature("ix", "val", tf.float32, 6)})
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(bad)

@@ -12,6 +12,10 @@ from tfc.data.dataset_ops import (Dataset, TFRecordDataset, TextLineDataset,  # 
                                   FixedLengthRecordDataset, Iterator, make_one_shot_iterator,
                                   make_initializable_iterator, get_output_types, get_output_shapes,
                                   get_output_classes)
+from tfc.data.options import Options, ThreadingOptions  # noqa: F401,E402
+from tfc.data.structure import DatasetSpec  # noqa: F401,E402
 from tfc.data import experimental  # noqa: F401,E402
 
 AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2

@@ -60,56 +60,70 @@ _nest = _NestShim()
 class Dataset(object):
   """A sequence of elements, each a nested structure of tensors."""
 
-  def __init__(self, variant, output_types, output_shapes):
+  def __init__(self, variant, output_types, output_shapes, sparse=None):
     self._variant = variant
-    self._types = output_types
+    self._types = output_types      # as the C ops see them (a sparse component: string [3])
     self._shapes = output_shapes
+    self._sparse = sparse           # None, or per component None / (dtype, shape) of a SparseTensor
+    self._inputs = ()         # the datasets this one transforms (their options apply to it)
+    self._own_options = None  # what with_options set on this dataset
 
   def _as_variant_tensor(self):
     return self._variant
 
+  def _public(self, kind, encoded):
+    if self._sparse is None:
+      if kind == "classes":
+        from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
+        return _nest.map_structure(lambda _: Tensor, self._types)
+      return encoded
+    from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, sparse_elements.public(_flat(encoded), _flat_sparse(self), kind))
+
   @property
   def output_types(self):
-    return self._types
+    return self._public("types", self._types)
 
   @property
   def output_shapes(self):
-    return self._shapes
+    return self._public("shapes", self._shapes)
 
   @property
   def output_classes(self):
-    from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
-    return _nest.map_structure(lambda _: Tensor, self._types)
+    return self._public("classes", self._types)
 
   def _flat_attrs(self):
     return {"output_types": _flat(self._types),
             "output_shapes": [_shape_attr(s) for s in _flat(self._shapes)]}
 
   def _unary(self, op_type, inputs, types=None, shapes=None, extra=None):
+    sparse = self._sparse if types is None else None
     types = self._types if types is None else types
     shapes = self._shapes if shapes is None else shapes
     attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     if extra:
       attrs.update(extra)
     v = _apply_op(op_type, op_type, [self._variant] + list(inputs), attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes, sparse), self)
 
   # ---- sources ----
 
   @staticmethod
   def from_tensors(tensors):
-    """A dataset of one element: tensors."""
-    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    """A dataset of one element: tensors (SparseTensors too)."""
+    flat, infos = _encode_components(_flat(tensors), many=False)
     types = _nest.pack_sequence_as(tensors, [t.dtype for t in flat])
     shapes = _nest.pack_sequence_as(tensors, [t.shape for t in flat])
     v = _apply_op("TensorDataset", "TensorDataset", [flat],
                   {"output_shapes": [_shape_attr(t.shape) for t in flat]}).outputs[0]
-    return Dataset(v, types, shapes)
+    return Dataset(v, types, shapes, _sparse_structure(tensors, infos))
 
   @staticmethod
   def from_tensor_slices(tensors):
-    """A dataset of the rows (dimension-0 slices) of tensors."""
-    flat = [_ops.convert_to_tensor(t, name="component_%d" % i) for i, t in enumerate(_flat(tensors))]
+    """A dataset of the rows (dimension-0 slices) of tensors (of a
+    SparseTensor: the sparse rows, shaped as its dense shape without the
+    first dimension)."""
+    flat, infos = _encode_components(_flat(tensors), many=True)
     if not flat:
       raise ValueError("Expected at least one tensor in from_tensor_slices().")
     batch = _tensor_shape.Dimension(None)
@@ -120,7 +134,7 @@ class Dataset(object):
     shapes = _nest.pack_sequence_as(tensors, [t.shape[1:] for t in flat])
     v = _apply_op("TensorSliceDataset", "TensorSliceDataset", [flat],
                   {"output_shapes": [_shape_attr(t.shape[1:]) for t in flat]}).outputs[0]
-    return Dataset(v, types, shapes)
+    return Dataset(v, types, shapes, _sparse_structure(tensors, infos))
 
   @staticmethod
   def range(*args, **kwargs):
@@ -146,11 +160,15 @@ class Dataset(object):
   def zip(datasets):
     """Elements are the nested structure of the datasets' elements, in lockstep."""
     flat = _flat(datasets)
-    types = _nest.pack_sequence_as(datasets, [d.output_types for d in flat])
-    shapes = _nest.pack_sequence_as(datasets, [d.output_shapes for d in flat])
+    types = _nest.pack_sequence_as(datasets, [d._types for d in flat])
+    shapes = _nest.pack_sequence_as(datasets, [d._shapes for d in flat])
+    sparse = None
+    if any(d._sparse is not None for d in flat):
+      sparse = _nest.pack_sequence_as(datasets, [
+          d._sparse if d._sparse is not None else _map(lambda _: None, d._types) for d in flat])
     attrs = {"output_types": _flat(types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ZipDataset", "ZipDataset", [[d._variant for d in flat]], attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes, sparse), *flat)
 
   @staticmethod
   def from_generator(generator, output_types, output_shapes=None, args=None):
@@ -190,15 +208,19 @@ class Dataset(object):
 
   def concatenate(self, dataset):
     """This dataset's elements, then dataset's."""
-    if _flat(self._types) != _flat(dataset.output_types):
+    if (_flat(self._types) != _flat(dataset._types) or
+        _flat_sparse(self, dtypes_only=True) != _flat_sparse(dataset, dtypes_only=True)):
       raise TypeError("Two datasets to concatenate have different types %s and %s" %
-                      (self._types, dataset.output_types))
+                      (self.output_types, dataset.output_types))
+    if self._sparse is not None and _flat_sparse(self) != _flat_sparse(dataset):
+      raise TypeError("Two datasets to concatenate have different sparse shapes %s and %s" %
+                      (self.output_shapes, dataset.output_shapes))
     shapes = _pack(self._shapes, [_most_specific_compatible(a, b) for a, b in
-                                  zip(_flat(self._shapes), _flat(dataset.output_shapes))])
+                                  zip(_flat(self._shapes), _flat(dataset._shapes))])
     attrs = {"output_types": _flat(self._types), "output_shapes": [_shape_attr(s) for s in _flat(shapes)]}
     v = _apply_op("ConcatenateDataset", "ConcatenateDataset", [self._variant, dataset._variant],
                   attrs).outputs[0]
-    return Dataset(v, self._types, shapes)
+    return _derived(Dataset(v, self._types, shapes, self._sparse), self, dataset)
 
   def batch(self, batch_size, drop_remainder=False):
     """Stacks batch_size consecutive elements (the last batch may be smaller
@@ -208,11 +230,16 @@ class Dataset(object):
     static_bs = batch_size if isinstance(batch_size, int) and drop_remainder is True else None
     shapes = _nest.map_structure(
         lambda s: _tensor_shape.TensorShape([static_bs]).concatenate(s), self._shapes)
-    return self._unary("BatchDatasetV2", [bs, dr], shapes=shapes)
+    batched = self._unary("BatchDatasetV2", [bs, dr], shapes=shapes)
+    if self._sparse is None:
+      return batched
+    return _restack_sparse(batched, self, static_bs)
 
   def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False):
     """batch() padding each component to padded_shapes (None dims: the
     longest in the batch) with padding_values (default 0 / b"")."""
+    if self._sparse is not None and any(x is not None for x in _flat_sparse(self)):
+      raise TypeError("Batching of padded sparse tensors is not currently supported")
     if padded_shapes is None:
       padded_shapes = self._shapes
     flat_types = _flat(self._types)
@@ -231,7 +258,31 @@ class Dataset(object):
     attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
     v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
                   [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
-    return Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes))
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
+
+  def _padded_batch_with_filler(self, batch_size, padded_shapes, padding_values, drop_remainder, filler):
+    """padded_batch whose unknown padded dimensions are the scalar int64
+    tensor filler (None: the longest in the batch); batch_size may be a tensor."""
+    if filler is None:
+      return self.padded_batch(batch_size, padded_shapes, padding_values, drop_remainder)
+    flat_types = _flat(self._types)
+    flat_pad = [_tensor_shape.as_shape(s) for s in _flatten_up_to(self._types, padded_shapes)]
+    if padding_values is None:
+      flat_vals = [_np.zeros([], t.as_numpy_dtype) if t != _dtypes.string else b"" for t in flat_types]
+    else:
+      flat_vals = _flat(padding_values)
+    from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+    pad_tensors = [array_ops.stack([filler if d is None else _ops.convert_to_tensor(d, dtype=_dtypes.int64)
+                                    for d in s.as_list()]) if s.ndims else
+                   _ops.convert_to_tensor(_np.zeros([0], _np.int64)) for s in flat_pad]
+    val_tensors = [_ops.convert_to_tensor(v, dtype=t) for v, t in zip(flat_vals, flat_types)]
+    bs = _ops.convert_to_tensor(batch_size, dtype=_dtypes.int64, name="batch_size")
+    dr = _ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+    out_shapes = [_tensor_shape.TensorShape([None]).concatenate([None] * s.ndims) for s in flat_pad]
+    attrs = {"Toutput_types": flat_types, "output_shapes": [_shape_attr(s) for s in out_shapes]}
+    v = _apply_op("PaddedBatchDatasetV2", "PaddedBatchDatasetV2",
+                  [self._variant, bs, pad_tensors, val_tensors, dr], attrs).outputs[0]
+    return _derived(Dataset(v, self._types, _nest.pack_sequence_as(self._types, out_shapes)), self)
 
   def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
     """Randomly shuffles through a buffer of buffer_size elements; with fixed
@@ -285,7 +336,12 @@ class Dataset(object):
     box = {}
 
     def body(*args):
-      element = _pack(self._types, list(args))
+      args = list(args)
+      if self._sparse is not None:
+        from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+        args = [a if info is None else sparse_elements.decode(a, info)
+                for a, info in zip(args, _flat_sparse(self))]
+      element = _pack(self._types, args)
       if isinstance(element, tuple) and not hasattr(element, "_fields"):
         result = func(*element)
       else:
@@ -293,12 +349,15 @@ class Dataset(object):
       box["result"] = result
       if isinstance(result, Dataset):
         return result._variant
-      flat = [_ops.convert_to_tensor(x) for x in _flat(result)]
+      flat, infos = _encode_flat(_flat(result))
+      box["sparse"] = infos
+      flat = _own_tensors(flat)
       return tuple(flat) if len(flat) != 1 else flat[0]
     g = _ops.get_default_graph()
     body.__name__ = "%s_%s" % (what, getattr(func, "__name__", "fn"))
     traced = _function.trace(body, flat_types, flat_shapes)  # named after body + a hash of it
     traced.add_to_graph(g)
+    self._traced_sparse = box.get("sparse")
     return traced, box.get("result")
 
   def _function_dataset(self, op_type, func, what, extra_inputs=(), extra_attrs=None,
@@ -307,22 +366,26 @@ class Dataset(object):
     if what in ("flat_map", "interleave"):
       if not isinstance(result, Dataset):
         raise TypeError("`map_func` must return a `Dataset` object.")
-      types, shapes = result.output_types, result.output_shapes
+      types, shapes = result._types, result._shapes
+      sparse = result._sparse
     elif what == "filter":
       if len(traced.output_types) != 1 or traced.output_types[0] != _dtypes.bool:
         raise ValueError("`predicate` must return a scalar boolean tensor.")
       types, shapes = self._types, self._shapes
+      sparse = self._sparse
     else:
       flat_t = [_dtypes.as_dtype(t) for t in traced.output_types]
       types = _pack(result, flat_t)
       shapes = _pack(result, [_tensor_shape.as_shape(x) for x in traced.output_shapes])
+      infos = self._traced_sparse
+      sparse = _pack(result, infos) if infos and any(i is not None for i in infos) else None
     attrs = {attr_name: traced.name, "output_types": _flat(types),
              "output_shapes": [_shape_attr(x) for x in _flat(shapes)]}
     if extra_attrs:
       attrs.update(extra_attrs)
     v = _apply_op(op_type, op_type, [self._variant, list(traced.captured_inputs)] + list(extra_inputs),
                   attrs).outputs[0]
-    return Dataset(v, types, shapes)
+    return _derived(Dataset(v, types, shapes, sparse), self)
 
   def map(self, map_func, num_parallel_calls=None):
     """Applies map_func (traced into a graph function) to each element; with
@@ -366,13 +429,47 @@ class Dataset(object):
     """Keeps the elements for which predicate returns True."""
     return self._function_dataset("FilterDataset", predicate, "filter", attr_name="predicate")
 
+  # ---- options and structure ----
+
+  def with_options(self, options):
+    """This dataset with options set (merged over the options it already has;
+    the later value of an option wins). The dataset op is the same: the
+    options are recorded on the Python object, as in TF 1.15."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    if not isinstance(options, _options.Options):
+      raise TypeError("Argument `options` must be of type tf.data.Options, got %r" % (options,))
+    ds = Dataset(self._variant, self._types, self._shapes, self._sparse)
+    ds._inputs = (self,)
+    ds._own_options = options
+    return ds
+
+  def options(self):
+    """The options of this dataset and of the datasets it was made from, merged."""
+    from tfc.data import options as _options  # pylint: disable=g-import-not-at-top
+    found = []
+
+    def walk(ds):
+      for d in ds._inputs:
+        walk(d)
+      if ds._own_options is not None:
+        found.append(ds._own_options)
+    walk(self)
+    return _options.merge_options(*found)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
+
   # ---- iterators ----
 
   def make_one_shot_iterator(self):
     """An iterator that starts itself the first time it runs."""
     attrs = self._flat_attrs()
     h = _apply_op("_OneShotIterator", "OneShotIterator", [self._variant], attrs).outputs[0]
-    return Iterator(h, None, self._types, self._shapes)
+    return Iterator(h, None, self._types, self._shapes, _sparse=self._sparse)
 
   def make_initializable_iterator(self, shared_name=None):
     """An iterator whose `initializer` (re)starts it at the beginning."""
@@ -380,10 +477,141 @@ class Dataset(object):
     attrs.update({"shared_name": shared_name or "", "container": ""})
     h = _apply_op("IteratorV2", "Iterator", [], attrs).outputs[0]
     init = _apply_op("MakeIterator", "MakeIterator", [self._variant, h])
-    return Iterator(h, init, self._types, self._shapes)
+    return Iterator(h, init, self._types, self._shapes, _sparse=self._sparse)
 
   def __iter__(self):
     raise RuntimeError("dataset.__iter__() is only supported when eager execution is enabled.")
+
+
+def _flat_sparse(ds, dtypes_only=False):
+  """The flat sparse infos of a dataset or iterator (all None when dense)."""
+  if ds._sparse is None:  # pylint: disable=protected-access
+    return [None] * len(_flat(ds._types))  # pylint: disable=protected-access
+  flat = _flat_up_to_types(ds._types, ds._sparse)  # pylint: disable=protected-access
+  if dtypes_only:
+    return [None if x is None else x[0] for x in flat]
+  return flat
+
+
+def _flat_up_to_types(types, sparse):
+  """Flattens the sparse structure as deep as the types structure goes (its
+  (dtype, shape) pairs stay whole)."""
+  if isinstance(types, dict):
+    return [x for k in sorted(types) for x in _flat_up_to_types(types[k], sparse[k])]
+  if isinstance(types, tuple):
+    return [x for t, v in zip(types, sparse) for x in _flat_up_to_types(t, v)]
+  return [sparse]
+
+
+def _encode_flat(flat):
+  """Tensors for a traced function's flat results (SparseTensors encoded) and
+  their sparse infos (None for dense results)."""
+  out, infos = [], []
+  for x in flat:
+    if type(x).__name__ in ("SparseTensor", "SparseTensorValue"):
+      from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+      if sparse_elements.is_sparse(x):
+        t, info = sparse_elements.encode(x)
+        out.append(t)
+        infos.append(info)
+        continue
+    out.append(_ops.convert_to_tensor(x))
+    infos.append(None)
+  return out, infos
+
+
+def _encode_classes(types, shapes, classes):
+  """(encoded types, encoded shapes, sparse structure) of an element
+  structure whose output_classes name SparseTensor components."""
+  if classes is None:
+    return types, shapes, None
+  flat_classes = _flatten_up_to(types, classes)
+  if not any(getattr(c, "__name__", "") == "SparseTensor" for c in flat_classes):
+    return types, shapes, None
+  flat_t, flat_s, infos = [], [], []
+  for t, sh, c in zip(_flat(types), _flat(shapes), flat_classes):
+    if getattr(c, "__name__", "") == "SparseTensor":
+      flat_t.append(_dtypes.string)
+      flat_s.append(_tensor_shape.TensorShape([3]))
+      infos.append((t, _tensor_shape.as_shape(sh)))
+    else:
+      flat_t.append(t)
+      flat_s.append(sh)
+      infos.append(None)
+  return _pack(types, flat_t), _pack(types, flat_s), _pack(types, infos)
+
+
+def _encode_components(flat, many):
+  """Tensors for a source's flat components and their sparse infos: a
+  SparseTensor becomes its SerializeSparse triple ([3]), or with many one
+  triple per row ([N, 3], SerializeManySparse)."""
+  out, infos = [], []
+  for i, x in enumerate(flat):
+    if type(x).__name__ in ("SparseTensor", "SparseTensorValue"):
+      from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+      t, info = sparse_elements.encode(x, many=many)
+      out.append(t)
+      infos.append(info)
+      continue
+    out.append(_ops.convert_to_tensor(x, name="component_%d" % i))
+    infos.append(None)
+  return out, infos
+
+
+def _sparse_structure(structure, infos):
+  """The sparse structure of a dataset (None when every component is dense)."""
+  if all(i is None for i in infos):
+    return None
+  return _pack(structure, infos)
+
+
+def _restack_sparse(batched, unbatched, static_bs):
+  """The batch of a dataset with sparse components: each [B, 3] stack of
+  encoded SparseTensors made one encoded SparseTensor with a new first
+  dimension (a map over the batches)."""
+  from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+  infos = _flat_sparse(unbatched)
+  plain = Dataset(batched._variant, batched._types, batched._shapes)  # pylint: disable=protected-access
+
+  def restack(*flat):
+    flat = list(_flat(flat))
+    out = [t if info is None else sparse_elements.decode_batch(t, info) for t, info in zip(flat, infos)]
+    return tuple(out)
+  types_flat = _flat(batched._types)  # pylint: disable=protected-access
+  wrapped = Dataset(plain._variant, tuple(types_flat), tuple(_flat(batched._shapes)))  # pylint: disable=protected-access
+  mapped = wrapped.map(restack)
+  return Dataset(mapped._variant, batched._types, _pack(batched._types, _flat(mapped._shapes)),  # pylint: disable=protected-access
+                 _pack(batched._types, sparse_elements.batched(infos, static_bs)))  # pylint: disable=protected-access
+
+
+def _own_tensors(values):
+  """values as tensors of the graph being traced: a tensor of an enclosing
+  graph (a function returning a captured value as it is) goes through an
+  identity, which captures it."""
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  g = _ops.get_default_graph()
+  out = []
+  for x in values:
+    t = _ops.convert_to_tensor(x)
+    out.append(array_ops.identity(t) if t.graph is not g else t)
+  return out
+
+
+def _flat_up_to_value(structure, value):
+  """value's components, flattened as deep as structure (an element of from_list) goes."""
+  if isinstance(structure, dict):
+    return [x for k in sorted(structure) for x in _flat_up_to_value(structure[k], value[k])]
+  if isinstance(structure, tuple):
+    if not isinstance(value, tuple) or len(structure) != len(value):
+      raise ValueError("All elements must have the same structure: %r and %r" % (structure, value))
+    return [x for s, v in zip(structure, value) for x in _flat_up_to_value(s, v)]
+  return [value]
+
+
+def _derived(ds, *inputs):
+  """Records the datasets ds was made from (their options apply to it)."""
+  ds._inputs = tuple(inputs)
+  return ds
 
 
 def _flatten_up_to(structure, value):
@@ -485,11 +713,15 @@ class FixedLengthRecordDataset(Dataset):
 class Iterator(object):
   """Produces the elements of a dataset: get_next(), initializer, string_handle()."""
 
-  def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None):
+  def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None,
+               _sparse=None):
     self._resource = iterator_resource
     self._initializer = initializer
     self._types = output_types
     self._shapes = output_shapes
+    self._sparse = _sparse
+
+  _public = Dataset._public
 
   @staticmethod
   def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
@@ -500,11 +732,13 @@ class Iterator(object):
     else:
       output_shapes = _nest.pack_sequence_as(
           output_types, [_tensor_shape.as_shape(s) for s in _flatten_up_to(output_types, output_shapes)])
+    output_types, output_shapes, sparse = _encode_classes(output_types, output_shapes,
+                                                          output_classes)
     attrs = {"output_types": _flat(output_types),
              "output_shapes": [_shape_attr(s) for s in _flat(output_shapes)],
              "shared_name": shared_name or "", "container": ""}
     h = _apply_op("IteratorV2", "Iterator", [], attrs).outputs[0]
-    return Iterator(h, None, output_types, output_shapes)
+    return Iterator(h, None, output_types, output_shapes, _sparse=sparse)
 
   @staticmethod
   def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
@@ -512,11 +746,16 @@ class Iterator(object):
     output_types = _nest.map_structure(_dtypes.as_dtype, output_types)
     if output_shapes is None:
       output_shapes = _nest.map_structure(lambda _: _tensor_shape.unknown_shape(), output_types)
+    else:
+      output_shapes = _nest.pack_sequence_as(
+          output_types, [_tensor_shape.as_shape(x) for x in _flatten_up_to(output_types, output_shapes)])
+    output_types, output_shapes, sparse = _encode_classes(output_types, output_shapes,
+                                                          output_classes)
     s = _ops.convert_to_tensor(string_handle, dtype=_dtypes.string)
     attrs = {"output_types": _flat(output_types),
              "output_shapes": [_shape_attr(x) for x in _flat(output_shapes)]}
     h = _apply_op("IteratorFromStringHandleV2", "IteratorFromStringHandleV2", [s], attrs).outputs[0]
-    return Iterator(h, None, output_types, output_shapes)
+    return Iterator(h, None, output_types, output_shapes, _sparse=sparse)
 
   @property
   def _iterator_resource(self):
@@ -530,10 +769,10 @@ class Iterator(object):
 
   def make_initializer(self, dataset, name=None):
     """An op that (re)starts this iterator on dataset (of the same structure)."""
-    if _flat(self._types) != _flat(dataset.output_types):
+    if _flat(self._types) != _flat(dataset._types):
       raise TypeError("Expected output types %r but got dataset with output types %r." %
-                      (self._types, dataset.output_types))
-    for a, b in zip(_flat(self._shapes), _flat(dataset.output_shapes)):
+                      (self.output_types, dataset.output_types))
+    for a, b in zip(_flat(self._shapes), _flat(dataset._shapes)):
       if not _tensor_shape.as_shape(a).is_compatible_with(b):
         raise TypeError("Expected output shapes compatible with %r but got dataset with output "
                         "shapes %r." % (self._shapes, dataset.output_shapes))
@@ -547,7 +786,16 @@ class Iterator(object):
     outs = list(op.outputs)
     for t, s in zip(outs, _flat(self._shapes)):
       t.set_shape(s)
+    if self._sparse is not None:
+      from tfc.data import sparse_elements  # pylint: disable=g-import-not-at-top
+      outs = [t if info is None else sparse_elements.decode(t, info)
+              for t, info in zip(outs, _flat_sparse(self))]
     return _nest.pack_sequence_as(self._types, outs)
+
+  def get_next_as_optional(self):
+    """The next element as a tf.data.experimental.Optional (empty at the end)."""
+    from tfc.data import optional_ops  # pylint: disable=g-import-not-at-top
+    return optional_ops.get_next_as_optional(self)
 
   def string_handle(self, name=None):
     """A string tensor naming this iterator, to feed a from_string_handle iterator."""
@@ -556,16 +804,22 @@ class Iterator(object):
 
   @property
   def output_types(self):
-    return self._types
+    return self._public("types", self._types)
 
   @property
   def output_shapes(self):
-    return self._shapes
+    return self._public("shapes", self._shapes)
 
   @property
   def output_classes(self):
-    from tfc.framework.ops import Tensor  # pylint: disable=g-import-not-at-top
-    return _nest.map_structure(lambda _: Tensor, self._types)
+    return self._public("classes", self._types)
+
+  @property
+  def element_spec(self):
+    """The structure of an element as tf.TensorSpec objects."""
+    from tfc.framework import type_spec as _type_spec  # pylint: disable=g-import-not-at-top
+    return _pack(self._types, [_type_spec.TensorSpec(s, t) for s, t in
+                               zip(_flat(self._shapes), _flat(self._types))])
 
 
 def make_one_shot_iterator(dataset):

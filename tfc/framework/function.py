@@ -526,6 +526,168 @@ def _case_gradient(op, *dys):
                           branches=[_func_name(b) for b in op.get_attr("branches")])
 
 
+def _import_body(fname, lib, arg_names, ret_names, body, xs):
+  """Imports library function `fname`'s body into the default (function)
+  graph with its arguments mapped to xs; returns its results."""
+  from tfc import protos  # pylint: disable=g-import-not-at-top
+  from tfc.framework import importer  # pylint: disable=g-import-not-at-top
+  fg = _ops.get_default_graph()
+  have = set(fg._function_names())
+  for n, fd in lib:
+    if n not in have:
+      fg._add_function(fd)
+  return importer.import_graph_def(
+      protos.GraphDef.FromString(body), name=fname,
+      input_map={"%s:0" % nm: x for nm, x in zip(arg_names, xs)},
+      return_elements=ret_names)
+
+
+def _read_dtypes(g, fname):
+  """For each argument of library function `fname`: the dtype its body reads
+  it as (the `dtype` attr of a ReadVariableOp, ResourceGather, ... taking
+  it), or None."""
+  from tfc import protos  # pylint: disable=g-import-not-at-top
+  body, _ = g._function_body(fname)
+  args = [a["name"] for a in g._function_signature(fname)["inputs"]]
+  gd = protos.GraphDef.FromString(body)
+  found = {}
+  for nd in gd.node:
+    if "dtype" not in nd.attr or nd.op in ("Placeholder", "PlaceholderV2", "Const"):
+      continue
+    for inp in nd.input:
+      name = inp.split(":")[0]
+      if name in args and name not in found:
+        found[name] = _dtypes.as_dtype(nd.attr["dtype"].type)
+  return [found.get(a) for a in args]
+
+
+def _while_gradient_functions(g, cond_name, body_name, types, acc_types):
+  """The four functions the gradient of a While over (cond, body) with loop
+  variable dtypes `types` uses, added to g's library; cached per graph:
+    history cond/body: (vars..., count, stacks...) -> the loop itself, pushing
+      each iteration's loop variables onto one stack per variable and counting;
+    gradient cond/body: (n, grads..., stacks...) -> while n > 0, pop the
+      variables of iteration n - 1 and take the body's gradient at them.
+  acc_types: the gradient's dtype per loop variable: its own for floating
+  point ones, the variable's dtype for a resource the body reads (its
+  gradients are summed over the iterations), else None (no gradient).
+  Returns their names."""
+  cache = getattr(g, "_tfc_while_grads", None)
+  if cache is None:
+    cache = g._tfc_while_grads = {}
+  key = (cond_name, body_name, tuple(types), tuple(acc_types))
+  if key in cache:
+    return cache[key]
+  from tfc.ops import control_flow_ops, gradients_impl, math_ops  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_state as cfs  # pylint: disable=g-import-not-at-top
+  m = len(types)
+  res = [_dtypes.resource] * m
+  lib = [(n, g._function_def(n)) for n in g._function_names()]
+  cbody, cret = g._function_body(cond_name)
+  bbody, bret = g._function_body(body_name)
+  cargs = [a["name"] for a in g._function_signature(cond_name)["inputs"]]
+  bargs = [a["name"] for a in g._function_signature(body_name)["inputs"]]
+  diff = [t.is_floating or t.is_complex for t in types]
+  reads = [types[i] == _dtypes.resource and acc_types[i] is not None for i in range(m)]
+  carried = [acc_types[i] if acc_types[i] is not None else types[i] for i in range(m)]
+
+  def hist_cond(*a):
+    return _import_body(cond_name, lib, cargs, cret, cbody, list(a[:m]))[0]
+
+  def hist_body(*a):
+    xs, count, hs = list(a[:m]), a[m], list(a[m + 1:])
+    ys = _import_body(body_name, lib, bargs, bret, bbody, xs)
+    pushes = [cfs._stack_push(h, x, False).op for h, x in zip(hs, xs)]
+    with _ops.control_dependencies(pushes):
+      outs = [control_flow_ops._identity(y) for y in ys] + [count + 1]
+    return outs + hs
+
+  def grad_cond(*a):
+    return math_ops.greater(a[0], 0)
+
+  def grad_body(*a):
+    n, dys, hs = a[0], list(a[1:m + 1]), list(a[m + 1:])
+    xs = [cfs._stack_pop(h, t) for h, t in zip(hs, types)]
+    ys = _import_body(body_name, lib, bargs, bret, bbody, xs)
+    idx = [i for i in range(m) if diff[i]]
+    ridx = [i for i in range(m) if reads[i]]
+    gs = gradients_impl.gradients([ys[i] for i in idx], [xs[i] for i in idx + ridx],
+                                  grad_ys=[dys[i] for i in idx]) if idx else []
+    new = list(dys)
+    for i, gr in zip(idx + ridx, gs):
+      if reads[i]:
+        # a variable read in the body: its gradients add up over the iterations
+        new[i] = dys[i] if gr is None else dys[i] + _ops.convert_to_tensor(gr)
+      else:
+        new[i] = gr if gr is not None else _zeros(xs[i])
+    return [n - 1] + new + hs
+
+  base = body_name
+  names = []
+  for fn, in_types, suffix in [(hist_cond, list(types) + [_dtypes.int32] + res, "_hist_cond"),
+                               (hist_body, list(types) + [_dtypes.int32] + res, "_hist_body"),
+                               (grad_cond, [_dtypes.int32] + carried + res, "_grad_cond"),
+                               (grad_body, [_dtypes.int32] + carried + res, "_grad_body")]:
+    names.append(_DefinedFunction(fn, in_types, func_name=base + suffix).add_to_graph(g).name)
+  cache[key] = names
+  return names
+
+
+def _while_gradient(op, *dys):
+  """Gradient of While/StatelessWhile (what TF 2's while_v2 gradient
+  computes): a history loop replays the forward loop, saving each
+  iteration's loop variables on stacks and counting the iterations; a
+  gradient loop then runs that many times backwards, popping the variables
+  of each iteration and applying the body's gradient (traced from the body
+  as the library stores it, nested functional ops differentiated in turn)
+  to the running loop-variable gradients. A resource loop variable the body
+  reads (a captured variable) gets the sum of its gradients over the
+  iterations; other loop variables that are not floating point get None."""
+  from tfc.framework import constant_op  # pylint: disable=g-import-not-at-top
+  from tfc.ops import control_flow_state as cfs  # pylint: disable=g-import-not-at-top
+  g = op.graph
+  xs = list(op.inputs)
+  types = [t.dtype.base_dtype for t in xs]
+  m = len(types)
+  diff = [t.is_floating or t.is_complex for t in types]
+  body_name = _func_name(op.get_attr("body"))
+  read_as = _read_dtypes(g, body_name) if _dtypes.resource in types else [None] * m
+  acc_types = [types[i] if diff[i] else
+               (read_as[i] if types[i] == _dtypes.resource and read_as[i] is not None
+                and (read_as[i].is_floating or read_as[i].is_complex) else None)
+               for i in range(m)]
+  hc, hb, gc, gb = _while_gradient_functions(g, _func_name(op.get_attr("cond")), body_name, types,
+                                             acc_types)
+  base = op.name.split("/")[-1]
+  try:
+    par = op.get_attr("parallel_iterations")
+  except ValueError:
+    par = 10
+  with _ops.control_dependencies(None):
+    hs = [cfs._stack_v2(t, name=base + "_acc") for t in types]
+    zero = constant_op.constant(0, _dtypes.int32)
+  res = [_dtypes.resource] * m
+  hist = _op_def_library._apply_op(
+      "While", base + "_grad_history", [xs + [zero] + hs],
+      {"T": types + [_dtypes.int32] + res, "cond": hc, "body": hb, "parallel_iterations": par}, graph=g)
+  count = hist.outputs[m]
+  from tfc.ops import resource_variable_ops  # pylint: disable=g-import-not-at-top
+  init = []
+  for i, (d, o) in enumerate(zip(dys, op.outputs)):
+    if diff[i]:
+      init.append(d if d is not None else _zeros(o))
+    elif acc_types[i] is not None:
+      # the summed gradient of a variable the body reads starts at zeros of it
+      init.append(_zeros(resource_variable_ops.read_variable_op(xs[i], acc_types[i])))
+    else:
+      init.append(xs[i])
+  carried = [acc_types[i] if acc_types[i] is not None else types[i] for i in range(m)]
+  grad = _op_def_library._apply_op(
+      "While", base + "_grad", [[count] + init + list(hist.outputs[m + 1:])],
+      {"T": [_dtypes.int32] + carried + res, "cond": gc, "body": gb, "parallel_iterations": par}, graph=g)
+  return [grad.outputs[1 + i] if acc_types[i] is not None else None for i in range(m)]
+
+
 def _gradient_for_call(op):
   """The gradient function of a call of a library function (op.type is the
   function's name, or a PartitionedCall), or None: for a Defun-defined one
@@ -535,6 +697,8 @@ def _gradient_for_call(op):
     return _if_gradient
   if op.type in ("Case", "StatelessCase"):
     return _case_gradient
+  if op.type in ("While", "StatelessWhile"):
+    return _while_gradient
   df = _registry(op.graph).get(op.type)
   if df is None:
     fname = _called_function(op)

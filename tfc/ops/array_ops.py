@@ -628,6 +628,90 @@ def unique(x, out_idx=_dtypes.int32, name=None):
   return _UniqueOutput(*op.outputs)
 
 
+_UniqueWithCountsOutput = None
+
+
+def unique_with_counts(x, out_idx=_dtypes.int32, name=None):
+  """The distinct values `y` of the 1-D tensor `x` in order of first occurrence,
+  `idx` (x[i] == y[idx[i]]) and `count` (how often each y[k] occurs in x), as TF's
+  UniqueWithCounts; idx and count have type `out_idx`."""
+  global _UniqueWithCountsOutput
+  if _UniqueWithCountsOutput is None:
+    import collections  # pylint: disable=g-import-not-at-top
+    _UniqueWithCountsOutput = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+  op = _apply_op("UniqueWithCounts", name, [x], {"out_idx": _dtypes.as_dtype(out_idx)})
+  return _UniqueWithCountsOutput(*op.outputs)
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
+  """Levenshtein distance between the sequences of two SparseTensors (TF's
+  EditDistance): the last dimension holds the sequences; the result (float32) has
+  the larger of the two dense shapes without it. With `normalize` the distance is
+  divided by the length of the truth sequence.
+
+  Raises:
+    TypeError: when hypothesis or truth is not a SparseTensor(Value).
+  """
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  kinds = (sparse_tensor.SparseTensor, sparse_tensor.SparseTensorValue)
+  if not isinstance(hypothesis, kinds):
+    raise TypeError("Hypothesis must be a SparseTensor.")
+  if not isinstance(truth, kinds):
+    raise TypeError("Truth must be a SparseTensor.")
+  return _apply_op("EditDistance", name,
+                   [hypothesis.indices, hypothesis.values, hypothesis.dense_shape,
+                    truth.indices, truth.values, truth.dense_shape],
+                   {"normalize": normalize}).outputs[0]
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+  """The paddings and crops that make `input_shape` (+ `base_paddings`) divisible by
+  `block_shape` for space_to_batch / batch_to_space (TF's function of the same name).
+
+  Returns (paddings, crops), int32 tensors of shape [num_block_dims, 2]: paddings
+  starts with base_paddings[:, 0] and ends with base_paddings[:, 1] plus the extra
+  padding needed; crops is [0, that extra]. Computed statically when all inputs are
+  constants.
+
+  Raises:
+    ValueError: when block_shape is not a fully defined 1-D shape, or the shapes of
+      input_shape / base_paddings do not match it.
+  """
+  from tfc.framework import tensor_util  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name, "required_space_to_batch_paddings", [input_shape, block_shape]):
+    input_shape = _ops.convert_to_tensor(input_shape, dtype=_dtypes.int32, name="input_shape")
+    block_shape = _ops.convert_to_tensor(block_shape, dtype=_dtypes.int32, name="block_shape")
+    block_shape.get_shape().assert_is_fully_defined()
+    block_shape.get_shape().assert_has_rank(1)
+    num_block_dims = block_shape.get_shape().as_list()[0]
+    if num_block_dims == 0:
+      return zeros([0, 2], _dtypes.int32), zeros([0, 2], _dtypes.int32)
+    input_shape.get_shape().assert_is_compatible_with([num_block_dims])
+    if base_paddings is not None:
+      base_paddings = _ops.convert_to_tensor(base_paddings, dtype=_dtypes.int32,
+                                             name="base_paddings")
+      base_paddings.get_shape().assert_is_compatible_with([num_block_dims, 2])
+    else:
+      base_paddings = zeros([num_block_dims, 2], _dtypes.int32)
+    const_block_shape = tensor_util.constant_value(block_shape)
+    const_input_shape = tensor_util.constant_value(input_shape)
+    const_base_paddings = tensor_util.constant_value(base_paddings)
+    if (const_block_shape is not None and const_input_shape is not None and
+        const_base_paddings is not None):
+      block_shape = const_block_shape
+      input_shape = const_input_shape
+      base_paddings = const_base_paddings
+    pad_start = base_paddings[:, 0]
+    orig_pad_end = base_paddings[:, 1]
+    full_input_shape = input_shape + pad_start + orig_pad_end
+    pad_end_extra = (block_shape - full_input_shape % block_shape) % block_shape
+    pad_end = orig_pad_end + pad_end_extra
+    result_paddings = stack([[pad_start[i], pad_end[i]] for i in range(num_block_dims)],
+                            name="paddings")
+    result_crops = stack([[0, pad_end_extra[i]] for i in range(num_block_dims)], name="crops")
+    return result_paddings, result_crops
+
+
 _ListDiffOutput = None
 
 

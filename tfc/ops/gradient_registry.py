@@ -19,7 +19,7 @@ def _load_builtins():
   if _BUILTINS_LOADED[0]:
     return
   _BUILTINS_LOADED[0] = True
-  from tfc.ops import math_grad, array_grad, nn_grad, control_flow_grad, tensor_array_grad, sparse_grad, linalg_grad, special_math_grad, segment_grad, scan_grad, scatter_nd_grad, array_extra_grad, lrn_grad  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from tfc.ops import math_grad, array_grad, nn_grad, control_flow_grad, tensor_array_grad, sparse_grad, linalg_grad, special_math_grad, segment_grad, scan_grad, scatter_nd_grad, array_extra_grad, lrn_grad, spectral_grad, image_detect_grad, nn3d_grad, nn_window_grad, ctc_grad, random_grad, fake_quant_grad  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
 
 
 class RegisterGradient(object):
@@ -84,7 +84,7 @@ def get_gradient_function(op):
   except KeyError:
     if hasattr(op.graph, "_function_signature") and (
         op_type in ("PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case",
-                    "StatelessCase") or
+                    "StatelessCase", "While", "StatelessWhile") or
         op.graph._function_signature(op_type)):
       from tfc.framework import function as _function  # pylint: disable=g-import-not-at-top
       fn = _function._gradient_for_call(op)

@@ -15,6 +15,14 @@ def _out(op_type, inputs, attrs=None, name=None):
   return _apply_op(op_type, name, inputs, attrs).outputs[0]
 
 
+def _conj(t):
+  """conj(t) for complex tensors (a Conj op), t itself otherwise (TF's gradients
+  of holomorphic functions multiply by the conjugate derivative)."""
+  if t.dtype.is_complex:
+    return _out("Conj", [t])
+  return t
+
+
 def _const(value, dtype=_int32, name="Const"):
   return _constant_op.constant(value, dtype=dtype, name=name)
 
@@ -189,13 +197,14 @@ def _sub_grad(op, grad):
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
   x, y = op.inputs
-  return list(_unbroadcast_pair(x, y, _out("Mul", [grad, y]), _out("Mul", [x, grad])))
+  return list(_unbroadcast_pair(x, y, _out("Mul", [grad, _conj(y)]), _out("Mul", [_conj(x), grad])))
 
 
 def _div_grad(op, grad):
   x, y = op.inputs
-  gx = _out("RealDiv", [grad, y])
-  gy = _out("Mul", [grad, _out("RealDiv", [_out("RealDiv", [_out("Neg", [x]), y]), y])])
+  cx, cy = _conj(x), _conj(y)
+  gx = _out("RealDiv", [grad, cy])
+  gy = _out("Mul", [grad, _out("RealDiv", [_out("RealDiv", [_out("Neg", [cx]), cy]), cy])])
   return list(_unbroadcast_pair(x, y, gx, gy))
 
 
@@ -207,16 +216,18 @@ def _div_v1_grad(op, grad):
   if not op.inputs[0].dtype.is_floating and not op.inputs[0].dtype.is_complex:
     return [None, None]
   x, y = op.inputs
-  gx = _out("Div", [grad, y])
-  gy = _out("Mul", [grad, _out("Div", [_out("Div", [_out("Neg", [x]), y]), y])])
+  cx, cy = _conj(x), _conj(y)
+  gx = _out("Div", [grad, cy])
+  gy = _out("Mul", [grad, _out("Div", [_out("Div", [_out("Neg", [cx]), cy]), cy])])
   return list(_unbroadcast_pair(x, y, gx, gy))
 
 
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
   x, y = op.inputs
-  gx = _out("DivNoNan", [grad, y])
-  gy = _out("Mul", [grad, _out("DivNoNan", [_out("DivNoNan", [_out("Neg", [x]), y]), y])])
+  cx, cy = _conj(x), _conj(y)
+  gx = _out("DivNoNan", [grad, cy])
+  gy = _out("Mul", [grad, _out("DivNoNan", [_out("DivNoNan", [_out("Neg", [cx]), cy]), cy])])
   return list(_unbroadcast_pair(x, y, gx, gy))
 
 
@@ -236,10 +247,13 @@ def _floor_mod_grad(op, grad):
 def _pow_grad(op, grad):
   x, y = op.inputs
   z = op.outputs[0]
+  cplx = x.dtype.is_complex
+  if cplx:
+    x, y, z = _conj(x), _conj(y), _conj(z)
   one = _scalar_like(1, y)
   gx = _out("Mul", [_out("Mul", [grad, y]), _out("Pow", [x, _out("Sub", [y, one])])])
   zero = _scalar_like(0, x)
-  positive = _out("Greater", [x, zero])
+  positive = _out("NotEqual" if cplx else "Greater", [x, zero])
   safe_x = _out("Select", [positive, x, _out("OnesLike", [x])])
   log_x = _out("Select", [positive, _out("Log", [safe_x]), _out("ZerosLike", [x])])
   gy = _out("Mul", [_out("Mul", [grad, z]), log_x])
@@ -288,7 +302,7 @@ def _abs_grad(op, grad):
 
 @RegisterGradient("Square")
 def _square_grad(op, grad):
-  x = op.inputs[0]
+  x = _conj(op.inputs[0])
   return _out("Mul", [grad, _out("Mul", [x, _scalar_like(2, x)])])
 
 
@@ -304,33 +318,33 @@ def _rsqrt_grad(op, grad):
 
 @RegisterGradient("Exp")
 def _exp_grad(op, grad):
-  return _out("Mul", [grad, op.outputs[0]])
+  return _out("Mul", [grad, _conj(op.outputs[0])])
 
 
 @RegisterGradient("Expm1")
 def _expm1_grad(op, grad):
-  return _out("Mul", [grad, _out("Exp", [op.inputs[0]])])
+  return _out("Mul", [grad, _conj(_out("Exp", [op.inputs[0]]))])
 
 
 @RegisterGradient("Log")
 def _log_grad(op, grad):
-  return _out("Mul", [grad, _out("Reciprocal", [op.inputs[0]])])
+  return _out("Mul", [grad, _out("Reciprocal", [_conj(op.inputs[0])])])
 
 
 @RegisterGradient("Log1p")
 def _log1p_grad(op, grad):
-  x = op.inputs[0]
+  x = _conj(op.inputs[0])
   return _out("Mul", [grad, _out("Reciprocal", [_out("AddV2", [_scalar_like(1, x), x])])])
 
 
 @RegisterGradient("Tanh")
 def _tanh_grad(op, grad):
-  return _out("TanhGrad", [op.outputs[0], grad])
+  return _out("TanhGrad", [_conj(op.outputs[0]), grad])
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, grad):
-  return _out("SigmoidGrad", [op.outputs[0], grad])
+  return _out("SigmoidGrad", [_conj(op.outputs[0]), grad])
 
 
 @RegisterGradient("Reciprocal")
@@ -391,12 +405,12 @@ def _sign_grad(op, unused_grad):
 
 @RegisterGradient("Sin")
 def _sin_grad(op, grad):
-  return _out("Mul", [grad, _out("Cos", [op.inputs[0]])])
+  return _out("Mul", [grad, _conj(_out("Cos", [op.inputs[0]]))])
 
 
 @RegisterGradient("Cos")
 def _cos_grad(op, grad):
-  return _out("Neg", [_out("Mul", [grad, _out("Sin", [op.inputs[0]])])])
+  return _out("Neg", [_out("Mul", [grad, _conj(_out("Sin", [op.inputs[0]]))])])
 
 
 def _none_grad(op, unused_grad):
@@ -442,7 +456,7 @@ def _mm(a, b, ta=False, tb=False):
 
 @RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
-  a, b = op.inputs
+  a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
   ta = op.get_attr("transpose_a")
   tb = op.get_attr("transpose_b")
   if not ta and not tb:
@@ -538,5 +552,5 @@ def _prod_grad(op, grad):
   x, axes = op.inputs
   y = op.outputs[0]
   kept, tiles = _kept_dims_shape(x, axes)
-  gy = _out("Tile", [_reshape(_out("Mul", [grad, y]), kept), tiles])
-  return [_out("RealDiv", [gy, x]), None]
+  gy = _out("Tile", [_reshape(_out("Mul", [grad, _conj(y)]), kept), tiles])
+  return [_out("RealDiv", [gy, _conj(x)]), None]

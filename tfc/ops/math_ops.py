@@ -84,7 +84,11 @@ is_finite = _unary("IsFinite")
 
 
 def abs(x, name=None):  # pylint: disable=redefined-builtin
+  """Absolute value; the magnitude (a ComplexAbs op, real result) for complex `x`."""
   with _ops.name_scope(name, "Abs", [x]) as name:
+    x = _ops.convert_to_tensor(x, name="x")
+    if x.dtype.is_complex:
+      return _apply_op("ComplexAbs", name, [x], {"Tout": x.dtype.real_dtype}).outputs[0]
     return _apply_op("Abs", name, [x]).outputs[0]
 
 
@@ -199,6 +203,33 @@ def to_float(x, name="ToFloat"):
 
 def to_double(x, name="ToDouble"):
   return cast(x, _dtypes.float64, name=name)
+
+
+def to_complex64(x, name="ToComplex64"):
+  """Casts `x` to complex64 (real inputs get a zero imaginary part)."""
+  return cast(x, _dtypes.complex64, name=name)
+
+
+def to_complex128(x, name="ToComplex128"):
+  """Casts `x` to complex128 (real inputs get a zero imaginary part)."""
+  return cast(x, _dtypes.complex128, name=name)
+
+
+def complex(real, imag, name=None):  # pylint: disable=redefined-builtin
+  """`real + imag * 1j` elementwise (broadcasting): float32 parts give complex64,
+  float64 parts complex128; any other pair raises TypeError."""
+  real = _ops.convert_to_tensor(real, name="real")
+  imag = _ops.convert_to_tensor(imag, name="imag")
+  with _ops.name_scope(name, "Complex", [real, imag]) as name:
+    types = (real.dtype.base_dtype, imag.dtype.base_dtype)
+    if types == (_dtypes.float64, _dtypes.float64):
+      tout = _dtypes.complex128
+    elif types == (_dtypes.float32, _dtypes.float32):
+      tout = _dtypes.complex64
+    else:
+      raise TypeError("real and imag have incorrect types: {} {}".format(
+          real.dtype.name, imag.dtype.name))
+    return _apply_op("Complex", name, [real, imag], {"Tout": tout}).outputs[0]
 
 
 def to_int32(x, name="ToInt32"):
@@ -383,22 +414,17 @@ def scalar_mul(scalar, x, name=None):
 
 
 def conj(x, name=None):
-  """Complex conjugate: `x` itself for real and integer tensors (as TF).
-
-  tfc has no complex kernels yet, so complex inputs raise TypeError instead
-  of building a Conj op that could never run.
-  """
+  """Complex conjugate (a Conj op); `x` itself for real and integer tensors (as TF)."""
   if isinstance(x, _ops.Tensor):
     dt = x.dtype
     if dt.is_floating or dt.is_integer:
       return x
-  with _ops.name_scope(name, "Conj", [x]):
+  with _ops.name_scope(name, "Conj", [x]) as name:
     x = _ops.convert_to_tensor(x, name="x")
+    if x.dtype.is_complex or x.dtype.base_dtype == _dtypes.variant:
+      return _apply_op("Conj", name, [x]).outputs[0]
     if x.dtype.is_floating or x.dtype.is_integer:
       return x
-    if x.dtype.is_complex:
-      raise TypeError("conj of %s tensors is not supported: tfc has no complex kernels yet"
-                      % x.dtype.name)
     raise TypeError("Expected numeric or variant tensor, got dtype %r" % x.dtype)
 
 
@@ -827,34 +853,32 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def real(input, name=None):  # pylint: disable=redefined-builtin
-  """The real part: the input itself for real tensors (tfc has no complex kernels)."""
-  with _ops.name_scope(name, "Real", [input]):
+  """The real part (a Real op for complex tensors); the input itself for real tensors."""
+  with _ops.name_scope(name, "Real", [input]) as name:
     x = _ops.convert_to_tensor(input, name="input")
     if x.dtype.is_complex:
-      raise TypeError("real of %s tensors is not supported: tfc has no complex kernels yet"
-                      % x.dtype.name)
+      return _apply_op("Real", name, [x], {"Tout": x.dtype.real_dtype}).outputs[0]
     return x
 
 
 def imag(input, name=None):  # pylint: disable=redefined-builtin
-  """The imaginary part: zeros for real tensors (tfc has no complex kernels)."""
+  """The imaginary part (an Imag op for complex tensors); zeros for real tensors."""
   from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
   with _ops.name_scope(name, "Imag", [input]) as name:
     x = _ops.convert_to_tensor(input, name="input")
     if x.dtype.is_complex:
-      raise TypeError("imag of %s tensors is not supported: tfc has no complex kernels yet"
-                      % x.dtype.name)
+      return _apply_op("Imag", name, [x], {"Tout": x.dtype.real_dtype}).outputs[0]
     return array_ops.zeros_like(x, name=name)
 
 
 def angle(input, name=None):  # pylint: disable=redefined-builtin
-  """The argument: pi where a real input is negative, 0 elsewhere."""
+  """The argument atan2(imag, real) (an Angle op for complex tensors); for real
+  tensors pi where the input is negative, 0 elsewhere."""
   from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
   with _ops.name_scope(name, "Angle", [input]) as name:
     x = _ops.convert_to_tensor(input, name="input")
     if x.dtype.is_complex:
-      raise TypeError("angle of %s tensors is not supported: tfc has no complex kernels yet"
-                      % x.dtype.name)
+      return _apply_op("Angle", name, [x], {"Tout": x.dtype.real_dtype}).outputs[0]
     zeros = array_ops.zeros_like(x)
     return array_ops.where(less(x, zeros), np.pi * array_ops.ones_like(x), zeros, name=name)
 

@@ -896,7 +896,7 @@ def in_top_k(predictions, targets, k, name=None):
 
 def convolution(input, filter=None, padding=None, strides=None, dilation_rate=None,  # noqa: A002
                 name=None, data_format=None, filters=None, dilations=None):
-  """N-d convolution for N = 1 (conv1d) or 2 (conv2d), by the input's rank."""
+  """N-d convolution for N = 1 (conv1d), 2 (conv2d) or 3 (conv3d), by the input's rank."""
   filter = _math_ops._deprecated_argument_lookup("filters", filters, "filter", filter)
   dilation_rate = _math_ops._deprecated_argument_lookup("dilations", dilations,
                                                         "dilation_rate", dilation_rate)
@@ -910,13 +910,18 @@ def convolution(input, filter=None, padding=None, strides=None, dilation_rate=No
       return conv2d(input, filter, 1 if strides is None else strides, padding,
                     data_format=data_format or "NHWC",
                     dilations=1 if dilation_rate is None else dilation_rate, name=name)
+    if rank == 5:
+      from tfc.ops import nn3d_ops  # pylint: disable=g-import-not-at-top
+      return nn3d_ops.conv3d(input, filter, 1 if strides is None else strides, padding,
+                             data_format=data_format or "NDHWC",
+                             dilations=1 if dilation_rate is None else dilation_rate, name=name)
     raise NotImplementedError("convolution over %s spatial dimensions is not supported by tfc "
-                              "(1 and 2 are)" % (None if rank is None else rank - 2))
+                              "(1, 2 and 3 are)" % (None if rank is None else rank - 2))
 
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None,  # noqa: A002
          name=None, data_format=None, dilations=None):
-  """Max or average pooling over 1 or 2 spatial dimensions (without dilation)."""
+  """Max or average pooling over 1, 2 or 3 spatial dimensions (without dilation)."""
   dilation_rate = _math_ops._deprecated_argument_lookup("dilations", dilations,
                                                         "dilation_rate", dilation_rate)
   if pooling_type not in ("MAX", "AVG"):
@@ -935,6 +940,11 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
     if len(window_shape) == 2:
       fn = max_pool if pooling_type == "MAX" else avg_pool
       return fn(input, window_shape, strides, padding, data_format=data_format or "NHWC",
+                name=scope)
+    if len(window_shape) == 3:
+      from tfc.ops import nn3d_ops  # pylint: disable=g-import-not-at-top
+      fn = nn3d_ops.max_pool3d if pooling_type == "MAX" else nn3d_ops.avg_pool3d
+      return fn(input, window_shape, strides, padding, data_format=data_format or "NDHWC",
                 name=scope)
     raise NotImplementedError("pooling over %d spatial dimensions is not supported by tfc"
                               % len(window_shape))

@@ -50,6 +50,86 @@ class FixedLenSequenceFeature(collections.namedtuple(
                                                        default_value)
 
 
+class SparseFeature(collections.namedtuple(
+    "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+  """A SparseTensor built from an index feature (or several: one per
+  dimension) and a value feature of the same Example: entry
+  [index_key values...] = value_key value, dense_shape `size` (a list with
+  several index keys), as TF builds it (tf.sparse_merge of the two parsed
+  VarLenFeatures; reordered unless already_sorted)."""
+  __slots__ = ()
+
+  def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+    return super(SparseFeature, cls).__new__(cls, index_key, value_key, dtype, size,
+                                             already_sorted)
+
+
+def _add_varlen(raw, key, dtype):
+  """Adds VarLenFeature(dtype) for key to raw unless it holds the same."""
+  dtype = _dtypes.as_dtype(dtype)
+  have = raw.get(key)
+  if have is None:
+    raw[key] = VarLenFeature(dtype)
+  elif not isinstance(have, VarLenFeature) or _dtypes.as_dtype(have.dtype) != dtype:
+    have_dtype = getattr(have, "dtype", None)
+    if isinstance(have, VarLenFeature):
+      raise ValueError("Conflicting type %s vs %s for feature %s." % (
+          _dtypes.as_dtype(have_dtype), dtype, key))
+    raise ValueError("Dense and sparse keys must not intersect; feature %s is both" % key)
+
+
+def _expand_sparse_features(features):
+  """(raw features, sparse features): every SparseFeature replaced by
+  VarLenFeatures of its index keys (int64) and value key (its dtype)."""
+  if not features:
+    return features, {}
+  sparse = {k: f for k, f in features.items() if isinstance(f, SparseFeature)}
+  if not sparse:
+    return features, {}
+  raw = {k: f for k, f in features.items() if not isinstance(f, SparseFeature)}
+  for key in sorted(sparse):
+    f = sparse[key]
+    if not f.index_key:
+      raise ValueError("Missing index_key for SparseFeature %s." % (f,))
+    if not f.value_key:
+      raise ValueError("Missing value_key for SparseFeature %s." % (f,))
+    if not f.dtype:
+      raise ValueError("Missing type for feature %s. Received feature=%s" % (key, f))
+    index_keys = [f.index_key] if isinstance(f.index_key, str) else list(f.index_key)
+    for index_key in sorted(index_keys):
+      _add_varlen(raw, index_key, _dtypes.int64)
+    _add_varlen(raw, f.value_key, f.dtype)
+  return raw, sparse
+
+
+def _merge_sparse_features(features, sparse, result):
+  """The result dict with each SparseFeature merged from its parsed parts
+  (tf.sparse_merge) and the parts only it asked for removed."""
+  if not sparse:
+    return result
+  from tfc.ops import sparse_ops as _sparse_ops  # pylint: disable=g-import-not-at-top
+  for key in sorted(sparse):
+    f = sparse[key]
+    if isinstance(f.index_key, str):
+      sp_ids, size = result[f.index_key], f.size
+    else:
+      sp_ids, size = [result[k] for k in f.index_key], list(f.size)
+    merged = _sparse_ops.sparse_merge(sp_ids, result[f.value_key], size,
+                                      already_sorted=f.already_sorted)
+    first = sp_ids if isinstance(sp_ids, SparseTensor) else sp_ids[0]
+    id_rank = _tensor_shape.dimension_value(first.dense_shape.shape[0]) \
+        if first.dense_shape.shape.ndims == 1 else None
+    if id_rank is not None:  # the rank is static, as TF's shape inference finds it
+      rank = id_rank - 1 + (1 if isinstance(f.index_key, str) else len(f.index_key))
+      merged.indices.set_shape([None, rank])
+      merged.dense_shape.set_shape([rank])
+      merged = SparseTensor(merged.indices, merged.values, merged.dense_shape)
+    result[key] = merged
+  for key in set(result) - set(features):
+    del result[key]
+  return result
+
+
 def _as_shape_list(shape):
   if shape is None:
     raise ValueError("Missing shape")
@@ -152,7 +232,8 @@ def parse_example(serialized, features, name=None, example_names=None):
 
   Args:
     serialized: string vector of serialized Examples.
-    features: dict key -> FixedLenFeature / VarLenFeature / FixedLenSequenceFeature.
+    features: dict key -> FixedLenFeature / VarLenFeature / FixedLenSequenceFeature /
+      SparseFeature.
     name: name of the op.
     example_names: optional string vector naming the Examples (for error messages).
 
@@ -164,6 +245,8 @@ def parse_example(serialized, features, name=None, example_names=None):
   Raises InvalidArgumentError naming the feature key when a feature has the
   wrong type or number of values, or a required one is missing.
   """
+  all_features = features
+  features, sparse = _expand_sparse_features(features)
   params = _RawParams(features, single=False)
   with _ops.name_scope(name, "ParseExample", [serialized, example_names]):
     serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
@@ -179,7 +262,7 @@ def parse_example(serialized, features, name=None, example_names=None):
                         [None if d == -1 else d for d in s]) for s in params.dense_shapes]})
     shape = serialized.get_shape()
     batch = shape.as_list()[0] if shape.ndims == 1 else None
-    return _results(op, params, 1, batch)
+    return _merge_sparse_features(all_features, sparse, _results(op, params, 1, batch))
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):
@@ -190,6 +273,8 @@ def parse_single_example(serialized, features, name=None, example_names=None):
   accepted for TF's signature and ignored.
   """
   del example_names  # TF 1.15 ignores it as well
+  all_features = features
+  features, sparse = _expand_sparse_features(features)
   params = _RawParams(features, single=True)
   with _ops.name_scope(name, "ParseSingleExample", [serialized]):
     serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
@@ -200,7 +285,183 @@ def parse_single_example(serialized, features, name=None, example_names=None):
                     "dense_keys": params.dense_keys, "sparse_types": params.sparse_types,
                     "dense_shapes": [_tensor_shape.TensorShape(
                         [None if d == -1 else d for d in s]) for s in params.dense_shapes]})
-    return _results(op, params, 0, None)
+    return _merge_sparse_features(all_features, sparse, _results(op, params, 0, None))
+
+
+class _SequenceParams(object):
+  """The op inputs and attrs of a SequenceExample's context and sequence
+  feature dicts (keys sorted, as TF does)."""
+
+  def __init__(self, context_features, sequence_features):
+    if not (context_features or sequence_features):
+      raise ValueError("Both context_features and sequence_features are None, but at least "
+                       "one should have values.")
+    self.context_sparse_keys, self.context_sparse_types = [], []
+    self.context_dense_keys, self.context_dense_types = [], []
+    self.context_dense_shapes, self.context_dense_defaults = [], []
+    for key in sorted(context_features or {}):
+      f = context_features[key]
+      if isinstance(f, VarLenFeature):
+        self.context_sparse_keys.append(key)
+        self.context_sparse_types.append(_check_dtype(key, f.dtype))
+      elif isinstance(f, FixedLenFeature):
+        self.context_dense_keys.append(key)
+        self.context_dense_types.append(_check_dtype(key, f.dtype))
+        self.context_dense_shapes.append(_as_shape_list(f.shape))
+        self.context_dense_defaults.append(f.default_value)
+      else:
+        raise ValueError("Unsupported %s %s for key '%s'" % (type(f).__name__, f, key))
+    self.feature_list_sparse_keys, self.feature_list_sparse_types = [], []
+    self.feature_list_dense_keys, self.feature_list_dense_types = [], []
+    self.feature_list_dense_shapes, self.missing_assumed_empty = [], []
+    for key in sorted(sequence_features or {}):
+      f = sequence_features[key]
+      if isinstance(f, VarLenFeature):
+        self.feature_list_sparse_keys.append(key)
+        self.feature_list_sparse_types.append(_check_dtype(key, f.dtype))
+      elif isinstance(f, FixedLenSequenceFeature):
+        if f.default_value is not None:
+          raise ValueError("Value feature_list.dense_defaults[%s] must be None" % key)
+        self.feature_list_dense_keys.append(key)
+        self.feature_list_dense_types.append(_check_dtype(key, f.dtype))
+        self.feature_list_dense_shapes.append(_as_shape_list(f.shape))
+        if f.allow_missing:
+          self.missing_assumed_empty.append(key)
+      else:
+        raise ValueError("Unsupported %s %s for key '%s'" % (type(f).__name__, f, key))
+
+  def context_default_tensors(self):
+    """The context_dense_defaults inputs: an empty tensor for a required
+    feature, else the default reshaped to the feature's shape."""
+    out = []
+    for key, dtype, shape, default in zip(self.context_dense_keys, self.context_dense_types,
+                                          self.context_dense_shapes, self.context_dense_defaults):
+      if default is None:
+        out.append(_ops.convert_to_tensor(_np.array([], dtype=object if dtype == _dtypes.string
+                                                    else dtype.as_numpy_dtype), dtype=dtype))
+        continue
+      if isinstance(default, _ops.Tensor):
+        out.append(default)
+        continue
+      value = _np.asarray(default, dtype=object if dtype == _dtypes.string else
+                          dtype.as_numpy_dtype)
+      want = int(_np.prod(shape)) if shape else 1
+      if value.size != want:
+        raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%d elements) "
+                         "for the default value of feature %s" % (value.size, shape, want, key))
+      key_name = "key_" + re.sub("[^A-Za-z0-9_.\\-/]", "_", key)
+      out.append(_ops.convert_to_tensor(value.reshape(shape), dtype=dtype, name=key_name))
+    return out
+
+  def attrs(self):
+    return {"context_sparse_types": self.context_sparse_types,
+            "context_dense_shapes": [_tensor_shape.TensorShape(s)
+                                     for s in self.context_dense_shapes],
+            "feature_list_sparse_types": self.feature_list_sparse_types,
+            "feature_list_dense_types": self.feature_list_dense_types,
+            "feature_list_dense_shapes": [_tensor_shape.TensorShape(s)
+                                          for s in self.feature_list_dense_shapes]}
+
+  def results(self, outputs, lengths):
+    """(context, feature_lists[, lengths]) dicts from the op's outputs."""
+    outs = list(outputs)
+    ncs, ncd = len(self.context_sparse_keys), len(self.context_dense_keys)
+    nfs, nfd = len(self.feature_list_sparse_keys), len(self.feature_list_dense_keys)
+    context, feature_lists, lens = {}, {}, {}
+    for i, key in enumerate(self.context_sparse_keys):
+      context[key] = SparseTensor(outs[i], outs[ncs + i], outs[2 * ncs + i])
+    for i, key in enumerate(self.context_dense_keys):
+      context[key] = outs[3 * ncs + i]
+    base = 3 * ncs + ncd
+    for i, key in enumerate(self.feature_list_sparse_keys):
+      feature_lists[key] = SparseTensor(outs[base + i], outs[base + nfs + i],
+                                        outs[base + 2 * nfs + i])
+    base += 3 * nfs
+    for i, key in enumerate(self.feature_list_dense_keys):
+      feature_lists[key] = outs[base + i]
+      if lengths:
+        lens[key] = outs[base + nfd + i]
+    return (context, feature_lists, lens) if lengths else (context, feature_lists)
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+  """Parses one serialized tf.train.SequenceExample (a string scalar).
+
+  Args:
+    serialized: string scalar, a serialized SequenceExample.
+    context_features: dict key -> FixedLenFeature / VarLenFeature, parsed
+      from the `context` Features.
+    sequence_features: dict key -> FixedLenSequenceFeature / VarLenFeature,
+      parsed from the `feature_lists`. A FixedLenSequenceFeature's list is
+      required unless allow_missing=True (then a missing list has no steps);
+      its default_value must be None.
+    example_name: optional string scalar naming the example in error messages.
+    name: name of the op.
+
+  Returns:
+    (context, feature_lists): dicts key -> Tensor or SparseTensor. Context
+    dense features have their shape, context VarLenFeatures indices [N, 1];
+    FixedLenSequenceFeatures [steps] + shape, sequence VarLenFeatures
+    indices [N, 2] of (step, position) and dense_shape [steps, longest step].
+
+  Raises InvalidArgumentError (naming the key) when run on a feature of the
+  wrong type or size, or a missing required feature or feature list.
+  """
+  params = _SequenceParams(context_features, sequence_features)
+  with _ops.name_scope(name, "ParseSingleSequenceExample", [serialized, example_name]):
+    serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
+    if serialized.get_shape().ndims not in (None, 0):
+      raise ValueError("Input serialized must be a scalar")
+    debug_name = _ops.convert_to_tensor("" if example_name is None else example_name,
+                                        dtype=_dtypes.string, name="debug_name")
+    missing = _ops.convert_to_tensor(_np.array(params.missing_assumed_empty, dtype=object),
+                                     dtype=_dtypes.string,
+                                     name="feature_list_dense_missing_assumed_empty")
+    str_t = lambda keys: [_ops.convert_to_tensor(k, dtype=_dtypes.string) for k in keys]
+    op = _apply_op("ParseSingleSequenceExample", "ParseSingleSequenceExample",
+                   [serialized, missing, str_t(params.context_sparse_keys),
+                    str_t(params.context_dense_keys), str_t(params.feature_list_sparse_keys),
+                    str_t(params.feature_list_dense_keys), params.context_default_tensors(),
+                    debug_name], params.attrs())
+    return params.results(op.outputs, lengths=False)
+
+
+def parse_sequence_example(serialized, context_features=None, sequence_features=None,
+                           example_names=None, name=None):
+  """Parses a batch of serialized tf.train.SequenceExamples (a string vector).
+
+  Arguments as parse_single_sequence_example's, with example_names a string
+  vector (or None).
+
+  Returns:
+    (context, feature_lists, feature_list_lengths): context dense features
+    [batch] + shape, context VarLenFeatures indices [N, 2] (example,
+    position); FixedLenSequenceFeatures [batch, longest] + shape padded with
+    zeros (empty strings), sequence VarLenFeatures indices [N, 3] (example,
+    step, position) and dense_shape [batch, most steps, longest step];
+    feature_list_lengths maps each FixedLenSequenceFeature key to the int64
+    vector of its steps per example.
+  """
+  params = _SequenceParams(context_features, sequence_features)
+  with _ops.name_scope(name, "ParseSequenceExample", [serialized, example_names]):
+    serialized = _ops.convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
+    names = _ops.convert_to_tensor(_np.array([] if example_names is None else example_names,
+                                             dtype=object), dtype=_dtypes.string,
+                                   name="debug_name")
+    attrs = params.attrs()
+    attrs.update({"feature_list_dense_missing_assumed_empty": params.missing_assumed_empty,
+                  "context_sparse_keys": params.context_sparse_keys,
+                  "context_dense_keys": params.context_dense_keys,
+                  "feature_list_sparse_keys": params.feature_list_sparse_keys,
+                  "feature_list_dense_keys": params.feature_list_dense_keys,
+                  "Ncontext_sparse": len(params.context_sparse_keys),
+                  "Ncontext_dense": len(params.context_dense_keys),
+                  "Nfeature_list_sparse": len(params.feature_list_sparse_keys),
+                  "Nfeature_list_dense": len(params.feature_list_dense_keys)})
+    op = _apply_op("ParseSequenceExample", "ParseSequenceExample",
+                   [serialized, names, params.context_default_tensors()], attrs)
+    return params.results(op.outputs, lengths=True)
 
 
 def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # pylint: disable=redefined-builtin

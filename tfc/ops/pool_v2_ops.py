@@ -1,5 +1,5 @@
-"""tf.nn.max_pool_v2 / avg_pool_v2: pooling that picks the 1-D or 2-D op from
-the input's rank (3-D pooling is not available in tfc)."""
+"""tf.nn.max_pool_v2 / avg_pool_v2: pooling that picks the 1-D, 2-D or 3-D op
+from the input's rank."""
 from tfc.framework import ops as _ops
 
 
@@ -14,15 +14,17 @@ def _pool_v2(kind, input, ksize, strides, padding, data_format, name):  # noqa: 
     fn = nn_ops.max_pool2d if kind == "max" else nn_ops.avg_pool2d
     return fn(input, ksize, strides, padding, data_format=data_format or "NHWC", name=name)
   if rank == 5:
-    raise NotImplementedError("3-D pooling (rank-5 input) is not available in tfc")
+    from tfc.ops import nn3d_ops  # pylint: disable=g-import-not-at-top
+    fn = nn3d_ops.max_pool3d if kind == "max" else nn3d_ops.avg_pool3d
+    return fn(input, ksize, strides, padding, data_format=data_format or "NDHWC", name=name)
   raise ValueError("Input tensor must be of rank 3, 4 or 5 but was %s." % rank)
 
 
 def max_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-  """Max pooling over the spatial dimensions of a rank-3 (1-D) or rank-4 (2-D) input."""
+  """Max pooling over the spatial dimensions of a rank-3, 4 or 5 (1-D, 2-D, 3-D) input."""
   return _pool_v2("max", input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-  """Average pooling over the spatial dimensions of a rank-3 (1-D) or rank-4 (2-D) input."""
+  """Average pooling over the spatial dimensions of a rank-3, 4 or 5 (1-D, 2-D, 3-D) input."""
   return _pool_v2("avg", input, ksize, strides, padding, data_format, name)

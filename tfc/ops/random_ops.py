@@ -99,6 +99,40 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 random_normal_v1 = random_normal
 
 
+def random_gamma(shape, alpha, beta=None, dtype=_dtypes.float32, seed=None, name=None):
+  """Samples of Gamma(alpha, beta) (`RandomGamma`, then divided by beta): the result has
+  shape `shape + broadcast(alpha, beta).shape`, and values at least the dtype's smallest
+  normal number. Differentiable in alpha and beta (implicit reparameterization)."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  from tfc.ops import array_ops  # pylint: disable=g-import-not-at-top
+  dtype = _dtypes.as_dtype(dtype)
+  with _ops.name_scope(name, "random_gamma", [shape, alpha, beta]):
+    shape = _ops.convert_to_tensor(shape, name="shape", dtype=_dtypes.int32)
+    alpha = _ops.convert_to_tensor(alpha, name="alpha", dtype=dtype)
+    beta = _ops.convert_to_tensor(beta if beta is not None else 1, name="beta", dtype=dtype)
+    alpha_broadcast = alpha + array_ops.zeros_like(beta)
+    attrs = _seed_attrs(seed)
+    sample = _apply_op("RandomGamma", None, [shape, alpha_broadcast], attrs).outputs[0]
+    return _math_ops.maximum(np.finfo(dtype.as_numpy_dtype).tiny, sample / beta)
+
+
+def random_poisson_v2(shape, lam, dtype=_dtypes.float32, seed=None, name=None):
+  """Samples of Poisson(lam) (`RandomPoissonV2`) with shape `shape + lam.shape`, as
+  `dtype` (half, float32, float64, int32 or int64)."""
+  with _ops.name_scope(name, "random_poisson", [lam, shape]):
+    shape = _ops.convert_to_tensor(shape, name="shape", dtype=_dtypes.int32)
+    lam = _ops.convert_to_tensor(lam, name="lam")
+    attrs = _seed_attrs(seed)
+    attrs["dtype"] = _dtypes.as_dtype(dtype)
+    return _apply_op("RandomPoissonV2", None, [shape, lam], attrs).outputs[0]
+
+
+def random_poisson(lam, shape, dtype=_dtypes.float32, seed=None, name=None):
+  """TF 1.x argument order of `random_poisson_v2`: Poisson(lam) samples with shape
+  `shape + lam.shape`."""
+  return random_poisson_v2(shape, lam, dtype, seed, name)
+
+
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
   """Samples [batch_size, num_samples] class indices from unnormalized log-probabilities
   logits [batch_size, num_classes] (`Multinomial`); dtype int64 by default."""

@@ -453,12 +453,18 @@ def _resource_gather_grad(op, grad):
   if op.get_attr("batch_dims"):
     raise LookupError("No gradient defined for ResourceGather with batch_dims")
   shape = _handle_shape(handle)
-  if not shape.is_fully_defined():
-    raise LookupError("No gradient defined for ResourceGather of a variable of unknown shape")
-  sp = shape.as_list()
   flat_idx = _array_ops.reshape(indices, [-1])
-  rows = _array_ops.reshape(grad, [-1] + sp[1:])
-  dense = _apply_op("UnsortedSegmentSum", None, [rows, flat_idx, sp[0]]).outputs[0]
+  if shape.is_fully_defined():
+    sp = shape.as_list()
+    rows = _array_ops.reshape(grad, [-1] + sp[1:])
+    n = sp[0]
+  else:
+    # a handle whose variable is not in sight (a function argument, e.g. in a
+    # While body): the shape at run time, from a read of the variable
+    sp = _array_ops.shape(read_variable_op(handle, op.get_attr("dtype")))
+    rows = _array_ops.reshape(grad, _array_ops.concat([[-1], sp[1:]], 0))
+    n = sp[0]
+  dense = _apply_op("UnsortedSegmentSum", None, [rows, flat_idx, n]).outputs[0]
   return [dense, None]
 
 

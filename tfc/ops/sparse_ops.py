@@ -697,3 +697,97 @@ def sparse_eye(num_rows, num_columns=None, dtype=_dtypes.float32, name=None):
     return SparseTensor(indices=a.stack([diag_range, diag_range], axis=1),
                         values=a.ones(a.reshape(diag_size, [1]), dtype=dtype),
                         dense_shape=a.stack([num_rows, num_columns]))
+
+
+def _add_sparse_to_tensors_map(sp_input, container=None, shared_name=None, name=None):
+  """Stores sp_input in a SparseTensorsMap (AddSparseToTensorsMap); returns its
+  int64 scalar handle. The map is (container, shared_name), by default named
+  after the new op."""
+  sp_input = _convert(sp_input)
+  return _apply_op("AddSparseToTensorsMap", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"container": container or "", "shared_name": shared_name or ""}).outputs[0]
+
+
+def _add_many_sparse_to_tensors_map(sp_input, container=None, shared_name=None, name=None):
+  """Stores each row (first dimension) of sp_input, whose indices must be in
+  row-major order, in a SparseTensorsMap (AddManySparseToTensorsMap); returns
+  the int64 vector of their handles."""
+  sp_input = _convert(sp_input)
+  return _apply_op("AddManySparseToTensorsMap", name,
+                   [sp_input.indices, sp_input.values, sp_input.dense_shape],
+                   {"container": container or "", "shared_name": shared_name or ""}).outputs[0]
+
+
+def _take_many_sparse_from_tensors_map(sparse_map_op, sparse_handles, rank=None, name=None):
+  """Removes the sparse tensors of the int64 vector sparse_handles from the map
+  that sparse_map_op (an Add(Many)SparseToTensorsMap op) stores into, and
+  stacks them into one SparseTensor with a new first dimension
+  (TakeManySparseFromTensorsMap)."""
+  if not isinstance(sparse_map_op, _ops.Operation):
+    raise TypeError("sparse_map_op be an Operation")
+  if sparse_map_op.type not in ("AddSparseToTensorsMap", "AddManySparseToTensorsMap"):
+    raise TypeError("sparse_map_op must be one of AddSparseToTensorsMap or "
+                    "AddSparseToTensorsMap. Instead, found `%s`." % sparse_map_op.type)
+  shared_name = sparse_map_op.get_attr("shared_name") or sparse_map_op.name
+  if isinstance(shared_name, bytes):
+    shared_name = shared_name.decode()
+  container = sparse_map_op.get_attr("container")
+  if isinstance(container, bytes):
+    container = container.decode()
+  op = _apply_op("TakeManySparseFromTensorsMap", name, [sparse_handles],
+                 {"dtype": sparse_map_op.get_attr("T"), "container": container,
+                  "shared_name": shared_name})
+  indices, values, shape = op.outputs
+  indices.set_shape([None, rank])
+  shape.set_shape([rank])
+  return SparseTensor(indices, values, shape)
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _sparse_cross_internal(inputs, hashed_output=False, num_buckets=0, hash_key=None, name=None):
+  """SparseCross over a list of SparseTensors and dense [batch, n] Tensors."""
+  from tfc.ops import math_ops as _math_ops  # pylint: disable=import-outside-toplevel
+  if not isinstance(inputs, list):
+    raise TypeError("Inputs must be a list")
+  if not all(isinstance(i, (_sparse_tensor.SparseTensor, _ops.Tensor)) for i in inputs):
+    raise TypeError("All inputs must be SparseTensors")
+  sparse_inputs = [i for i in inputs if isinstance(i, _sparse_tensor.SparseTensor)]
+  dense_inputs = [i for i in inputs if not isinstance(i, _sparse_tensor.SparseTensor)]
+  indices = [sp.indices for sp in sparse_inputs]
+  values = [sp.values for sp in sparse_inputs]
+  shapes = [sp.dense_shape for sp in sparse_inputs]
+  out_type = _dtypes.int64 if hashed_output else _dtypes.string
+  internal_type = _dtypes.string
+  for i in range(len(values)):
+    if values[i].dtype != _dtypes.string:
+      values[i] = _math_ops.cast(values[i], _dtypes.int64)
+      internal_type = _dtypes.int64
+  for i in range(len(dense_inputs)):
+    if dense_inputs[i].dtype != _dtypes.string:
+      dense_inputs[i] = _math_ops.cast(dense_inputs[i], _dtypes.int64)
+      internal_type = _dtypes.int64
+  op = _apply_op("SparseCross", name, [indices, values, shapes, dense_inputs],
+                 {"N": len(indices), "hashed_output": hashed_output, "num_buckets": int(num_buckets),
+                  "hash_key": int(hash_key or _DEFAULT_HASH_KEY), "out_type": out_type,
+                  "internal_type": internal_type})
+  return _sparse_tensor.SparseTensor(op.outputs[0], op.outputs[1], op.outputs[2])
+
+
+def sparse_cross(inputs, name=None):
+  """The cross of the features of each row of `inputs` (SparseTensors or
+  dense [batch, n] Tensors, string or integer) as strings joined by "_X_"."""
+  return _sparse_cross_internal(inputs=inputs, hashed_output=False, name=name)
+
+
+def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+  """The cross of each row's features hashed (FingerprintCat64 chained from
+  hash_key) into num_buckets (0: the full int64 range), TF's values exactly."""
+  return _sparse_cross_internal(inputs=inputs, hashed_output=True, num_buckets=num_buckets, hash_key=hash_key,
+                                name=name)
+
+
+def bucketize(input, boundaries, name=None):  # pylint: disable=redefined-builtin
+  """Bucket indices (int32) of `input` for sorted float `boundaries` (the
+  private math_ops._bucketize feature columns use)."""
+  return _apply_op("Bucketize", name, [input], {"boundaries": [float(b) for b in boundaries]}).outputs[0]

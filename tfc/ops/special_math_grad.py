@@ -156,6 +156,66 @@ def _bessel_y1_grad(op, grad):
   return _mul(grad, _out("Sub", [_out("BesselY0", [x]), _out("RealDiv", [y, x])]))
 
 
+@RegisterGradient("BesselK0")
+def _bessel_k0_grad(op, grad):
+  return _mul(grad, _out("Neg", [_out("BesselK1", [op.inputs[0]])]))
+
+
+@RegisterGradient("BesselK0e")
+def _bessel_k0e_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [y, _out("BesselK1e", [x])]))
+
+
+@RegisterGradient("BesselK1")
+def _bessel_k1_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [_out("Neg", [_out("BesselK0", [x])]), _out("RealDiv", [y, x])]))
+
+
+@RegisterGradient("BesselK1e")
+def _bessel_k1e_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  one = _scalar_like(1, x)
+  return _mul(grad, _out("AddV2", [_out("Neg", [_out("BesselK0e", [x])]),
+                                   _mul(y, _out("Sub", [one, _out("Reciprocal", [x])]))]))
+
+
+@RegisterGradient("Dawsn")
+def _dawsn_grad(op, grad):
+  x, y = op.inputs[0], op.outputs[0]
+  return _mul(grad, _out("Sub", [_scalar_like(1, x), _mul(_mul(_scalar_like(2, x), x), y)]))
+
+
+@RegisterGradient("Expint")
+def _expint_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("RealDiv", [_out("Exp", [x]), x]))
+
+
+@RegisterGradient("FresnelCos")
+def _fresnel_cos_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("Cos", [_mul(_scalar_like(math.pi / 2, x), _out("Square", [x]))]))
+
+
+@RegisterGradient("FresnelSin")
+def _fresnel_sin_grad(op, grad):
+  x = op.inputs[0]
+  return _mul(grad, _out("Sin", [_mul(_scalar_like(math.pi / 2, x), _out("Square", [x]))]))
+
+
+@RegisterGradient("Spence")
+def _spence_grad(op, grad):
+  """log(x) / (1 - x), and -1 at x == 1."""
+  x = op.inputs[0]
+  one = _scalar_like(1, x)
+  partial = _out("RealDiv", [_out("Log", [x]), _out("Sub", [one, x])])
+  at_one = _out("Equal", [x, one])
+  partial = _out("SelectV2", [at_one, _out("Neg", [_out("OnesLike", [x])]), partial])
+  return _mul(grad, partial)
+
+
 @RegisterGradient("Atan2")
 def _atan2_grad(op, grad):
   y, x = op.inputs
@@ -167,20 +227,35 @@ def _atan2_grad(op, grad):
 
 @RegisterGradient("Igamma")
 def _igamma_grad(op, grad):
-  """d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a)); no gradient for a
-  (TF's IgammaGradA kernel is not implemented)."""
+  """d/da P(a, x) by IgammaGradA; d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a))."""
   a, x = op.inputs
   one = _scalar_like(1, x)
   log_pdf = _out("Sub", [_out("Sub", [_mul(_out("Sub", [a, one]), _out("Log", [x])), x]),
                          _out("Lgamma", [a])])
   gx = _mul(grad, _out("Exp", [log_pdf]))
-  return [None, _unbroadcast_pair(a, x, None, gx)[1]]
+  ga = _mul(grad, _out("IgammaGradA", [a, x]))
+  return list(_unbroadcast_pair(a, x, ga, gx))
 
 
 @RegisterGradient("Igammac")
 def _igammac_grad(op, grad):
   ga, gx = _igamma_grad(op, grad)
-  return [None, _out("Neg", [gx])]
+  return [_out("Neg", [ga]), _out("Neg", [gx])]
+
+
+@RegisterGradient("Betainc")
+def _betainc_grad(op, grad):
+  """d/dx I_x(a, b) = x^(a-1) (1-x)^(b-1) / B(a, b) (xlogy(a-1, x) as
+  xlog1py(a-1, x-1)); no gradient for a and b (as TF)."""
+  a, b, x = op.inputs
+  one = _scalar_like(1, x)
+  log_beta = _out("Sub", [_out("AddV2", [_out("Lgamma", [a]), _out("Lgamma", [b])]),
+                          _out("Lgamma", [_out("AddV2", [a, b])])])
+  log_pdf = _out("Sub", [_out("AddV2", [_out("Xlog1py", [_out("Sub", [b, one]), _out("Neg", [x])]),
+                                        _out("Xlog1py", [_out("Sub", [a, one]),
+                                                         _out("Sub", [x, one])])]), log_beta])
+  gx = _mul(grad, _out("Exp", [log_pdf]))
+  return [None, None, _unbroadcast_pair(a, x, None, gx)[1]]
 
 
 @RegisterGradient("Zeta")

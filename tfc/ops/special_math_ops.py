@@ -36,9 +36,20 @@ bessel_j0 = _unary("BesselJ0", "Bessel function of the first kind, order 0.")
 bessel_j1 = _unary("BesselJ1", "Bessel function of the first kind, order 1.")
 bessel_y0 = _unary("BesselY0", "Bessel function of the second kind, order 0.")
 bessel_y1 = _unary("BesselY1", "Bessel function of the second kind, order 1.")
+bessel_k0 = _unary("BesselK0", "Modified Bessel function of the second kind, order 0.")
+bessel_k0e = _unary("BesselK0e", "Exponentially scaled K0: exp(x) * K0(x).")
+bessel_k1 = _unary("BesselK1", "Modified Bessel function of the second kind, order 1.")
+bessel_k1e = _unary("BesselK1e", "Exponentially scaled K1: exp(x) * K1(x).")
+dawsn = _unary("Dawsn", "Dawson's integral exp(-x^2) * int_0^x exp(t^2) dt.")
+expint = _unary("Expint", "Exponential integral Ei(x) (NaN for x < 0).")
+fresnel_cos = _unary("FresnelCos", "Fresnel cosine integral int_0^x cos(pi t^2 / 2) dt.")
+fresnel_sin = _unary("FresnelSin", "Fresnel sine integral int_0^x sin(pi t^2 / 2) dt.")
+spence = _unary("Spence", "Spence's function int_1^x log(t) / (1 - t) dt (NaN for x < 0).")
 for _n in ("tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc",
            "erfinv", "ndtri", "lgamma", "digamma", "bessel_i0", "bessel_i1", "bessel_i0e",
-           "bessel_i1e", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"):
+           "bessel_i1e", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0",
+           "bessel_k0e", "bessel_k1", "bessel_k1e", "dawsn", "expint", "fresnel_cos",
+           "fresnel_sin", "spence"):
   globals()[_n].__name__ = globals()[_n].__qualname__ = _n
 del _n
 
@@ -51,6 +62,20 @@ def atan2(y, x, name=None):
 def igamma(a, x, name=None):
   """Regularized lower incomplete gamma function P(a, x) (broadcasting)."""
   return _apply_op("Igamma", name, [a, x]).outputs[0]
+
+
+def betainc(a, b, x, name=None):
+  """Regularized incomplete beta function I_x(a, b); a, b and x have one shape where
+  they are not scalars (`Betainc`)."""
+  return _apply_op("Betainc", name, [a, b, x]).outputs[0]
+
+
+def erfcinv(x, name=None):
+  """Inverse of the complementary error function: -ndtri(x / 2) / sqrt(2)."""
+  from tfc.framework import ops as _ops_mod  # pylint: disable=g-import-not-at-top
+  with _ops_mod.name_scope(name, "erfcinv", [x]):
+    x = _ops_mod.convert_to_tensor(x, name="start")
+    return -ndtri(0.5 * x) * 0.7071067811865476
 
 
 def igammac(a, x, name=None):

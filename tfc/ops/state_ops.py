@@ -103,3 +103,60 @@ def scatter_min(ref, indices, updates, use_locking=False, name=None):
 
 
 _ = _ops
+
+
+def _scatter_nd_ref(op_type, ref, indices, updates, use_locking, name):
+  if not _is_ref_holder(ref):
+    raise TypeError("%s needs a ref variable (tf.Variable with use_resource=False); got %r"
+                    % (op_type, ref))
+  return _apply_op(op_type, name, [ref, indices, updates],
+                   {"use_locking": use_locking}).outputs[0]
+
+
+def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):
+  """ref[indices] = updates for N-d indices (TF's ScatterNdUpdate): indices has shape
+  [..., K] and names slices of ref's first K dims; updates has shape
+  indices.shape[:-1] + ref.shape[K:]. Returns ref after the update."""
+  return _scatter_nd_ref("ScatterNdUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_add(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices] += updates for N-d indices (TF's ScatterNdAdd; duplicates add up).
+  Returns ref after the update."""
+  return _scatter_nd_ref("ScatterNdAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_sub(ref, indices, updates, use_locking=False, name=None):
+  """ref[indices] -= updates for N-d indices (TF's ScatterNdSub). Returns ref after
+  the update."""
+  return _scatter_nd_ref("ScatterNdSub", ref, indices, updates, use_locking, name)
+
+
+def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
+  """ref[i1, ..., in, indices[i1, ..., in]] = updates[i1, ..., in] (TF 1.15's
+  tf.batch_scatter_update): a scatter_update per batch entry, built as TF does from
+  ScatterNdUpdate with the batch coordinates prepended to the indices.
+
+  Raises:
+    ValueError: when the rank of indices is unknown.
+  """
+  import tfc as _tf  # pylint: disable=g-import-not-at-top
+  with _ops.name_scope(name):
+    indices = _ops.convert_to_tensor(indices, name="indices")
+    indices_shape = _tf.shape(indices)
+    indices_dimensions = indices.get_shape().ndims
+    if indices_dimensions is None:
+      raise ValueError("batch_gather does not allow indices with unknown shape.")
+    nd_indices = _tf.expand_dims(indices, axis=-1)
+    nd_indices_list = []
+    for dimension in range(indices_dimensions - 1):
+      dimension_size = indices_shape[dimension]
+      shape_to_broadcast = [1] * (indices_dimensions + 1)
+      shape_to_broadcast[dimension] = dimension_size
+      dimension_range = _tf.reshape(_tf.range(0, dimension_size, 1), shape_to_broadcast)
+      if dimension_range.dtype.base_dtype != nd_indices.dtype:
+        dimension_range = _tf.cast(dimension_range, nd_indices.dtype)
+      nd_indices_list.append(dimension_range * _tf.ones_like(nd_indices))
+    nd_indices_list.append(nd_indices)
+    final_indices = _tf.concat(nd_indices_list, axis=-1)
+    return scatter_nd_update(ref, final_indices, updates, use_locking=use_locking)

@@ -66,7 +66,13 @@ class TensorArray(object):
                  "dynamic_size": bool(dynamic_size), "clear_after_read": bool(clear_after_read),
                  "tensor_array_name": tensor_array_name or ""}
         size = _ops.convert_to_tensor(size, dtype=_dtypes.int32, name="size")
-        op = _apply_op("TensorArrayV3", scope, [size], attrs)
+        if colocate_with_first_write_call:
+          # as TF: made with no device; its writers are colocated with the
+          # first value written, and the placer puts it beside them
+          with _ops.device(None), _ops.colocate_with(None, ignore_existing=True):
+            op = _apply_op("TensorArrayV3", scope, [size], attrs)
+        else:
+          op = _apply_op("TensorArrayV3", scope, [size], attrs)
         self._handle, self._flow = op.outputs[0], op.outputs[1]
 
   @property

@@ -130,8 +130,17 @@ def _as_original_type(original, dequeued):
   return nest.pack_sequence_as(original, list(dequeued))
 
 
+def _is_sparse(t):
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  return isinstance(t, sparse_tensor.SparseTensor)
+
+
 def _validate(tensor_list):
-  tensor_list = [_ops.convert_to_tensor(t) for t in tensor_list]
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  tensor_list = [sparse_tensor.SparseTensor.from_value(t)
+                 if isinstance(t, sparse_tensor.SparseTensorValue) else
+                 t if isinstance(t, sparse_tensor.SparseTensor) else _ops.convert_to_tensor(t)
+                 for t in tensor_list]
   if not tensor_list:
     raise ValueError("Expected at least one tensor in batch().")
   return tensor_list
@@ -169,6 +178,16 @@ def _dtypes_of(tensor_list_list):
   return types
 
 
+def _keep_tensor(keep_input, enqueue_many):
+  """keep_input as a bool tensor (None stays None); a vector needs enqueue_many."""
+  if keep_input is None:
+    return None
+  keep = _ops.convert_to_tensor(keep_input, dtype=_dtypes.bool)
+  if keep.shape.ndims == 1 and not enqueue_many:
+    raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+  return keep
+
+
 def _enqueue_op(queue, tensor_list, enqueue_many, keep_input):
   fn = queue.enqueue_many if enqueue_many else queue.enqueue
   if keep_input is None:
@@ -182,6 +201,142 @@ def _enqueue_op(queue, tensor_list, enqueue_many, keep_input):
   return tf.cond(keep, lambda: fn(tensor_list), tf.no_op)
 
 
+# ---- sparse tensors through queues: stored in a SparseTensorsMap, their
+# int64 handles batched, the batch taken back out (TF's scheme and ops)
+
+class _SparseMetaData(object):
+  """Whether a component is sparse, the op whose map stores it, its rank."""
+
+  def __init__(self, sparse, map_op, rank):
+    self.sparse = sparse
+    self.map_op = map_op
+    self.rank = rank
+
+  def __eq__(self, other):
+    if self.sparse != other.sparse:
+      return False
+    if not self.sparse:
+      return True
+    return (self.map_op is other.map_op and
+            (self.rank is None or other.rank is None or self.rank == other.rank))
+
+  def __ne__(self, other):
+    return not self.__eq__(other)
+
+  def __repr__(self):
+    return "[SparseMetaData(%s, %s, %s)]" % (
+        self.sparse, self.map_op.name if self.map_op is not None else None, self.rank)
+
+  def merge_with(self, other):
+    if self != other:
+      raise ValueError("SparseMetaData objects are incompatible: %s vs. %s" % (self, other))
+    if self.sparse and self.rank is None:
+      self.rank = other.rank
+    return self
+
+
+def _store_sparse_tensors(tensor_list, enqueue_many, keep_input, shared_map_ops=None):
+  """(stored list, sparse infos): each SparseTensor replaced by its handle(s)
+  in a SparseTensorsMap ([1], or [N, 1] with enqueue_many), written by
+  AddSparseToTensorsMap / AddManySparseToTensorsMap (only when keep_input
+  holds); with shared_map_ops the maps of an earlier call are reused."""
+  if not any(_is_sparse(t) for t in tensor_list):
+    return tensor_list, [_SparseMetaData(False, None, None)] * len(tensor_list)
+  tf = _tf()
+  from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
+  shared_map_ops = shared_map_ops or [None] * len(tensor_list)
+  stored, infos = [], []
+  for t, shared in zip(tensor_list, shared_map_ops):
+    if not _is_sparse(t):
+      stored.append(t)
+      infos.append(_SparseMetaData(False, None, None))
+      continue
+    map_name = shared.name if shared is not None else None
+    rank = _tensor_shape.dimension_value(t.dense_shape.shape.with_rank(1)[0])
+    if enqueue_many and rank is not None:
+      rank -= 1
+    made = []
+
+    def store_one(t=t, map_name=map_name, made=made):
+      h = sparse_ops._add_sparse_to_tensors_map(t, shared_name=map_name)  # pylint: disable=protected-access
+      made.append(h.op)
+      return h
+
+    def store_many(t=t, map_name=map_name, made=made):
+      h = sparse_ops._add_many_sparse_to_tensors_map(t, shared_name=map_name)  # pylint: disable=protected-access
+      made.append(h.op)
+      return h
+
+    static_keep = keep_input is None or _static_true(keep_input)
+    if keep_input is not None and keep_input.shape.ndims == 1:
+      keep_values = tf.gather(keep_input, t.indices[:, 0])
+      t = tf.sparse_retain(t, keep_values)
+      out = store_many(t)
+    elif enqueue_many:
+      if static_keep:
+        out = store_many()
+      else:
+        out = tf.cond(keep_input, store_many,
+                      lambda t=t: -1 * tf.ones(t.dense_shape[0:1], _dtypes.int64))
+        out.set_shape([None])
+    elif static_keep:
+      out = store_one()
+    else:
+      out = tf.cond(keep_input, store_one, lambda: tf.constant(-1, _dtypes.int64))
+    stored.append(tf.expand_dims(out, -1))
+    infos.append(_SparseMetaData(True, shared if shared is not None else made[0], rank))
+  return stored, infos
+
+
+def _static_true(keep_input):
+  """True when keep_input is known to be True when building."""
+  from tfc.framework import tensor_util  # pylint: disable=g-import-not-at-top
+  value = tensor_util.constant_value(keep_input)
+  return value is not None and bool(value)
+
+
+def _store_sparse_tensors_join(tensor_list_list, enqueue_many, keep_input):
+  """_store_sparse_tensors for batch_join: every list stores into the maps of
+  the first."""
+  s0, infos = _store_sparse_tensors(tensor_list_list[0], enqueue_many, keep_input)
+  stored = [s0]
+  for tensor_list in tensor_list_list[1:]:
+    s, candidate = _store_sparse_tensors(tensor_list, enqueue_many, keep_input,
+                                         [i.map_op for i in infos])
+    if infos != candidate:
+      raise ValueError("Inconsistent SparseTensors list: %s vs. %s"
+                       % (tensor_list_list[0], tensor_list))
+    infos = [i.merge_with(c) for i, c in zip(infos, candidate)]
+    stored.append(s)
+  return stored, infos
+
+
+def _restore_sparse_tensors(dequeued, infos):
+  """The dequeued components with the handle batches taken back out of their
+  maps (TakeManySparseFromTensorsMap) as SparseTensors; every output depends
+  on every take, as in TF."""
+  if not any(i.sparse for i in infos):
+    return dequeued
+  tf = _tf()
+  from tfc.ops import sparse_ops  # pylint: disable=g-import-not-at-top
+  sequence = isinstance(dequeued, (list, tuple))
+  items = list(dequeued) if sequence else [dequeued]
+  tensors = [sparse_ops._take_many_sparse_from_tensors_map(  # pylint: disable=protected-access
+      info.map_op, tf.squeeze(s, [1]), rank=None if info.rank is None else info.rank + 1)
+             if info.sparse else s for s, info in zip(items, infos)]
+  values = [x.values if _is_sparse(x) else x for x in tensors]
+
+  def with_deps(x):
+    with _ops.control_dependencies(values):
+      return tf.identity(x)
+
+  from tfc.framework import sparse_tensor  # pylint: disable=g-import-not-at-top
+  out = [sparse_tensor.SparseTensor(with_deps(x.indices), with_deps(x.values),
+                                    with_deps(x.dense_shape)) if _is_sparse(x) else with_deps(x)
+         for x in tensors]
+  return out if sequence else out[0]
+
+
 def _which_queue(dynamic_pad):
   return _dfo.PaddingFIFOQueue if dynamic_pad else _dfo.FIFOQueue
 
@@ -193,6 +348,8 @@ def _batch(tensors, batch_size, keep_input, num_threads=1, capacity=32, enqueue_
   tensor_list = _as_tensor_list(tensors)
   with _ops.name_scope(name, "batch", list(tensor_list)) as scope:
     tensor_list = _validate(tensor_list)
+    keep_input = _keep_tensor(keep_input, enqueue_many)
+    tensor_list, sparse_info = _store_sparse_tensors(tensor_list, enqueue_many, keep_input)
     types = _dtypes_of([tensor_list])
     shapes = _shapes([tensor_list], shapes, enqueue_many)
     queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes,
@@ -205,6 +362,7 @@ def _batch(tensors, batch_size, keep_input, num_threads=1, capacity=32, enqueue_
       dequeued = queue.dequeue_up_to(batch_size, name=scope)
     else:
       dequeued = queue.dequeue_many(batch_size, name=scope)
+    dequeued = _restore_sparse_tensors(dequeued, sparse_info)
     return _as_original_type(tensors, dequeued)
 
 
@@ -214,6 +372,9 @@ def _batch_join(tensors_list, batch_size, keep_input, capacity=32, enqueue_many=
   tensor_list_list = [_as_tensor_list(t) for t in tensors_list]
   with _ops.name_scope(name, "batch_join", [t for tl in tensor_list_list for t in tl]) as scope:
     tensor_list_list = [_validate(tl) for tl in tensor_list_list]
+    keep_input = _keep_tensor(keep_input, enqueue_many)
+    tensor_list_list, sparse_info = _store_sparse_tensors_join(tensor_list_list, enqueue_many,
+                                                               keep_input)
     types = _dtypes_of(tensor_list_list)
     shapes = _shapes(tensor_list_list, shapes, enqueue_many)
     queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes,
@@ -226,6 +387,7 @@ def _batch_join(tensors_list, batch_size, keep_input, capacity=32, enqueue_many=
       dequeued = queue.dequeue_up_to(batch_size, name=scope)
     else:
       dequeued = queue.dequeue_many(batch_size, name=scope)
+    dequeued = _restore_sparse_tensors(dequeued, sparse_info)
     return _as_original_type(tensors_list[0], dequeued)
 
 
@@ -242,6 +404,13 @@ def _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
   with _ops.name_scope(name, "shuffle_batch_join" if join else "shuffle_batch",
                        [t for tl in tensor_list_list for t in tl]) as scope:
     tensor_list_list = [_validate(tl) for tl in tensor_list_list]
+    keep_input = _keep_tensor(keep_input, enqueue_many)
+    if join:
+      tensor_list_list, sparse_info = _store_sparse_tensors_join(tensor_list_list, enqueue_many,
+                                                                 keep_input)
+    else:
+      stored, sparse_info = _store_sparse_tensors(tensor_list_list[0], enqueue_many, keep_input)
+      tensor_list_list = [stored]
     types = _dtypes_of(tensor_list_list)
     shapes = _shapes(tensor_list_list, shapes, enqueue_many)
     queue = _dfo.RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue, seed=seed,
@@ -259,6 +428,7 @@ def _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
       dequeued = queue.dequeue_up_to(batch_size, name=scope)
     else:
       dequeued = queue.dequeue_many(batch_size, name=scope)
+    dequeued = _restore_sparse_tensors(dequeued, sparse_info)
     return _as_original_type(original, dequeued)
 
 

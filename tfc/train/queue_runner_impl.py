@@ -114,6 +114,11 @@ class QueueRunner(object):
             return
     except Exception as e:  # pylint: disable=broad-except
       if coord:
+        if coord.should_stop() and isinstance(e, (_errors.CancelledError, _errors.OutOfRangeError)):
+          # the step was cancelled because the stop closed the queue or the
+          # session: nothing to report (after join, request_stop would raise
+          # it in this thread, where no one can catch it)
+          return
         coord.request_stop(e)
       else:
         with self._lock:
