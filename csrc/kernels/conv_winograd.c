@@ -24,6 +24,12 @@
 #include "kernels/blas.h"
 #include "kernels/conv_winograd.h"
 
+/* 8-float vectors (GCC/clang vector extensions): an AVX register where the
+ * target has AVX, two SSE registers otherwise. They only pass between this
+ * file's static functions, so the ABI note compilers give for vector
+ * arguments without AVX (-Wpsabi; the sanitizer and fuzz builds have no
+ * -march=native) concerns no interface. */
+#pragma GCC diagnostic ignored "-Wpsabi"
 typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 
