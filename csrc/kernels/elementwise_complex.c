@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <tgmath.h>
 
+#include "kernels/cmplx.h"
 #include "kernels/elementwise_internal.h"
 
 /* ---------------------------------------------------------------- scalar helpers */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "kernels/cmplx.h"
 
 #define MAX_FACTORS 64
 

@@ -31,6 +31,7 @@
 
 #include "base/alloc.h"
 #include "kernels/kernel.h"
+#include "kernels/cmplx.h"
 #include "kernels/kernel_tables.h"
 
 typedef enum red_op { OP_SUM, OP_MEAN, OP_PROD, OP_MAX, OP_MIN, OP_ALL, OP_ANY } red_op;
