@@ -103,12 +103,15 @@ def test_monitored_trainer_survives_worker_restart(tmp_path):
     done = re.search(r"task 1 done: steps (\d+), global step (\d+)", again.text(), re.M)
     assert done, again.text()
     assert int(done.group(1)) >= 1, again.text()
-    assert int(done.group(2)) >= LAST_STEP - 1, again.text()
+    # the global step a worker fetches with its last train op may be read
+    # before that step's increment and before the other worker's last one
+    # (the two are unordered in a step, as in TF): up to 2 below the stop
+    assert int(done.group(2)) >= LAST_STEP - 2, again.text()
     assert int(done.group(2)) > killed_at
     m = re.search(r"task 0 done: steps (\d+), global step (\d+), first loss ([0-9.]+), last loss ([0-9.]+)",
                   chief.text(), re.M)
     assert m, chief.text()
-    assert int(m.group(2)) >= LAST_STEP - 1, chief.text()
+    assert int(m.group(2)) >= LAST_STEP - 2, chief.text()
     first, last = float(m.group(3)), float(m.group(4))
     assert last < 0.5 * first, chief.text()
 
