@@ -221,15 +221,30 @@ tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc
   }
   /* the control-flow runner also serves a partition whose _Send/_Recv may
    * carry a dead tensor (the partitioner marks those of graphs with a Switch) */
-  bool has_cf = false;
-  for (int i = 0; i < part->n && !has_cf; i++) {
+  bool has_cf = false, conds_only = true;
+  for (int i = 0; i < part->n; i++) {
     const tfc_snode *sn = &part->nodes[i];
-    has_cf = tfc_cf_is_control_op(sn->def->name);
-    if (!has_cf && (strcmp(sn->def->name, "_Recv") == 0 || strcmp(sn->def->name, "_Send") == 0)) {
+    const char *op = sn->def->name;
+    if (tfc_cf_is_control_op(op)) {
+      has_cf = true;
+      if (!strcmp(op, "Switch") || !strcmp(op, "RefSwitch"))
+        x->nodes[i].cond_kind = TFC_COND_SWITCH;
+      else if (!strcmp(op, "Merge") || !strcmp(op, "RefMerge"))
+        x->nodes[i].cond_kind = TFC_COND_MERGE;
+      else
+        conds_only = false;
+    } else if (strcmp(op, "_Recv") == 0 || strcmp(op, "_Send") == 0) {
       const tfc_attr_value *mark = tfc_attrs_find(sn->attrs, TFC_RECV_MAY_BE_DEAD_ATTR);
-      has_cf = mark && mark->kind == TFC_ATTR_B && mark->v.b;
+      if (mark && mark->kind == TFC_ATTR_B && mark->v.b) has_cf = true;
+      /* a transfer runs even when dead, so the other side learns of it: the
+       * control-flow runner's rule, whatever the partition's marks say */
+      conds_only = false;
+    } else if (strcmp(op, "_HostRecv") == 0 || strcmp(op, "_HostSend") == 0 ||
+               strcmp(op, "ControlTrigger") == 0) {
+      conds_only = false; /* ControlTrigger runs live on dead inputs */
     }
   }
+  x->conds_only = has_cf && conds_only;
   if (has_cf && !tfc_cf_plan_build(x, sg, part_index, st)) {
     tfc_executor_free(x);
     return NULL;
@@ -258,6 +273,7 @@ typedef struct xstate {
   const tfc_executor *x;
   atomic_int *pending;
   slot *slots;
+  unsigned char *dead;         /* per node: skipped as dead this step (conds_only plans) */
   bool sample;                 /* time every node this step (node_cost.c) */
 } xstate;
 
@@ -400,7 +416,9 @@ static bool store_outputs(run_step *s, int p, int i, tfc_kernel_ctx *ctx) {
     tfc_tensor *t = ctx->outputs[j];
     tfc_var *v = ctx->ref_outputs[j];
     if (ok && xn->out_uses[j] > 0) {
-      if (!t && !v) {
+      if (!t && !v && xn->cond_kind == TFC_COND_SWITCH && xs->x->conds_only) {
+        /* the output Switch did not take: dead, its slot stays empty */
+      } else if (!t && !v) {
         tfc_status e;
         tfc_status_clear(&e);
         if (strcmp(ctx->op_type, "_Recv") == 0)
@@ -482,12 +500,41 @@ static bool gather_inputs(run_step *s, int p, int i, tfc_tensor **inputs, tfc_va
   return true;
 }
 
+/* In a conds_only plan, whether node (p, i) is dead this step, TF's rule
+ * without frames: a slot without a value is a dead tensor; Merge is dead
+ * when every data input is, any other node when a data input is or a
+ * control input's node was. Every input has arrived (the node is ready), so
+ * Merge sees the whole picture and takes the first live input. */
+static bool cond_node_is_dead(const run_step *s, int p, int i) {
+  const xstate *xs = &s->parts[p];
+  const xnode *xn = &xs->x->nodes[i];
+  const tfc_snode *sn = xn->sn;
+  int dead_data = 0, data = 0;
+  for (int k = 0; k < sn->n_inputs; k++) {
+    int src = sn->inputs[k].src;
+    if (src < 0) continue; /* a feed is live */
+    data++;
+    const slot *sl = &xs->slots[xs->x->nodes[src].out_base + sn->inputs[k].index];
+    if (!sl->t && !sl->v) dead_data++;
+  }
+  if (xn->cond_kind == TFC_COND_MERGE) return data > 0 && dead_data == data && data == sn->n_inputs;
+  if (dead_data > 0) return true;
+  for (int k = 0; k < sn->n_control; k++)
+    if (xs->dead[sn->control[k]]) return true;
+  return false;
+}
+
 /* Runs one node: gathers inputs, computes, stores outputs, completes. */
 static void process(run_step *s, int p, int i) {
   xstate *xs = &s->parts[p];
   const xnode *xn = &xs->x->nodes[i];
   const tfc_snode *sn = xn->sn;
   if (atomic_load(&s->base.cancelled)) {
+    finish_node(s, p, i);
+    return;
+  }
+  if (__builtin_expect(xs->x->conds_only, 0) && cond_node_is_dead(s, p, i)) {
+    xs->dead[i] = 1; /* no kernel call; its output slots stay empty */
     finish_node(s, p, i);
     return;
   }
@@ -621,7 +668,7 @@ static void drain(run_step *s) {
 /* Runs one step (see executor.h). */
 bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *st) {
   for (int p = 0; p < a->n_execs; p++)
-    if (a->execs[p]->cf) return tfc_run_step_cf(a, env, st);
+    if (a->execs[p]->cf && !a->execs[p]->conds_only) return tfc_run_step_cf(a, env, st);
   const tfc_subgraph *sg = a->sg;
   run_step s;
   memset(&s, 0, sizeof s);
@@ -648,8 +695,9 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   size_t sz_queue = ALIGN16(sizeof(item) * (size_t)(total + 1));
   size_t sz_pend = ALIGN16(sizeof(atomic_int) * (size_t)(total + 1));
   size_t sz_slots = ALIGN16(sizeof(slot) * (size_t)(total_slots + 1));
+  size_t sz_dead = ALIGN16((size_t)(total + 1));
 #undef ALIGN16
-  char *block = tfc_calloc(1, sz_parts + sz_queue + sz_pend + sz_slots);
+  char *block = tfc_calloc(1, sz_parts + sz_queue + sz_pend + sz_slots + sz_dead);
   if (!block) {
     tfc_cancel_destroy(&s.cancel);
     return tfc_status_set(st, TFC_CODE_RESOURCE_EXHAUSTED, "out of memory starting a step");
@@ -658,6 +706,7 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
   s.queue = (item *)(block + sz_parts);
   atomic_int *pend = (atomic_int *)(block + sz_parts + sz_queue);
   slot *slots = (slot *)(block + sz_parts + sz_queue + sz_pend);
+  unsigned char *dead = (unsigned char *)(block + sz_parts + sz_queue + sz_pend + sz_slots);
   pthread_mutex_init(&s.mu, NULL);
   pthread_cond_init(&s.cv, NULL);
   for (int p = 0; p < a->n_execs; p++) {
@@ -665,9 +714,11 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
     s.parts[p].x = x;
     s.parts[p].pending = pend;
     s.parts[p].slots = slots;
+    s.parts[p].dead = dead;
     s.parts[p].sample = tfc_node_cost_sample_step(a->execs[p]);
     for (int i = 0; i < x->n; i++) atomic_init(&pend[i], x->nodes[i].pending);
     pend += x->n;
+    dead += x->n;
     slots += x->n_slots;
     for (int r = 0; r < x->n_roots; r++) {
       s.queue[s.tail].part = p;
@@ -725,6 +776,10 @@ bool tfc_run_step(const tfc_step_args *a, const tfc_exec_env *env, tfc_status *s
             tfc_status_set_node(&s.status, xs->x->nodes[loc->snode].sn->name);
             ok = false;
           }
+        } else if (!sl->t) {
+          /* only a conds_only plan leaves a fetched slot empty: the value is dead */
+          tfc_status_set(&s.status, TFC_CODE_INVALID_ARGUMENT, "Retval[%d] does not have value", f);
+          ok = false;
         } else {
           t = tfc_tensor_ref(sl->t);
         }

@@ -21,7 +21,12 @@ typedef struct xnode {
   /* Measured compute time (node_cost.c), the one mutable field of the plan:
    * a running estimate in ns, 0 until the node has run once. */
   atomic_llong cost_ns;
+  unsigned char cond_kind; /* TFC_COND_*: the node's part in a plan run with conds only */
 } xnode;
+
+/* What a node is to the straight-line runner of a plan whose only control
+ * flow is conds (Switch/Merge, no frames): see tfc_executor.conds_only. */
+enum { TFC_COND_NONE, TFC_COND_SWITCH, TFC_COND_MERGE };
 
 typedef struct tfc_cf_plan tfc_cf_plan;
 
@@ -34,6 +39,11 @@ struct tfc_executor {
   int part_index;
   bool has_temp_vars;     /* a TemporaryVariable runs here: clear its container per step */
   tfc_cf_plan *cf;        /* control-flow facts, NULL for a plan without control-flow ops */
+  /* The control flow is conds only (Switch, RefSwitch, Merge, RefMerge; no
+   * frames, ControlTrigger or transfers that may carry a dead tensor): the
+   * straight-line runner runs the plan, tracking deadness itself. cf is built
+   * as well, for a step that also runs a partition with loops. */
+  bool conds_only;
   atomic_uint steps;      /* steps started on this plan (node_cost.c samples by it) */
 };
 

@@ -136,6 +136,47 @@ def test_fetching_a_dead_branch_fails():
         sess.run(f, {p: True})
 
 
+def test_conds_alone_and_beside_a_loop_agree():
+  """A step whose only control flow is conds runs on the straight-line runner
+  (deadness kept per node, no frames); beside a while loop the same nodes run
+  on the frames runner. Both give TF's results: the taken branch's value, a
+  node behind a control edge from the untaken branch dead (its fetch fails),
+  a ref Switch on a variable read before and after initialisation, and the
+  untaken branch's side effects skipped."""
+  g = tf.Graph()
+  with g.as_default():
+    p = tf.placeholder(tf.bool, [], name="p")
+    x = tf.constant(2.0)
+    v = tf.Variable(5.0, name="v")
+    count = tf.Variable(0, name="count")
+    inner = []
+
+    def true_fn():
+      a = x + 1.0
+      inner.append(a)
+      with tf.control_dependencies([tf.assign_add(count, 1)]):
+        return tf.identity(a)
+
+    y = tf.cond(p, true_fn, lambda: x * 10.0)
+    with tf.control_dependencies([inner[0].op]):
+      z = tf.identity(x, name="z")
+    w = y + 1.0
+    iv = v.initialized_value()
+    loop = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+    with tf.Session() as sess:
+      assert sess.run(iv) == 5.0          # before initialisation: the initial value
+      sess.run(tf.global_variables_initializer())
+      sess.run(tf.assign(v, 9.0))
+      for extra in ([], [loop]):
+        assert sess.run([y, w] + extra, {p: True})[:2] == [3.0, 4.0]
+        assert sess.run([y, w] + extra, {p: False})[:2] == [20.0, 21.0]
+        assert sess.run([z] + extra, {p: True})[0] == 2.0
+        with pytest.raises(tf.errors.InvalidArgumentError, match="does not have value"):
+          sess.run([z] + extra, {p: False})
+        assert sess.run([iv] + extra)[0] == 9.0
+      assert sess.run(count) == 2         # one per true run of y; z needs the branch's add only
+
+
 def test_case_picks_first_true_and_default():
   g = tf.Graph()
   with g.as_default():

@@ -293,9 +293,12 @@ class ResourceVariable(_variables.Variable):
     return session.run(self._graph_element)
 
   def initialized_value(self):
-    with _ops.control_dependencies(None):
-      with _ops.control_dependencies([self._initializer_op]):
-        return self._read_variable_op()
+    """The variable's value once it is initialized, else its initial value (a
+    cond on VarIsInitializedOp, as TF 1.15 builds it)."""
+    with _ops.init_scope():
+      from tfc.ops import control_flow_ops as _cf  # pylint: disable=g-import-not-at-top
+      return _cf.cond(_variables.is_variable_initialized(self), self.read_value,
+                      lambda: self.initial_value)
 
   def _lazy_read(self, op, read_value):
     if not read_value:

@@ -233,14 +233,13 @@ class Variable(_tfc.Variable):
     return self._variable.eval(session=session)
 
   def initialized_value(self):
-    """The variable's value, running its initializer first when needed."""
-    with _ops.control_dependencies(None):
-      with _ops.control_dependencies([self._initializer_op]):
-        if self._caching_device is not None:
-          with _ops.device(self._caching_device):
-            return _array_ops.identity(self._variable)
-        with _ops.colocate_with(self._variable.op):
-          return _array_ops.identity(self._variable)
+    """The variable's value once it is initialized, else its initial value:
+    cond(is_variable_initialized(v), v.read_value, lambda: v.initial_value),
+    built outside any control context (TF 1.15). Fetching it never runs the
+    initializer, so it does not reset a variable that training changed."""
+    with _ops.init_scope():
+      return _cf.cond(is_variable_initialized(self), self.read_value,
+                      lambda: self.initial_value)
 
   def assign(self, value, use_locking=False, name=None, read_value=True):
     a = _state_ops.assign(self._variable, value, use_locking=use_locking, name=name)

@@ -33,6 +33,9 @@ from tfc.train import session_manager as _sm
 from tfc.train import session_run_hook as _srh
 
 _tuple_new = tuple.__new__
+_SessionRunArgs = _srh.SessionRunArgs
+_SessionRunValues = _srh.SessionRunValues
+_SessionRunContext = _srh.SessionRunContext
 
 _PREEMPTION_ERRORS = (_errors.AbortedError, _errors.UnavailableError)
 
@@ -328,8 +331,7 @@ class _MonitoredSession(object):
 
   def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
     """Session.run through the hooks (and, for MonitoredSession, recovery)."""
-    return self._sess.run(fetches, feed_dict=feed_dict, options=options,
-                          run_metadata=run_metadata)
+    return self._sess.run(fetches, feed_dict, options, run_metadata)
 
   def run_step_fn(self, step_fn):
     """Calls step_fn(step_context): step_context.session is the raw session,
@@ -528,10 +530,10 @@ class _RecoverableSession(_WrappedSession):
   def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
     while True:
       try:
-        if not self._sess:
-          self._sess = self._create_session()
-        return self._sess.run(fetches, feed_dict=feed_dict, options=options,
-                              run_metadata=run_metadata)
+        sess = self._sess
+        if not sess:
+          self._sess = sess = self._create_session()
+        return sess.run(fetches, feed_dict, options, run_metadata)
       except _PREEMPTION_ERRORS as e:
         _logging.info(_PREEMPTED, e)
         self.close()
@@ -573,9 +575,9 @@ class _CoordinatedSession(_WrappedSession):
       except Exception:  # pylint: disable=broad-except
         pass
 
-  def run(self, *args, **kwargs):
+  def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
     try:
-      return self._sess.run(*args, **kwargs)
+      return self._sess.run(fetches, feed_dict, options, run_metadata)
     except _PREEMPTION_ERRORS:
       raise
     except Exception as original_exception:  # pylint: disable=broad-except
@@ -602,6 +604,8 @@ class _HookedSession(_WrappedSession):
     while isinstance(inner, _WrappedSession):
       inner = inner._sess  # pylint: disable=protected-access
     self._collects_metadata = bool(getattr(inner, "_collects_run_metadata", True))
+    self._new_options = _protos.RunOptions
+    self._new_metadata = _protos.RunMetadata
 
   def _check_stop(self):
     return self._should_stop
@@ -614,39 +618,39 @@ class _HookedSession(_WrappedSession):
     sess = self._sess
     # namedtuples built with tuple.__new__: a third of the cost of their
     # generated constructors, on the per-step path
-    run_context = _srh.SessionRunContext(_tuple_new(_srh.SessionRunArgs, (fetches, feed_dict, None)),
-                                         sess)
+    run_context = _SessionRunContext(_tuple_new(_SessionRunArgs, (fetches, feed_dict, None)), sess)
     # The hooks always see a RunOptions and a RunMetadata; the session gets
     # them only when the caller passed one, a hook asked for options, or the
     # session fills run metadata by itself (a cost model): with default
     # options and nothing to collect, TF's run leaves the metadata empty too.
     pass_through = options is not None or run_metadata is not None or self._collects_metadata
     if options is None:
-      options = _protos.RunOptions()
+      options = self._new_options()
+    if run_metadata is None:
+      run_metadata = self._new_metadata()
     actual_fetches = {"caller": fetches}
     self._hook_options = False
     # the common case inline: hooks that only add fetches
     hooks = self._hooks
-    for i, hook in enumerate(hooks):
+    i = 0
+    for hook in hooks:
       request = hook.before_run(run_context)
-      if request is None:
-        continue
-      if request.feed_dict or request.options:
-        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options,
-                                               hooks[i:], request)
-        break
-      if request.fetches is not None:
-        actual_fetches[hook] = request.fetches
-    if run_metadata is None:
-      run_metadata = _protos.RunMetadata()
+      if request is not None:
+        if request.feed_dict or request.options:
+          feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options,
+                                                 hooks[i:], request)
+          break
+        hook_fetches = request.fetches
+        if hook_fetches is not None:
+          actual_fetches[hook] = hook_fetches
+      i += 1
     if pass_through or self._hook_options:
       outputs = sess.run(actual_fetches, feed_dict, options, run_metadata)
     else:
       outputs = sess.run(actual_fetches, feed_dict)
-    values = _srh.SessionRunValues
     get = outputs.get
-    for hook in self._hooks:
-      hook.after_run(run_context, _tuple_new(values, (get(hook), options, run_metadata)))
+    for hook in hooks:
+      hook.after_run(run_context, _tuple_new(_SessionRunValues, (get(hook), options, run_metadata)))
     if run_context._stop_requested:  # pylint: disable=protected-access
       self._should_stop = True
     return outputs["caller"]
