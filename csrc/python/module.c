@@ -306,6 +306,9 @@ PyObject *tfc_py_mod_checkpoint_list(PyObject *module, PyObject *arg);
 PyObject *tfc_py_mod_checkpoint_read(PyObject *module, PyObject *args);
 /* Defined in py_record.c. */
 PyObject *tfc_py_mod_masked_crc32c(PyObject *module, PyObject *arg);
+/* Defined in py_hooks.c. */
+PyObject *tfc_py_mod_set_hook_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* Defined in py_protos.c. */
 PyObject *tfc_py_mod_proto_descriptor_set(PyObject *module, PyObject *unused);
 /* Defined in py_record.c: adds the RecordReader and RecordWriter types. */
@@ -328,6 +331,11 @@ static PyMethodDef module_methods[] = {
      "masked_crc32c(data) -> TF's masked CRC-32C of the bytes (TFRecord framing)."},
     {"_proto_descriptor_set", tfc_py_mod_proto_descriptor_set, METH_NOARGS,
      "_proto_descriptor_set() -> serialized FileDescriptorSet of tfc's .proto files."},
+    {"set_hook_classes", (PyCFunction)(void (*)(void))tfc_py_mod_set_hook_classes, METH_FASTCALL,
+     "set_hook_classes(SessionRunArgs, SessionRunValues, SessionRunContext)."},
+    {"hooked_run", (PyCFunction)(void (*)(void))tfc_py_mod_hooked_run, METH_FASTCALL,
+     "hooked_run(hooked_session, fetches, feed_dict, options, run_metadata): one "
+     "MonitoredSession step through the hooks."},
     {"_registered", mod_registered, METH_NOARGS, "What the set_* functions registered."},
     {"op_def", mod_op_def, METH_O, "op_def(op_type) -> dict describing the op definition."},
     {"op_names", mod_op_names, METH_NOARGS, "op_names() -> list of registered op types."},

@@ -245,6 +245,30 @@ tfc_executor *tfc_executor_new(const tfc_subgraph *sg, int part_index, const tfc
     }
   }
   x->conds_only = has_cf && conds_only;
+  if (x->conds_only) {
+    /* deadness starts at a Switch and spreads to consumers (data or control):
+     * mark what a Switch reaches. Node order is not always topological (a
+     * cond rewires an op's input to a Switch made after it): repeat passes
+     * until nothing changes. */
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int i = 0; i < part->n; i++) {
+        xnode *xn = &x->nodes[i];
+        if (xn->may_be_dead) continue;
+        const tfc_snode *sn = xn->sn;
+        bool dead = false;
+        for (int k = 0; k < sn->n_inputs && !dead; k++) {
+          int src = sn->inputs[k].src;
+          dead = src >= 0 && (x->nodes[src].may_be_dead || x->nodes[src].cond_kind == TFC_COND_SWITCH);
+        }
+        for (int k = 0; k < sn->n_control && !dead; k++) {
+          int src = sn->control[k];
+          dead = x->nodes[src].may_be_dead || x->nodes[src].cond_kind == TFC_COND_SWITCH;
+        }
+        if (dead) xn->may_be_dead = changed = true;
+      }
+    }
+  }
   if (has_cf && !tfc_cf_plan_build(x, sg, part_index, st)) {
     tfc_executor_free(x);
     return NULL;
@@ -533,7 +557,7 @@ static void process(run_step *s, int p, int i) {
     finish_node(s, p, i);
     return;
   }
-  if (__builtin_expect(xs->x->conds_only, 0) && cond_node_is_dead(s, p, i)) {
+  if (__builtin_expect(xn->may_be_dead, 0) && cond_node_is_dead(s, p, i)) {
     xs->dead[i] = 1; /* no kernel call; its output slots stay empty */
     finish_node(s, p, i);
     return;

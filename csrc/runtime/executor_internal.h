@@ -22,6 +22,7 @@ typedef struct xnode {
    * a running estimate in ns, 0 until the node has run once. */
   atomic_llong cost_ns;
   unsigned char cond_kind; /* TFC_COND_*: the node's part in a plan run with conds only */
+  bool may_be_dead;        /* conds_only plans: downstream of a Switch (deadness is checked) */
 } xnode;
 
 /* What a node is to the straight-line runner of a plan whose only control

@@ -539,6 +539,78 @@ def test_second_or_step_timer():
     tf.train.SecondOrStepTimer()
 
 
+def test_timer_quiet_bounds_never_hide_a_firing():
+  """quiet_below_step / quiet_until_time let the hooks skip the timer call;
+  whenever they say quiet, should_trigger_for_step must say False."""
+  import time
+  rng = np.random.RandomState(3)
+  for timer in (tf.train.SecondOrStepTimer(every_steps=7), tf.train.SecondOrStepTimer(every_steps=1),
+                tf.train.SecondOrStepTimer(every_secs=0.002)):
+    step = 0
+    for _ in range(400):
+      step += int(rng.randint(-1, 4))
+      quiet = step < timer.quiet_below_step and (timer.quiet_until_time is None or
+                                                 time.time() < timer.quiet_until_time)
+      fires = timer.should_trigger_for_step(step)
+      assert not (quiet and fires), (timer._every_steps, timer._every_secs, step)  # pylint: disable=protected-access
+      if fires and rng.rand() < 0.7:
+        timer.update_last_triggered_step(step)
+      if rng.rand() < 0.01:
+        time.sleep(0.003)
+
+
+def test_hook_errors_and_requests_through_the_step_path():
+  """The per-step path (C) propagates a hook's exception, hands a request with
+  feeds to the general merge, and stops after request_stop."""
+  class Boom(tf.train.SessionRunHook):
+    def __init__(self):
+      self.where = None
+
+    def before_run(self, run_context):
+      if self.where == "before":
+        raise ValueError("boom before")
+      return None
+
+    def after_run(self, run_context, run_values):
+      if self.where == "after":
+        raise KeyError("boom after")
+
+  class Feeder(tf.train.SessionRunHook):
+    def __init__(self, p):
+      self.p = p
+      self.p2 = p * 2.0
+      self.seen = []
+
+    def before_run(self, run_context):
+      return tf.train.SessionRunArgs(self.p2, feed_dict={self.p: 3.0})
+
+    def after_run(self, run_context, run_values):
+      self.seen.append(run_values.results)
+      if len(self.seen) == 2:
+        run_context.request_stop()
+
+  with tf.Graph().as_default():
+    p = tf.placeholder(tf.float32, [])
+    q = tf.placeholder(tf.float32, [])
+    q1 = q + 1.0
+    boom, feeder = Boom(), Feeder(p)
+    with tf.train.MonitoredSession(hooks=[boom, feeder]) as sess:
+      assert sess.run(q1, {q: 1.0}) == 2.0
+      boom.where = "before"
+      with pytest.raises(ValueError, match="boom before"):
+        sess.run(q, {q: 1.0})
+      boom.where = "after"
+      with pytest.raises(KeyError, match="boom after"):
+        sess.run(q, {q: 1.0})
+      assert feeder.seen == [6.0]   # an after_run that raises ends the step's after_runs
+      boom.where = None
+      assert not sess.should_stop()
+      assert sess.run(q1, {q: 2.0}) == 3.0
+      assert feeder.seen == [6.0, 6.0] and sess.should_stop()
+      with pytest.raises(RuntimeError, match="Run called even after should_stop requested"):
+        sess.run(q, {q: 1.0})
+
+
 def test_profiler_hook_writes_chrome_traces(tmp_path):
   import json
   with tf.Graph().as_default():

@@ -26,8 +26,17 @@ def _writer_cache():
   return _summary.FileWriterCache
 
 
+_NEG_INF = float("-inf")
+_POS_INF = float("inf")
+
+
 class _HookTimer(object):
-  """When a hook fires: by step and/or time."""
+  """When a hook fires: by step and/or time. A timer may keep
+  quiet_below_step / quiet_until_time (see SecondOrStepTimer) so that the
+  hooks' per-step code skips the call while it cannot fire."""
+
+  quiet_below_step = _NEG_INF
+  quiet_until_time = None
 
   def reset(self):
     pass
@@ -47,9 +56,9 @@ class SecondOrStepTimer(_HookTimer):
   of them), and always the first time."""
 
   def __init__(self, every_secs=None, every_steps=None):
-    self.reset()
     self._every_secs = every_secs
     self._every_steps = every_steps
+    self.reset()
     if every_secs is None and every_steps is None:
       raise ValueError("Either every_secs or every_steps should be provided.")
     if every_secs is not None and every_steps is not None:
@@ -58,6 +67,26 @@ class SecondOrStepTimer(_HookTimer):
   def reset(self):
     self._last_triggered_step = None
     self._last_triggered_time = None
+    self._set_quiet()
+
+  def _set_quiet(self):
+    """Precomputes quiet_below_step / quiet_until_time, which let a hook's
+    per-step code see without a call that the timer cannot fire:
+    `step < quiet_below_step and (quiet_until_time is None or time.time() <
+    quiet_until_time)` implies should_trigger_for_step(step) is False (the
+    converse need not hold; the hook then asks the timer)."""
+    last = self._last_triggered_step
+    every_steps = getattr(self, "_every_steps", None)
+    every_secs = getattr(self, "_every_secs", None)
+    if last is None:
+      self.quiet_below_step, self.quiet_until_time = _NEG_INF, None
+    elif every_secs is not None:
+      self.quiet_below_step = _POS_INF
+      self.quiet_until_time = self._last_triggered_time + every_secs
+    elif every_steps is not None and every_steps >= 1:
+      self.quiet_below_step, self.quiet_until_time = last + every_steps, None
+    else:
+      self.quiet_below_step, self.quiet_until_time = _NEG_INF, None
 
   def should_trigger_for_step(self, step):
     """True the first time, never twice for one step, then by time or steps."""
@@ -81,6 +110,7 @@ class SecondOrStepTimer(_HookTimer):
       elapsed = (now - self._last_triggered_time, step - self._last_triggered_step)
     self._last_triggered_time = now
     self._last_triggered_step = step
+    self._set_quiet()
     return elapsed
 
   def last_triggered_step(self):
@@ -89,6 +119,9 @@ class SecondOrStepTimer(_HookTimer):
 
 class NeverTriggerTimer(_HookTimer):
   """A timer that never fires."""
+
+  quiet_below_step = float("inf")
+  quiet_until_time = None
 
   def should_trigger_for_step(self, step):
     return False
@@ -285,10 +318,15 @@ class CheckpointSaverHook(SessionRunHook):
 
   def after_run(self, run_context, run_values):
     stale = int(run_values.results)
-    if self._timer.should_trigger_for_step(stale + self._steps_per_run):
+    timer = self._timer
+    due = stale + self._steps_per_run
+    if due < timer.quiet_below_step and (timer.quiet_until_time is None or
+                                         _time.time() < timer.quiet_until_time):
+      return  # the timer cannot fire: spare the call (see _set_quiet)
+    if timer.should_trigger_for_step(due):
       step = run_context.session.run(self._global_step_tensor)
-      if self._timer.should_trigger_for_step(step):
-        self._timer.update_last_triggered_step(step)
+      if timer.should_trigger_for_step(step):
+        timer.update_last_triggered_step(step)
         if self._save(run_context.session, step):
           run_context.request_stop()
 
@@ -371,7 +409,11 @@ class StepCounterHook(SessionRunHook):
 
   def after_run(self, run_context, run_values):
     stale = int(run_values.results)
-    if self._timer.should_trigger_for_step(stale + self._steps_per_run):
+    timer = self._timer
+    due = stale + self._steps_per_run
+    quiet = due < timer.quiet_below_step and (timer.quiet_until_time is None or
+                                              _time.time() < timer.quiet_until_time)
+    if not quiet and timer.should_trigger_for_step(due):
       step = run_context.session.run(self._global_step_tensor)
       if self._timer.should_trigger_for_step(step):
         elapsed_time, elapsed_steps = self._timer.update_last_triggered_step(step)
@@ -436,8 +478,13 @@ class SummarySaverHook(SessionRunHook):
     self._step_args = SessionRunArgs({"global_step": self._global_step_tensor})
 
   def before_run(self, run_context):
-    self._request_summary = (self._next_step is None or
-                             self._timer.should_trigger_for_step(self._next_step))
+    next_step = self._next_step
+    timer = self._timer
+    if next_step is not None and next_step < timer.quiet_below_step and (
+        timer.quiet_until_time is None or _time.time() < timer.quiet_until_time):
+      self._request_summary = False
+      return self._step_args
+    self._request_summary = (next_step is None or self._timer.should_trigger_for_step(next_step))
     if not self._request_summary:
       return self._step_args
     requests = {"global_step": self._global_step_tensor}

@@ -23,6 +23,7 @@ session created; end() when the MonitoredSession closes without an error.
 """
 import os as _os
 
+from tfc import _tfc
 from tfc import errors as _errors
 from tfc import logging as _logging
 from tfc import protos as _protos
@@ -32,10 +33,8 @@ from tfc.train import coordinator as _coordinator
 from tfc.train import session_manager as _sm
 from tfc.train import session_run_hook as _srh
 
-_tuple_new = tuple.__new__
-_SessionRunArgs = _srh.SessionRunArgs
-_SessionRunValues = _srh.SessionRunValues
-_SessionRunContext = _srh.SessionRunContext
+_hooked_run = _tfc.hooked_run
+_tfc.set_hook_classes(_srh.SessionRunArgs, _srh.SessionRunValues, _srh.SessionRunContext)
 
 _PREEMPTION_ERRORS = (_errors.AbortedError, _errors.UnavailableError)
 
@@ -577,7 +576,10 @@ class _CoordinatedSession(_WrappedSession):
 
   def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
     try:
-      return self._sess.run(fetches, feed_dict, options, run_metadata)
+      sess = self._sess
+      if type(sess) is _HookedSession:  # pylint: disable=unidiomatic-typecheck
+        return _hooked_run(sess, fetches, feed_dict, options, run_metadata)
+      return sess.run(fetches, feed_dict, options, run_metadata)
     except _PREEMPTION_ERRORS:
       raise
     except Exception as original_exception:  # pylint: disable=broad-except
@@ -611,49 +613,15 @@ class _HookedSession(_WrappedSession):
     return self._should_stop
 
   def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-    # the per-step path: one call per hook each way, and the hooks' fetches
-    # ride in one dict that the session resolves and rebuilds in C
-    if self._should_stop or (self._wrapped_is_stoppable and self._sess.should_stop()):
-      raise RuntimeError("Run called even after should_stop requested.")
-    sess = self._sess
-    # namedtuples built with tuple.__new__: a third of the cost of their
-    # generated constructors, on the per-step path
-    run_context = _SessionRunContext(_tuple_new(_SessionRunArgs, (fetches, feed_dict, None)), sess)
-    # The hooks always see a RunOptions and a RunMetadata; the session gets
-    # them only when the caller passed one, a hook asked for options, or the
-    # session fills run metadata by itself (a cost model): with default
-    # options and nothing to collect, TF's run leaves the metadata empty too.
-    pass_through = options is not None or run_metadata is not None or self._collects_metadata
-    if options is None:
-      options = self._new_options()
-    if run_metadata is None:
-      run_metadata = self._new_metadata()
-    actual_fetches = {"caller": fetches}
-    self._hook_options = False
-    # the common case inline: hooks that only add fetches
-    hooks = self._hooks
-    i = 0
-    for hook in hooks:
-      request = hook.before_run(run_context)
-      if request is not None:
-        if request.feed_dict or request.options:
-          feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options,
-                                                 hooks[i:], request)
-          break
-        hook_fetches = request.fetches
-        if hook_fetches is not None:
-          actual_fetches[hook] = hook_fetches
-      i += 1
-    if pass_through or self._hook_options:
-      outputs = sess.run(actual_fetches, feed_dict, options, run_metadata)
-    else:
-      outputs = sess.run(actual_fetches, feed_dict)
-    get = outputs.get
-    for hook in hooks:
-      hook.after_run(run_context, _tuple_new(_SessionRunValues, (get(hook), options, run_metadata)))
-    if run_context._stop_requested:  # pylint: disable=protected-access
-      self._should_stop = True
-    return outputs["caller"]
+    """One step through the hooks: every hook's before_run, one raw run with
+    the hooks' fetches (and feeds and options) merged in, every hook's
+    after_run. The hooks always see a RunOptions and a RunMetadata; the
+    session gets them only when the caller passed one, a hook asked for
+    options, or the session fills run metadata by itself (a cost model): with
+    default options and nothing to collect, TF's run leaves the metadata empty
+    too. The glue runs in C (csrc/python/py_hooks.c); requests with feeds or
+    options come back to _call_hook_before_run."""
+    return _hooked_run(self, fetches, feed_dict, options, run_metadata)
 
   def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options, hooks,
                             first_request):
