@@ -2,9 +2,10 @@
 """Where a cold start goes: seed 000's task (load the farm's frozen CNN with
 its ConfigProto, predict one image path) in a fresh process, phase by phase.
 
-The child runs the seed's code as written (tf.gfile.GFile, tf.GraphDef +
-ParseFromString, tf.import_graph_def with the seed's arguments, the
-ConfigProto with one thread and opt_level L0, `with tf.Session(...)`,
+The child (cold_seed.py, a script as small as the seed's) runs the seed's
+code as written (tf.gfile.GFile, tf.GraphDef + ParseFromString,
+tf.import_graph_def with the seed's arguments, the ConfigProto with one
+thread and opt_level L0, `with tf.Session(...)`,
 `sess.run(tf.squeeze(y), feed_dict={x: image})`). Phases, each the median
 over fresh processes of one framework, wall time and CPU time (user + sys of
 the process, time.process_time):
@@ -30,10 +31,9 @@ Usage:
       tfc (this interpreter) beside TensorFlow (.venv-tf), and optionally a
       second tfc install (PYTHON, e.g. a build of an earlier commit), all in
       one rotation so they see the same machine load; markdown table
-  python bench_cold.py child FRAMEWORK MODEL IMAGE   one process (prints JSON)
+  python cold_seed.py FRAMEWORK MODEL IMAGE   one child process
 benchmarks/run.py calls collect() and markdown().
 """
-import json
 import os
 import sys
 import time
@@ -46,42 +46,20 @@ PHASES = ("numpy", "import", "parse", "import_graph", "session", "first_run")
 NAMES = {"tfc": "tfc", "before": "tfc before", "tf": "TensorFlow"}
 
 
-def child(framework, model, image):
-  """Runs the seed's task once; {phase: wall seconds, phase + "_cpu": CPU
-  seconds} after this module's own start, and the predicted class."""
-  clock, cpu = time.perf_counter, time.process_time
-  marks = [(clock(), cpu())]
-  import numpy  # noqa: F401
-  marks.append((clock(), cpu()))
-  if framework == "tfc":
-    import tfc as tf
-  else:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    import tensorflow.compat.v1 as tf
-    tf.disable_eager_execution()
-  marks.append((clock(), cpu()))
-  with tf.gfile.GFile(model, "rb") as f:
-    graph_def = tf.GraphDef()
-    graph_def.ParseFromString(f.read())
-  marks.append((clock(), cpu()))
-  with tf.Graph().as_default() as graph:
-    tf.import_graph_def(graph_def, input_map=None, return_elements=None, name="", op_dict=None,
-                        producer_op_list=None)
-  marks.append((clock(), cpu()))
-  config = tf.ConfigProto(inter_op_parallelism_threads=1, intra_op_parallelism_threads=1)
-  config.graph_options.optimizer_options.opt_level = config.graph_options.optimizer_options.L0
-  x = graph.get_tensor_by_name("image_path:0")
-  y = graph.get_tensor_by_name("output:0")
-  with tf.Session(graph=graph, config=config) as sess:
-    squeezed = tf.squeeze(y)
-    marks.append((clock(), cpu()))
-    cls = int(sess.run(squeezed, feed_dict={x: image}))
-    marks.append((clock(), cpu()))
-  out = {"class": cls}
+CHILD = os.path.join(HERE, "cold_seed.py")
+
+
+def child(py, framework, model=MODEL, image=IMAGE):
+  """Runs cold_seed.py (the seed's task) in a fresh process of `py`: (wall
+  seconds, user + sys CPU seconds, {"class": predicted class, phase: wall
+  seconds, phase + "_cpu": CPU seconds})."""
+  wall, used, out = _process([py, CHILD, framework, model, image])
+  fields = out.strip().splitlines()[-1].split()
+  res = {"class": int(fields[0])}
   for i, p in enumerate(PHASES):
-    out[p] = marks[i + 1][0] - marks[i][0]
-    out[p + "_cpu"] = marks[i + 1][1] - marks[i][1]
-  return out
+    res[p] = float(fields[1 + 2 * i])
+    res[p + "_cpu"] = float(fields[2 + 2 * i])
+  return wall, used, res
 
 
 def _median(xs):
@@ -119,14 +97,13 @@ def collect(pys, runs=9):
       res[fw]["interpreter"].append(_process([py, "-c", "pass"])[0])
       nw, nc, _ = _process([py, "-c", "import numpy"])
       framework = "tf" if fw == "tf" else "tfc"
-      w, c, out = _process([py, os.path.abspath(__file__), "child", framework, MODEL, IMAGE])
+      w, c, phases = child(py, framework)
       res[fw]["numpy_total"].append(nw)
       res[fw]["numpy_total_cpu"].append(nc)
       res[fw]["total"].append(w)
       res[fw]["total_cpu"].append(c)
       res[fw]["share"].append(w - nw)
       res[fw]["share_cpu"].append(c - nc)
-      phases = json.loads(out.strip().splitlines()[-1])
       for p in PHASES:
         res[fw][p].append(phases[p])
         res[fw][p + "_cpu"].append(phases[p + "_cpu"])
@@ -164,9 +141,6 @@ def markdown(res):
 
 
 def main(argv):
-  if argv and argv[0] == "child":
-    print(json.dumps(child(argv[1], argv[2], argv[3])))
-    return 0
   runs = 9
   pys = {"tfc": sys.executable}
   rest = list(argv)
