@@ -30,7 +30,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = 400
 BLOCKS = 9
-ROUNDS = 2
+ROUNDS = 3
 
 
 def worker(framework, work, clock=time.perf_counter):

@@ -35,7 +35,7 @@ static PyObject *run_args_cls, *run_values_cls, *run_context_cls;
 static PyObject *s_should_stop, *s_wrapped_is_stoppable, *s_sess, *s_hooks, *s_collects_metadata,
     *s_new_options, *s_new_metadata, *s_hook_options, *s_before_run, *s_after_run, *s_run,
     *s_feed_dict, *s_options, *s_fetches, *s_stop_requested, *s_caller, *s_call_hook_before_run,
-    *s_should_stop_method, *s_original_args, *s_session;
+    *s_should_stop_method, *s_original_args, *s_session, *s_values_unread;
 
 /* Interns the names above; 0, or -1 with an exception. */
 static int intern_names(void) {
@@ -62,6 +62,7 @@ static int intern_names(void) {
                {&s_should_stop_method, "should_stop"},
                {&s_original_args, "_original_args"},
                {&s_session, "_session"},
+               {&s_values_unread, "_values_unread"},
                {&s_caller, "caller"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     *names[i].slot = PyUnicode_InternFromString(names[i].text);
@@ -118,6 +119,17 @@ static PyObject *new_run_context(PyObject *original, PyObject *sess) {
     return NULL;
   }
   return ctx;
+}
+
+/* Replaces *slot (a reference) with a new object made by calling self.<maker>();
+ * 0, or -1 with an exception (*slot unchanged). */
+static int make_into(PyObject *self, PyObject *maker, PyObject **slot) {
+  PyObject *make = PyObject_GetAttr(self, maker);
+  PyObject *o = make ? PyObject_CallNoArgs(make) : NULL;
+  Py_XDECREF(make);
+  if (!o) return -1;
+  Py_SETREF(*slot, o);
+  return 0;
 }
 
 /* The truth of obj.name: 1, 0, or -1 with an exception. */
@@ -185,20 +197,12 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
     pass_through = attr_true(self, s_collects_metadata);
     if (pass_through < 0) goto done;
   }
-  if (options == Py_None) {
-    PyObject *make = PyObject_GetAttr(self, s_new_options);
-    PyObject *o = make ? PyObject_CallNoArgs(make) : NULL;
-    Py_XDECREF(make);
-    if (!o) goto done;
-    Py_SETREF(options, o);
-  }
-  if (run_metadata == Py_None) {
-    PyObject *make = PyObject_GetAttr(self, s_new_metadata);
-    PyObject *m = make ? PyObject_CallNoArgs(make) : NULL;
-    Py_XDECREF(make);
-    if (!m) goto done;
-    Py_SETREF(run_metadata, m);
-  }
+  /* the hooks see a RunOptions and a RunMetadata, made here when the caller
+   * gave none; not when no hook's after_run reads them (_values_unread) */
+  int unread = attr_true(self, s_values_unread);
+  if (unread < 0) goto done;
+  if (options == Py_None && !unread && make_into(self, s_new_options, &options) < 0) goto done;
+  if (run_metadata == Py_None && !unread && make_into(self, s_new_metadata, &run_metadata) < 0) goto done;
   actual = PyDict_New();
   if (!actual || PyDict_SetItem(actual, s_caller, fetches) < 0) goto done;
   if (PyObject_SetAttr(self, s_hook_options, Py_False) < 0) goto done;
@@ -218,6 +222,7 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
     }
     int general = attr_true(request, s_feed_dict);
     if (general == 0) general = attr_true(request, s_options);
+    if (general > 0 && options == Py_None && make_into(self, s_new_options, &options) < 0) general = -1;
     if (general != 0) {
       PyObject *rest = general > 0 ? PyList_GetSlice(hooks, i, n) : NULL;
       PyObject *merged = NULL;
@@ -244,6 +249,8 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
   int hook_options = attr_true(self, s_hook_options);
   if (hook_options < 0) goto done;
   if (pass_through || hook_options) {
+    if (options == Py_None && make_into(self, s_new_options, &options) < 0) goto done;
+    if (run_metadata == Py_None && make_into(self, s_new_metadata, &run_metadata) < 0) goto done;
     PyObject *cargs[5] = {sess, actual, feed_dict, options, run_metadata};
     outputs = PyObject_VectorcallMethod(s_run, cargs, 5 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
   } else {

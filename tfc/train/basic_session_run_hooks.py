@@ -475,7 +475,9 @@ class SummarySaverHook(SessionRunHook):
       self._summary_writer = _writer_cache().get(self._output_dir)
     self._next_step = None
     self._global_step_tensor = _global_step_read("SummarySaverHook")
-    self._step_args = SessionRunArgs({"global_step": self._global_step_tensor})
+    # between summaries the hook fetches the global step alone (TF fetches
+    # {"global_step": ...}; after_run reads either form)
+    self._step_args = SessionRunArgs(self._global_step_tensor)
 
   def before_run(self, run_context):
     next_step = self._next_step
@@ -496,7 +498,8 @@ class SummarySaverHook(SessionRunHook):
   def after_run(self, run_context, run_values):
     if not self._summary_writer:
       return
-    step = int(run_values.results["global_step"]) + 1
+    results = run_values.results
+    step = int(results["global_step"] if type(results) is dict else results) + 1  # pylint: disable=unidiomatic-typecheck
     if self._next_step is None or self._request_summary:
       step = run_context.session.run(self._global_step_tensor)
     if self._next_step is None:
@@ -504,7 +507,7 @@ class SummarySaverHook(SessionRunHook):
           _protos.SessionLog(status=_protos.SessionLog.START), step)
     if self._request_summary:
       self._timer.update_last_triggered_step(step)
-      for summary in run_values.results.get("summary", ()):
+      for summary in results.get("summary", ()):
         self._summary_writer.add_summary(summary, step)
     self._next_step = step + 1
 
@@ -628,3 +631,12 @@ class ProfilerHook(SessionRunHook):
     with open(save_path, "w") as f:
       f.write(_timeline.Timeline(step_stats).generate_chrome_trace_format(
           show_dataflow=self._show_dataflow, show_memory=self._show_memory))
+
+
+# The after_run methods that read run_values.results only (never options or
+# run_metadata): MonitoredSession skips making those two per step when every
+# hook's after_run is one of these.
+RESULTS_ONLY_AFTER_RUN = frozenset([
+    SessionRunHook.after_run, LoggingTensorHook.after_run, StopAtStepHook.after_run,
+    CheckpointSaverHook.after_run, StepCounterHook.after_run, NanTensorHook.after_run,
+    SummarySaverHook.after_run])

@@ -608,6 +608,13 @@ class _HookedSession(_WrappedSession):
     self._collects_metadata = bool(getattr(inner, "_collects_run_metadata", True))
     self._new_options = _protos.RunOptions
     self._new_metadata = _protos.RunMetadata
+    # When every hook's after_run is one of tfc's that read only
+    # run_values.results, nobody sees the RunOptions and RunMetadata the
+    # hooks would get: the step makes them only when a caller or a hook's
+    # request needs them (the values then carry None).
+    self._values_unread = not self._collects_metadata and all(
+        getattr(type(h), "after_run", None) in _hooks.RESULTS_ONLY_AFTER_RUN and
+        "after_run" not in getattr(h, "__dict__", {}) for h in hooks)
 
   def _check_stop(self):
     return self._should_stop
