@@ -10,9 +10,7 @@
  *   - makes the SessionRunContext (original_args = SessionRunArgs(fetches,
  *     feed_dict); its attributes set directly, as its __init__ would) and, when the caller gave none, a RunOptions and a
  *     RunMetadata for the hooks to see;
- *   - calls every hook's before_run(run_context) (for a before_run known to
- *     return the hook's `_run_args` unchanged, takes that attribute instead:
- *     the same request without the call); a request that only adds
+ *   - calls every hook's before_run(run_context); a request that only adds
  *     fetches is merged here, under the hook as key of one fetch dict whose
  *     "caller" entry holds the caller's fetches; the first request with feeds
  *     or options hands the rest of the hooks to the Python
@@ -32,14 +30,12 @@
 /* Classes registered by set_hook_classes: SessionRunArgs, SessionRunValues
  * (namedtuples without instance dicts), SessionRunContext. */
 static PyObject *run_args_cls, *run_values_cls, *run_context_cls;
-/* before_run functions known to return self._run_args unchanged (a frozenset). */
-static PyObject *constant_before_runs;
 
 /* Interned attribute and key names, made once. */
 static PyObject *s_should_stop, *s_wrapped_is_stoppable, *s_sess, *s_hooks, *s_collects_metadata,
     *s_new_options, *s_new_metadata, *s_hook_options, *s_before_run, *s_after_run, *s_run,
     *s_feed_dict, *s_options, *s_fetches, *s_stop_requested, *s_caller, *s_call_hook_before_run,
-    *s_should_stop_method, *s_original_args, *s_session, *s_values_unread, *s_run_args;
+    *s_should_stop_method, *s_original_args, *s_session, *s_values_unread;
 
 /* Interns the names above; 0, or -1 with an exception. */
 static int intern_names(void) {
@@ -67,7 +63,6 @@ static int intern_names(void) {
                {&s_original_args, "_original_args"},
                {&s_session, "_session"},
                {&s_values_unread, "_values_unread"},
-               {&s_run_args, "_run_args"},
                {&s_caller, "caller"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     *names[i].slot = PyUnicode_InternFromString(names[i].text);
@@ -76,15 +71,12 @@ static int intern_names(void) {
   return 0;
 }
 
-/* set_hook_classes(SessionRunArgs, SessionRunValues, SessionRunContext,
- * constant_before_runs): the classes hooked_run instantiates, and the
- * before_run functions that return self._run_args unchanged (hooked_run
- * takes the attribute instead of calling them). */
+/* set_hook_classes(SessionRunArgs, SessionRunValues, SessionRunContext):
+ * the classes hooked_run instantiates. */
 PyObject *tfc_py_mod_set_hook_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   (void)module;
-  if (nargs != 4 || !PyFrozenSet_Check(args[3])) {
-    PyErr_SetString(PyExc_TypeError,
-                    "set_hook_classes takes 3 classes and a frozenset of constant before_run functions");
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "set_hook_classes takes 3 classes");
     return NULL;
   }
   for (int i = 0; i < 2; i++)
@@ -100,7 +92,6 @@ PyObject *tfc_py_mod_set_hook_classes(PyObject *module, PyObject *const *args, P
   Py_XSETREF(run_args_cls, Py_NewRef(args[0]));
   Py_XSETREF(run_values_cls, Py_NewRef(args[1]));
   Py_XSETREF(run_context_cls, Py_NewRef(args[2]));
-  Py_XSETREF(constant_before_runs, Py_NewRef(args[3]));
   Py_RETURN_NONE;
 }
 
@@ -128,37 +119,6 @@ static PyObject *new_run_context(PyObject *original, PyObject *sess) {
     return NULL;
   }
   return ctx;
-}
-
-/* The request of a hook whose before_run is registered as returning its
- * `_run_args` attribute unchanged (set_hook_classes' fourth argument; the
- * method not replaced on the instance): that attribute, without the call.
- * NULL without an exception otherwise (call before_run). */
-static PyObject *constant_request(PyObject *hook) {
-  if (!constant_before_runs) return NULL;
-  PyObject *method = PyObject_GetAttr((PyObject *)Py_TYPE(hook), s_before_run);
-  if (!method) {
-    PyErr_Clear();
-    return NULL;
-  }
-  int known = PySequence_Contains(constant_before_runs, method);
-  Py_DECREF(method);
-  if (known <= 0) {
-    if (known < 0) PyErr_Clear();
-    return NULL;
-  }
-  PyObject **dictptr = _PyObject_GetDictPtr(hook);
-  if (dictptr && *dictptr) {
-    PyObject *own = PyDict_GetItemWithError(*dictptr, s_before_run);
-    if (own || PyErr_Occurred()) {
-      PyErr_Clear();
-      return NULL; /* replaced on the instance: call it */
-    }
-    PyObject *args = PyDict_GetItemWithError(*dictptr, s_run_args);
-    if (args) return Py_NewRef(args);
-    PyErr_Clear();
-  }
-  return NULL;
 }
 
 /* Replaces *slot (a reference) with a new object made by calling self.<maker>();
@@ -250,8 +210,7 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *hook = PyList_GET_ITEM(hooks, i);
     Py_INCREF(hook);
-    PyObject *request = constant_request(hook);
-    if (!request && !PyErr_Occurred()) request = PyObject_CallMethodOneArg(hook, s_before_run, ctx);
+    PyObject *request = PyObject_CallMethodOneArg(hook, s_before_run, ctx);
     if (!request) {
       Py_DECREF(hook);
       goto done;

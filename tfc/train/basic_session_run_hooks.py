@@ -640,7 +640,3 @@ RESULTS_ONLY_AFTER_RUN = frozenset([
     SessionRunHook.after_run, LoggingTensorHook.after_run, StopAtStepHook.after_run,
     CheckpointSaverHook.after_run, StepCounterHook.after_run, NanTensorHook.after_run,
     SummarySaverHook.after_run])
-
-# The before_run methods that return the hook's `_run_args` attribute
-# unchanged: MonitoredSession's step takes the attribute without the call.
-CONSTANT_BEFORE_RUN = frozenset([CheckpointSaverHook.before_run, StepCounterHook.before_run])

@@ -34,8 +34,7 @@ from tfc.train import session_manager as _sm
 from tfc.train import session_run_hook as _srh
 
 _hooked_run = _tfc.hooked_run
-_tfc.set_hook_classes(_srh.SessionRunArgs, _srh.SessionRunValues, _srh.SessionRunContext,
-                      _hooks.CONSTANT_BEFORE_RUN)
+_tfc.set_hook_classes(_srh.SessionRunArgs, _srh.SessionRunValues, _srh.SessionRunContext)
 
 _PREEMPTION_ERRORS = (_errors.AbortedError, _errors.UnavailableError)
 
