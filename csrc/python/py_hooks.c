@@ -207,7 +207,8 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
   if (!actual || PyDict_SetItem(actual, s_caller, fetches) < 0) goto done;
   if (PyObject_SetAttr(self, s_hook_options, Py_False) < 0) goto done;
   Py_ssize_t n = PyList_GET_SIZE(hooks);
-  for (Py_ssize_t i = 0; i < n; i++) {
+  /* a hook's code may change the list: every index is checked against its size now */
+  for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(hooks); i++) {
     PyObject *hook = PyList_GET_ITEM(hooks, i);
     Py_INCREF(hook);
     PyObject *request = PyObject_CallMethodOneArg(hook, s_before_run, ctx);
@@ -224,7 +225,7 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
     if (general == 0) general = attr_true(request, s_options);
     if (general > 0 && options == Py_None && make_into(self, s_new_options, &options) < 0) general = -1;
     if (general != 0) {
-      PyObject *rest = general > 0 ? PyList_GetSlice(hooks, i, n) : NULL;
+      PyObject *rest = general > 0 ? PyList_GetSlice(hooks, i, PyList_GET_SIZE(hooks)) : NULL;
       PyObject *merged = NULL;
       if (rest) {
         PyObject *cargs[7] = {self, ctx, actual, feed_dict, options, rest, request};
@@ -262,9 +263,7 @@ PyObject *tfc_py_mod_hooked_run(PyObject *module, PyObject *const *args, Py_ssiz
     PyErr_SetString(PyExc_TypeError, "the session returned no dict for a dict of fetches");
     goto done;
   }
-  /* the hooks list may have changed during the run (a hook's own code): read it again */
-  n = PyList_GET_SIZE(hooks);
-  for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(hooks); i++) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hooks); i++) {
     PyObject *hook = PyList_GET_ITEM(hooks, i);
     Py_INCREF(hook);
     PyObject *value = PyDict_GetItemWithError(outputs, hook);
