@@ -32,25 +32,14 @@ bool tfc_node_cost_wanted(const xnode *xn, bool step_samples) {
 }
 
 /* Folds one measured time into xn's estimate: the first measurement as it
- * is; later ones halve the gap to the estimate, a rise counting at most
- * twice the estimate. A rise therefore grows the estimate by at most half
- * per sampled step: one preemption or interrupt inside a 1 µs kernel (tens
- * of microseconds on a shared machine) cannot make it "expensive" and send
- * the next steps' nodes to pool threads; a real change of input size still
- * shows within a few sampled steps, and a fall (a first run's cold caches)
- * quickly. Concurrent steps may race here; one update then wins, which an
- * estimate can afford. */
+ * is, later ones with weight 1/4 (a change of input size shows within a few
+ * sampled steps). Concurrent steps may race here; one update then wins,
+ * which an estimate can afford. */
 void tfc_node_cost_record(const xnode *xn, int64_t ns) {
   atomic_llong *c = (atomic_llong *)&xn->cost_ns;  /* statistics, not plan: mutable */
   if (ns < 1) ns = 1;
   long long old = atomic_load_explicit(c, memory_order_relaxed);
-  long long est;
-  if (old == 0) {
-    est = ns;
-  } else {
-    long long seen = ns > 2 * old ? 2 * old : ns;
-    est = old + (seen - old) / 2;
-  }
+  long long est = old == 0 ? ns : old + (ns - old) / 4;
   atomic_store_explicit(c, est < 1 ? 1 : est, memory_order_relaxed);
 }
 
