@@ -300,11 +300,21 @@ def test_seed_train_script_killed_and_rerun(tmp_path):
   finally:
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
+  # the killed run's checkpoint: the Supervisor's checkpoint thread saves as
+  # the session starts, racing with the training loop, so its step is small
+  # but not fixed (a loaded machine lets the loop run on before the save)
+  killed = tf.train.latest_checkpoint(str(logdir))
+  assert killed and killed.startswith(str(logdir / "model.ckpt-"))
+  killed_step = int(killed.rsplit("-", 1)[1])
+  assert killed_step < 1000
   r = _run(path, tmp_path)
   assert r.returncode == 0, r.stderr
   assert r.stdout.strip().splitlines()[-1] == TF_FINAL_LINE
   latest = tf.train.latest_checkpoint(str(logdir))
-  assert latest.startswith(str(logdir / "model.ckpt-")) and int(latest.rsplit("-", 1)[1]) < 100
+  # the rerun resumed from the killed run's step and saved as it started
+  # (not at stop: that would be 1000 steps later)
+  assert latest.startswith(str(logdir / "model.ckpt-"))
+  assert killed_step <= int(latest.rsplit("-", 1)[1]) < killed_step + 1000
 
 
 # -- seed 003's device and metadata sections --------------------------------------------
