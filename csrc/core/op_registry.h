@@ -107,11 +107,13 @@ typedef struct tfc_op_table {
 } tfc_op_table;
 
 /* Looks up an op by name; NULL when not registered. Thread-safe and lock-free
- * once loaded; the first call parses all tables (a bad spec is skipped with a
- * line on stderr, aborts when built with -DTFC_DEBUG, and is reported by
+ * once the op was parsed; the first call indexes the tables by name, and an
+ * op's spec is parsed on its first lookup (a bad spec is skipped with a line
+ * on stderr, aborts when built with -DTFC_DEBUG, and is reported by
  * tfc_op_registry_check). Returned defs live for the whole process. */
 const tfc_op_def *tfc_op_lookup(const char *name);
-/* Number of registered ops and access by index (sorted by name). */
+/* Number of registered ops and access by index (sorted by name); both parse
+ * every spec first. */
 int tfc_op_count(void);
 const tfc_op_def *tfc_op_at(int i);
 /* Parses every table; returns false + st naming the bad spec on a syntax error. */
@@ -125,7 +127,7 @@ const tfc_attr_def *tfc_op_find_attr(const tfc_op_def *op, const char *name);
  * must outlive the process (op defs point at nothing in it but shape_fn).
  * Thread-safe; ops already looked up stay valid. */
 bool tfc_op_registry_add_table(const tfc_op_table *t, tfc_status *st);
-/* Makes sure the built-in tables are parsed. false + RESOURCE_EXHAUSTED when
+/* Makes sure the built-in tables are indexed. false + RESOURCE_EXHAUSTED when
  * memory ran out (a later call retries). Spec errors do not fail this call:
  * the bad spec is skipped and reported by tfc_op_registry_check. */
 bool tfc_op_registry_load(tfc_status *st);

@@ -177,3 +177,26 @@ tfc_philox tfc_guarded_philox_reserve(tfc_guarded_philox *g, uint64_t count) {
   pthread_mutex_unlock(&g->mu);
   return local;
 }
+
+/* The next uniform double of a two-per-block stream (see philox.h). */
+double tfc_philox_next_uniform_double(tfc_philox_doubles *s) {
+  if (s->left == 0) {
+    uint32_t w[4];
+    tfc_philox_next(s->gen, w);
+    s->vals[0] = tfc_philox_to_double(w[0], w[1]);
+    s->vals[1] = tfc_philox_to_double(w[2], w[3]);
+    s->left = 2;
+  }
+  return s->vals[--s->left];
+}
+
+/* The next standard normal double of a two-per-block stream (see philox.h). */
+double tfc_philox_next_normal_double(tfc_philox_doubles *s) {
+  if (s->left == 0) {
+    uint32_t w[4];
+    tfc_philox_next(s->gen, w);
+    tfc_philox_box_muller_double(w[0], w[1], w[2], w[3], &s->vals[0], &s->vals[1]);
+    s->left = 2;
+  }
+  return s->vals[--s->left];
+}

@@ -80,6 +80,20 @@ typedef struct tfc_guarded_philox {
 bool tfc_guarded_philox_init(tfc_guarded_philox *g, int64_t seed, int64_t seed2);
 /* Releases the mutex. */
 void tfc_guarded_philox_destroy(tfc_guarded_philox *g);
+/* Doubles drawn two per 128-bit block and handed out last-first, as TF's
+ * sampling kernels (gamma, Poisson, binomial) consume them. Start one with
+ * {gen, {0, 0}, 0}; use a stream for uniforms or for normals, not both. */
+typedef struct tfc_philox_doubles {
+  tfc_philox *gen;
+  double vals[2];
+  int left;
+} tfc_philox_doubles;
+
+/* The next uniform double in [0, 1). */
+double tfc_philox_next_uniform_double(tfc_philox_doubles *s);
+/* The next standard normal double (Box-Muller over one block). */
+double tfc_philox_next_normal_double(tfc_philox_doubles *s);
+
 /* Returns the generator positioned at the start of a fresh range of `count`
  * 128-bit blocks and advances the shared generator past it (atomically). */
 tfc_philox tfc_guarded_philox_reserve(tfc_guarded_philox *g, uint64_t count);

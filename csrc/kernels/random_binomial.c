@@ -19,32 +19,13 @@
 #include "kernels/philox.h"
 #include "kernels/random_internal.h"
 
-/* Uniform doubles two per block, handed out last-first. */
-typedef struct uniform_stream {
-  tfc_philox *gen;
-  double vals[2];
-  int left;
-} uniform_stream;
-
-/* Next uniform double in [0, 1). */
-static double next_uniform(uniform_stream *s) {
-  if (s->left == 0) {
-    uint32_t w[4];
-    tfc_philox_next(s->gen, w);
-    s->vals[0] = tfc_philox_to_double(w[0], w[1]);
-    s->vals[1] = tfc_philox_to_double(w[2], w[3]);
-    s->left = 2;
-  }
-  return s->vals[--s->left];
-}
-
 /* Binomial(count, prob) by summing geometric waiting times (small means). */
 static double binomial_inversion(double count, double prob, tfc_philox *gen) {
-  uniform_stream us = {gen, {0, 0}, 0};
+  tfc_philox_doubles us = {gen, {0, 0}, 0};
   double geom_sum = 0;
   int num_geom = 0;
   for (;;) {
-    double geom = ceil(log(next_uniform(&us)) / log1p(-prob));
+    double geom = ceil(log(tfc_philox_next_uniform_double(&us)) / log1p(-prob));
     geom_sum += geom;
     if (geom_sum > count) break;
     ++num_geom;
@@ -65,7 +46,7 @@ static double stirling_tail(double k) {
 
 /* Binomial(count, prob) by Hormann's BTRS (count * prob >= 10, prob <= 0.5). */
 static double btrs(double count, double prob, tfc_philox *gen) {
-  uniform_stream us = {gen, {0, 0}, 0};
+  tfc_philox_doubles us = {gen, {0, 0}, 0};
   const double stddev = sqrt(count * prob * (1 - prob));
   const double b = 1.15 + 2.53 * stddev;
   const double a = -0.0873 + 0.0248 * b + 0.01 * prob;
@@ -75,8 +56,8 @@ static double btrs(double count, double prob, tfc_philox *gen) {
   const double alpha = (2.83 + 5.1 / b) * stddev;
   const double m = floor((count + 1) * prob);
   for (;;) {
-    double u = next_uniform(&us);
-    double v = next_uniform(&us);
+    double u = tfc_philox_next_uniform_double(&us);
+    double v = tfc_philox_next_uniform_double(&us);
     u = u - 0.5;
     double usq = 0.5 - fabs(u);
     double k = floor((2 * a / usq + b) * u + c);

@@ -20,52 +20,22 @@
 #include "kernels/philox.h"
 #include "kernels/random_internal.h"
 
-/* Two-at-a-time double draws from one generator, handed out last-first. */
-typedef struct pair_stream {
-  tfc_philox *gen;
-  double vals[2];
-  int left;
-} pair_stream;
-
-/* Next uniform double in [0, 1). */
-static double next_uniform(pair_stream *s) {
-  if (s->left == 0) {
-    uint32_t w[4];
-    tfc_philox_next(s->gen, w);
-    s->vals[0] = tfc_philox_to_double(w[0], w[1]);
-    s->vals[1] = tfc_philox_to_double(w[2], w[3]);
-    s->left = 2;
-  }
-  return s->vals[--s->left];
-}
-
-/* Next standard normal double (Box-Muller over one block). */
-static double next_normal(pair_stream *s) {
-  if (s->left == 0) {
-    uint32_t w[4];
-    tfc_philox_next(s->gen, w);
-    tfc_philox_box_muller_double(w[0], w[1], w[2], w[3], &s->vals[0], &s->vals[1]);
-    s->left = 2;
-  }
-  return s->vals[--s->left];
-}
-
 /* One Gamma(alpha, 1) sample from gen (positioned at the output's region). */
 static double gamma_sample(double alpha, tfc_philox *gen) {
-  pair_stream uni = {gen, {0, 0}, 0}, nor = {gen, {0, 0}, 0};
-  if (alpha == 1.0) return -log1p(-next_uniform(&uni));
+  tfc_philox_doubles uni = {gen, {0, 0}, 0}, nor = {gen, {0, 0}, 0};
+  if (alpha == 1.0) return -log1p(-tfc_philox_next_uniform_double(&uni));
   bool small = alpha < 1;
   double d = alpha + (small ? 2.0 / 3 : -1.0 / 3);
   double c = 1.0 / 3 / sqrt(d);
   for (;;) {
-    double x = next_normal(&nor);
+    double x = tfc_philox_next_normal_double(&nor);
     double v = 1 + c * x;
     if (v <= 0) continue;
     v = v * v * v;
-    double u = next_uniform(&uni);
+    double u = tfc_philox_next_uniform_double(&uni);
     if (u < 1 - 0.0331 * (x * x) * (x * x) || log(u) < 0.5 * x * x + d * (1 - v + log(v))) {
       double res = d * v;
-      if (small) res *= pow(next_uniform(&uni), 1 / alpha);
+      if (small) res *= pow(tfc_philox_next_uniform_double(&uni), 1 / alpha);
       return res;
     }
   }

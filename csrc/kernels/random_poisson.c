@@ -21,25 +21,6 @@
 #include "kernels/random_internal.h"
 #include "kernels/special_fns.h"
 
-/* Uniform doubles two per block, handed out last-first. */
-typedef struct uniform_stream {
-  tfc_philox *gen;
-  double vals[2];
-  int left;
-} uniform_stream;
-
-/* Next uniform double in [0, 1). */
-static double next_uniform(uniform_stream *s) {
-  if (s->left == 0) {
-    uint32_t w[4];
-    tfc_philox_next(s->gen, w);
-    s->vals[0] = tfc_philox_to_double(w[0], w[1]);
-    s->vals[1] = tfc_philox_to_double(w[2], w[3]);
-    s->left = 2;
-  }
-  return s->vals[--s->left];
-}
-
 /* Largest finite value of the output type, as a double. */
 static double type_highest(tfc_dtype dt) {
   switch (dt) {
@@ -53,12 +34,12 @@ static double type_highest(tfc_dtype dt) {
 
 /* One Poisson(rate) sample from gen (positioned at the output's region). */
 static double poisson_sample(double rate, double highest, tfc_philox *gen) {
-  uniform_stream us = {gen, {0, 0}, 0};
+  tfc_philox_doubles us = {gen, {0, 0}, 0};
   if (isnan(rate)) return NAN;
   if (rate < 10) {
     double limit = exp(-rate), prod = 1, x = 0;
     for (;;) {
-      prod *= next_uniform(&us);
+      prod *= tfc_philox_next_uniform_double(&us);
       if (prod <= limit && x <= highest) return x;
       x += 1;
     }
@@ -69,8 +50,8 @@ static double poisson_sample(double rate, double highest, tfc_philox *gen) {
   double a = -0.059 + 0.02483 * b;
   double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
   for (;;) {
-    double u = next_uniform(&us) - 0.5;
-    double v = next_uniform(&us);
+    double u = tfc_philox_next_uniform_double(&us) - 0.5;
+    double v = tfc_philox_next_uniform_double(&us);
     double us_ = 0.5 - fabs(u);
     double k = floor((2 * a / us_ + b) * u + rate + 0.43);
     if (k < 0) continue;
